@@ -1,0 +1,63 @@
+// The browser test harness: real headless Chromium through playwright-core, and real HTTP servers on 127.0.0.1 for
+// host pages (Chromium blocks loopback requests from pages faked with page.route(), so pages are really served).
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const CHROMIUM_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
+
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  // Real-looking practice host names (www.smile-dental.test) resolve to loopback, so allowed and disallowed origins
+  // can be tested without any outside network.
+  '--host-resolver-rules=MAP *.test 127.0.0.1',
+];
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
+}
+
+/** A fresh context and page; the caller closes the context. Console lines are collected for assertions. */
+export async function openPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; consoleLines: string[] }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const consoleLines: string[] = [];
+  page.on('console', (message) => consoleLines.push(message.text()));
+  return { context, page, consoleLines };
+}
+
+export interface HostPageServer {
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Serves host pages (path → HTML) on 127.0.0.1; any unknown path is a 404. */
+export async function serveHostPages(
+  pages: Record<string, string | ((request: IncomingMessage) => { body: string; headers?: Record<string, string> })>,
+): Promise<HostPageServer> {
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const path = new URL(request.url ?? '/', 'http://host').pathname;
+    const entry = pages[path];
+    if (entry === undefined) {
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+      return;
+    }
+    const { body, headers } = typeof entry === 'string' ? { body: entry, headers: {} } : entry(request);
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...headers }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
