@@ -1,0 +1,106 @@
+import type { MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+
+export interface FaultSettings {
+  /** Added delay before every matching /api response. */
+  latencyMs?: number;
+  /** 0..1 share of matching requests answered 500. */
+  errorRate?: number;
+  /** 0..1 share answered 429 with Retry-After. */
+  rateLimitRate?: number;
+  /** Retry-After of those 429s, default 1. */
+  retryAfterSeconds?: number;
+  /** 0..1 share whose connection is dropped without an answer. */
+  dropRate?: number;
+  /** Only paths matching this get faults. */
+  match?: RegExp;
+}
+
+export interface FaultControl {
+  /** Replaces every setting at once (`set({})` is the same as `reset()`). */
+  set(settings: FaultSettings): void;
+  reset(): void;
+  current(): FaultSettings;
+}
+
+const rate = z.number().min(0).max(1).optional();
+const settingsSchema = z.object({
+  latencyMs: z.number().int().min(0).optional(),
+  errorRate: rate,
+  rateLimitRate: rate,
+  retryAfterSeconds: z.number().int().min(0).optional(),
+  dropRate: rate,
+  match: z.instanceof(RegExp).optional(),
+});
+
+export function createFaultControl(): FaultControl {
+  let settings: FaultSettings = {};
+  return {
+    set(next) {
+      // Parsed so that a typo'd knob (an errorRate of 50) fails the test that set it instead of doing nothing useful.
+      settings = { ...settingsSchema.parse(next) };
+    },
+    reset() {
+      settings = {};
+    },
+    current() {
+      return { ...settings };
+    },
+  };
+}
+
+/**
+ * Thrown to make the request fail as a dropped connection does. The app's error handler rethrows it, so under
+ * `app.request` / `app.fetch` the returned promise rejects with a TypeError, as `fetch` does on a network error.
+ */
+export class ConnectionDropped extends TypeError {
+  constructor() {
+    super('fetch failed: connection dropped by the simulator (fault injection)');
+    this.name = 'ConnectionDropped';
+  }
+}
+
+/**
+ * Injects latency, then at most one of 429 / 500 / dropped connection, chosen by one draw of the seeded PRNG against
+ * the cumulative shares (rate limit first, then error, then drop).
+ *
+ * @example
+ * app.use('/api/*', faultInjection({ control, random: createRandom(1) }))
+ */
+export function faultInjection(options: { control: FaultControl; random: () => number }): MiddlewareHandler {
+  return async function faultInjection(c, next) {
+    const settings = options.control.current();
+    if (settings.match && c.req.path.search(settings.match) === -1) return next();
+
+    if (settings.latencyMs) await new Promise((resolve) => setTimeout(resolve, settings.latencyMs));
+
+    const draw = options.random();
+    const rateLimit = settings.rateLimitRate ?? 0;
+    const error = rateLimit + (settings.errorRate ?? 0);
+    const drop = error + (settings.dropRate ?? 0);
+    if (draw < rateLimit) {
+      c.header('Retry-After', String(settings.retryAfterSeconds ?? 1));
+      return c.json({ detail: 'Request was throttled.', code: 'throttled' }, 429);
+    }
+    if (draw < error) return c.json({ detail: 'A server error occurred.', code: 'server_error' }, 500);
+    if (draw < drop) {
+      const socket = nodeSocket(c.env);
+      if (!socket) throw new ConnectionDropped();
+      socket.destroy();
+      // Never delivered: the socket is gone. Returned only so the adapter has something to discard.
+      return c.body(null, 500);
+    }
+    return next();
+  };
+}
+
+/** The socket of the request when served by @hono/node-server (`c.env.incoming`), else null. */
+function nodeSocket(env: unknown): { destroy(): void } | null {
+  if (typeof env !== 'object' || env === null || !('incoming' in env)) return null;
+  const incoming: unknown = env.incoming;
+  if (typeof incoming !== 'object' || incoming === null || !('socket' in incoming)) return null;
+  const socket: unknown = incoming.socket;
+  if (typeof socket !== 'object' || socket === null || !('destroy' in socket)) return null;
+  const destroy = socket.destroy;
+  return typeof destroy === 'function' ? { destroy: () => destroy.call(socket) } : null;
+}

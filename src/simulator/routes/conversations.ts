@@ -1,0 +1,131 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { SimulatorContext } from '../context.ts';
+import { apiError, invalid, permissionDenied } from '../errors.ts';
+import { practiceScope } from '../grants.ts';
+import { pageResponse } from '../pagination.ts';
+import { optionalChoices, optionalDate, ordering } from '../query.ts';
+import { addConversation, CONVERSATION_STATUSES, detail, type ConversationRecord } from '../store.ts';
+import { loadConversation, readJson } from './conversation-access.ts';
+
+const createBody = z.object({
+  practice: z.string().min(1),
+  channel: z.literal('webchat'),
+  subject: z.string().max(200).optional(),
+});
+
+// Read-only fields sent in a PATCH are ignored, as Django REST Framework does.
+const updateBody = z.object({ subject: z.string().max(200).optional() });
+
+/** The conversation operations of the README's table, except messages and patients. */
+export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): void {
+  const at = () => new Date(ctx.now()).toISOString();
+  // Creation order breaks ties between equal timestamps (a fake clock makes them common).
+  const created = new Map<string, number>();
+
+  app.post('/api/conversations/', ctx.auth, async (c) => {
+    const body = createBody.safeParse(await readJson(c));
+    if (!body.success) return invalid(c, 'Expected {"practice", "channel": "webchat", "subject"?}.');
+    if (!ctx.grantedPractices.has(body.data.practice)) return permissionDenied(c);
+    const conversation = addConversation(ctx.store, {
+      practice: body.data.practice,
+      subject: body.data.subject ?? '',
+      botName: ctx.botNames.get(body.data.practice) ?? 'Aimee',
+      at: at(),
+    });
+    created.set(conversation.id, created.size);
+    ctx.counters.conversationsCreated++;
+    return c.json(detail(ctx.store, conversation), 201);
+  });
+
+  app.get('/api/conversations/', ctx.auth, (c) => {
+    const params = new URL(c.req.url).searchParams;
+    const scope = practiceScope(params, ctx.grantedPractices);
+    if (!scope.ok) return permissionDenied(c);
+    const status = optionalChoices(params, 'status', CONVERSATION_STATUSES);
+    if (!status.ok) return invalid(c, status.detail);
+    const from = optionalDate(params, 'created_at__gte');
+    if (!from.ok) return invalid(c, from.detail);
+    const to = optionalDate(params, 'created_at__lte');
+    if (!to.ok) return invalid(c, to.detail);
+    const search = (params.get('search') ?? '').trim().toLowerCase();
+    const direction = ordering(params, 'created_at', 'desc');
+
+    const matchesSearch = (conversation: ConversationRecord): boolean =>
+      search === '' ||
+      (ctx.store.messages.get(conversation.id) ?? []).some((m) => m.text.toLowerCase().includes(search));
+    const list = [...ctx.store.conversations.values()].filter((conversation) => {
+      const time = Date.parse(conversation.created_at);
+      return (
+        scope.practices.has(conversation.practice) &&
+        (!status.value || status.value.has(conversation.status)) &&
+        (from.value === undefined || time >= from.value) &&
+        (to.value === undefined || time <= to.value) &&
+        matchesSearch(conversation)
+      );
+    });
+    list.sort((a, b) => {
+      const byTime =
+        Date.parse(a.created_at) - Date.parse(b.created_at) || (created.get(a.id) ?? 0) - (created.get(b.id) ?? 0);
+      return direction === 'asc' ? byTime : -byTime;
+    });
+    return pageResponse(c, list.map((conversation) => ({ ...conversation })));
+  });
+
+  app.get('/api/conversations/:id/', ctx.auth, (c) => {
+    const conversation = loadConversation(c, ctx);
+    if (conversation instanceof Response) return conversation;
+    return c.json(detail(ctx.store, conversation), 200);
+  });
+
+  app.patch('/api/conversations/:id/', ctx.auth, async (c) => {
+    const conversation = loadConversation(c, ctx);
+    if (conversation instanceof Response) return conversation;
+    const body = updateBody.safeParse(await readJson(c));
+    if (!body.success) return invalid(c, 'Expected {"subject"?}.');
+    if (body.data.subject !== undefined) {
+      conversation.subject = body.data.subject;
+      conversation.updated_at = at();
+    }
+    return c.json(detail(ctx.store, conversation), 200);
+  });
+
+  const resolvedError = (c: Parameters<typeof invalid>[0]) =>
+    apiError(c, 400, 'conversation_resolved', 'The conversation is resolved.');
+
+  app.post('/api/conversations/:id/agent-mode/', ctx.auth, (c) => {
+    const conversation = loadConversation(c, ctx);
+    if (conversation instanceof Response) return conversation;
+    if (conversation.status === 'resolved') return resolvedError(c);
+    if (conversation.mode !== 'agent') {
+      conversation.mode = 'agent';
+      conversation.updated_at = at();
+    }
+    return c.json(detail(ctx.store, conversation), 200);
+  });
+
+  app.post('/api/conversations/:id/escalate/', ctx.auth, (c) => {
+    const conversation = loadConversation(c, ctx);
+    if (conversation instanceof Response) return conversation;
+    if (conversation.status === 'resolved') return resolvedError(c);
+    // Escalating twice is not an error, but only the first brings a team member in.
+    if (conversation.status !== 'escalated') {
+      conversation.status = 'escalated';
+      conversation.mode = 'agent';
+      conversation.updated_at = at();
+      ctx.responder.afterEscalation(conversation.id);
+    }
+    return c.json(detail(ctx.store, conversation), 200);
+  });
+
+  app.post('/api/conversations/:id/resolve/', ctx.auth, (c) => {
+    const conversation = loadConversation(c, ctx);
+    if (conversation instanceof Response) return conversation;
+    if (conversation.status !== 'resolved') {
+      conversation.status = 'resolved';
+      conversation.updated_at = at();
+      ctx.responder.cancel(conversation.id);
+    }
+    return c.json(detail(ctx.store, conversation), 200);
+  });
+}
