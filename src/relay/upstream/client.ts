@@ -1,0 +1,49 @@
+// Wires the token manager, the authorized HTTP layer and the contract. The token manager stays inside: callers
+// get the contract operations and nothing that could hand out the token or the credentials.
+import { createContract, type UpstreamContract } from './contract.ts';
+import { createUpstreamHttp } from './http.ts';
+import { createTokenManager } from './token-manager.ts';
+import type { FetchLike } from './transport.ts';
+
+export interface UpstreamClientOptions {
+  /** Absolute http(s) URL of the service, e.g. https://api.example.com (a path prefix is kept). */
+  baseUrl: string;
+  username: string;
+  password: string;
+  fetch?: FetchLike;
+  now?: () => number;
+  /** Per-request deadline, for API calls and token requests alike. */
+  timeoutMs?: number;
+}
+
+export type UpstreamClient = UpstreamContract;
+
+export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
+  const base = parseBaseUrl(options.baseUrl);
+  const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const tokens = createTokenManager({
+    baseUrl: base,
+    username: options.username,
+    password: options.password,
+    fetch,
+    now,
+    timeoutMs,
+  });
+  return createContract(createUpstreamHttp({ baseUrl: base, tokens, fetch, now, timeoutMs }));
+}
+
+/** Fails at start-up rather than at the first request; the message never repeats the value (it could hold a secret). */
+function parseBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError('upstream baseUrl must be an absolute http(s) URL');
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash) {
+    throw new TypeError('upstream baseUrl must be an absolute http(s) URL without credentials, query or fragment');
+  }
+  return url.href.replace(/\/+$/, '');
+}

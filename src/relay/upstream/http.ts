@@ -1,0 +1,99 @@
+// Authorized requests: the only place that puts the Bearer token on the wire. A 401 invalidates exactly the
+// token that was used and retries once with a new one (the service says: on 401, request a new token); a second
+// 401 is final, so a broken account can never make a loop.
+import type { z } from 'zod';
+import { UpstreamError, errorForStatus } from './errors.ts';
+import type { TokenSource } from './token-manager.ts';
+import { decode, send, type FetchLike, type RawResponse } from './transport.ts';
+
+export type QueryValue = string | number | boolean | null | undefined;
+export type Query = Readonly<Record<string, QueryValue>>;
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface RequestOptions<S extends z.ZodType> {
+  schema: S;
+  /** Values for `{name}` placeholders of the path, encoded here. Errors name the template, never the values
+   * (a patient identifier or a conversation id has no place in a log line). */
+  params?: Readonly<Record<string, string>>;
+  query?: Query;
+  json?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface UpstreamHttp {
+  /** `path` is a template relative to baseUrl, starting with '/', e.g. '/api/conversations/{id}/'. */
+  request<S extends z.ZodType>(method: Method, path: string, options: RequestOptions<S>): Promise<z.output<S>>;
+  /** GET an absolute URL taken from a response (links.next). Only the upstream's own origin gets the token.
+   * `route` names it in errors (the template it came from). */
+  getAbsolute<S extends z.ZodType>(url: string, schema: S, options?: { route?: string; signal?: AbortSignal }): Promise<z.output<S>>;
+}
+
+export interface UpstreamHttpOptions {
+  baseUrl: string;
+  tokens: TokenSource;
+  fetch: FetchLike;
+  timeoutMs?: number;
+  now?: () => number;
+}
+
+export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
+  const { tokens, fetch } = options;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const now = options.now ?? Date.now;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const origin = new URL(base).origin;
+
+  async function exchange(method: Method, url: URL, route: string, json: unknown, signal: AbortSignal | undefined): Promise<RawResponse> {
+    const once = async (token: string) => {
+      const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
+      const init: RequestInit = { method, headers };
+      if (json !== undefined) {
+        headers['Content-Type'] = 'application/json';
+        init.body = JSON.stringify(json);
+      }
+      return send({ fetch, url, route, init, timeoutMs, signal });
+    };
+    const used = await tokens.getToken();
+    const first = await once(used);
+    if (first.status !== 401) return first;
+    tokens.invalidate(used);
+    return once(await tokens.getToken());
+  }
+
+  async function run<S extends z.ZodType>(method: Method, url: URL, route: string, schema: S, json: unknown, signal?: AbortSignal) {
+    const raw = await exchange(method, url, route, json, signal);
+    if (raw.status < 200 || raw.status > 299) throw errorForStatus(raw.status, route, raw.headers, now());
+    return decode(raw, route, schema);
+  }
+
+  return {
+    request(method, path, { schema, params, query, json, signal }) {
+      if (!path.startsWith('/')) throw new TypeError('upstream path must start with /');
+      const url = new URL(base + fill(path, params ?? {}));
+      for (const [key, value] of Object.entries(query ?? {})) {
+        if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+      }
+      return run(method, url, path, schema, json, signal);
+    },
+    getAbsolute(link, schema, { route = '/', signal } = {}) {
+      let url: URL;
+      try {
+        url = new URL(link, base + '/');
+      } catch {
+        return Promise.reject(new UpstreamError('upstream_bad_response', { path: route }));
+      }
+      // A forged links.next must not receive the Bearer token: refuse before any request is made.
+      if (url.origin !== origin) return Promise.reject(new UpstreamError('upstream_bad_response', { path: route }));
+      return run('GET', url, route, schema, undefined, signal);
+    },
+  };
+}
+
+/** Puts encoded values into the `{name}` placeholders of a path template. */
+export function fill(template: string, params: Readonly<Record<string, string>>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new TypeError(`missing path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}

@@ -1,0 +1,14 @@
+// The public face of the upstream client for the rest of the relay.
+export { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from './client.ts';
+export type { CallQuery, ConversationFilters, MessagesAfter, UpstreamContract } from './contract.ts';
+export { UpstreamError, type UpstreamErrorCode } from './errors.ts';
+export type {
+  Call,
+  Conversation,
+  ConversationDetail,
+  Message,
+  Page,
+  PatientLink,
+  WebchatConfiguration,
+} from './schemas.ts';
+export type { FetchLike } from './transport.ts';

@@ -1,0 +1,122 @@
+// Holds the service credentials and the access token (password grant). Nothing outside src/relay/upstream/ sees
+// either: the HTTP layer is the only caller of getToken().
+import { UpstreamError, errorForStatus } from './errors.ts';
+import { lifetimeSeconds, refreshAfterMs } from './lifetime.ts';
+import { tokenResponseSchema } from './schemas.ts';
+import { decode, send, type FetchLike } from './transport.ts';
+
+export interface TokenSource {
+  getToken(): Promise<string>;
+  /** Forget the cached token if (and only if) it is this one: a late 401 for an old token keeps a fresh one. */
+  invalidate(token: string): void;
+}
+
+export interface TokenManagerOptions {
+  baseUrl: string;
+  username: string;
+  password: string;
+  fetch: FetchLike;
+  now?: () => number;
+  timeoutMs?: number;
+  /** First wait after a failed token request; doubles per consecutive failure up to backoffMaxMs. */
+  backoffInitialMs?: number;
+  backoffMaxMs?: number;
+}
+
+export const TOKEN_PATH = '/api/oauth/token/';
+
+interface Cached {
+  token: string;
+  refreshAt: number;
+  expiresAt: number;
+}
+
+interface Failure {
+  error: unknown;
+  until: number;
+  delayMs: number;
+}
+
+export function createTokenManager(options: TokenManagerOptions): TokenSource {
+  const { username, password, fetch } = options;
+  const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const backoffInitialMs = options.backoffInitialMs ?? 1_000;
+  const backoffMaxMs = options.backoffMaxMs ?? 60_000;
+  const url = new URL(options.baseUrl.replace(/\/+$/, '') + TOKEN_PATH);
+
+  let cached: Cached | null = null;
+  // Single flight: every caller that needs a token while one is being requested shares that request.
+  let inflight: Promise<string> | null = null;
+  // Backoff after a failure, so that a wrong password does not hammer the endpoint (account lockout).
+  let failure: Failure | null = null;
+
+  async function requestToken(): Promise<Cached> {
+    const issuedAt = now(); // counted from before the request, so network time only makes us refresh earlier
+    const raw = await send({
+      fetch,
+      url,
+      route: TOKEN_PATH,
+      timeoutMs,
+      init: {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        body: new URLSearchParams({ username, password, grant_type: 'password', format: 'json' }).toString(),
+      },
+    });
+    if (raw.status === 400 || raw.status === 401) {
+      throw new UpstreamError('upstream_auth_failed', { path: TOKEN_PATH, status: raw.status });
+    }
+    if (raw.status < 200 || raw.status > 299) throw errorForStatus(raw.status, TOKEN_PATH, raw.headers, now());
+    const body = decode(raw, TOKEN_PATH, tokenResponseSchema);
+    const lifetime = lifetimeSeconds(body.expires_in);
+    return { token: body.access_token, refreshAt: issuedAt + refreshAfterMs(lifetime), expiresAt: issuedAt + lifetime * 1000 };
+  }
+
+  function refresh(): Promise<string> {
+    inflight ??= requestToken().then(
+      (fresh) => {
+        cached = fresh;
+        failure = null;
+        inflight = null;
+        return fresh.token;
+      },
+      (error: unknown) => {
+        const delayMs = failure ? Math.min(failure.delayMs * 2, backoffMaxMs) : backoffInitialMs;
+        failure = { error, until: now() + delayMs, delayMs };
+        inflight = null;
+        throw error;
+      },
+    );
+    return inflight;
+  }
+
+  async function getToken(): Promise<string> {
+    const t = now();
+    if (cached && t < cached.refreshAt) return cached.token;
+    if (inflight) return stillValidOr(inflight);
+    if (failure && t < failure.until) {
+      // Inside the backoff window: no request. A token that has not expired yet is still worth using.
+      if (cached && t < cached.expiresAt) return cached.token;
+      throw failure.error;
+    }
+    return stillValidOr(refresh());
+  }
+
+  /** During the early-refresh window a failed refresh falls back to the token that is still valid. */
+  async function stillValidOr(pending: Promise<string>): Promise<string> {
+    const previous = cached;
+    try {
+      return await pending;
+    } catch (error) {
+      if (previous && previous === cached && now() < previous.expiresAt) return previous.token;
+      throw error;
+    }
+  }
+
+  function invalidate(token: string): void {
+    if (cached?.token === token) cached = null;
+  }
+
+  return { getToken, invalidate };
+}
