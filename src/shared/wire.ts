@@ -1,0 +1,66 @@
+// The relay's browser-facing /v1 API: error codes and the shapes of its answers, shared by the relay (which builds
+// them) and the frame (which parses them with zod/mini in src/frame).
+
+/** Stable error codes; the UI maps codes to words, never messages. */
+export const API_ERROR_CODES = [
+  'bad_request',
+  'unsupported_media_type',
+  'payload_too_large',
+  'not_found',
+  'forbidden_origin',
+  'inactive',
+  'idempotency_conflict',
+  'rate_limited',
+  'session_expired',
+  'conversation_resolved',
+  'upstream_unavailable',
+  'upstream_timeout',
+  'internal',
+] as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+export interface ApiErrorBody {
+  error: { code: ApiErrorCode; message: string };
+}
+
+export type MessageSender = 'visitor' | 'bot' | 'agent';
+export type ConversationStatus = 'open' | 'escalated' | 'resolved';
+
+export interface WireMessage {
+  id: string;
+  /** Increasing within a conversation; the cursor for "messages after". */
+  sequence: number;
+  sender: MessageSender;
+  author_name: string;
+  text: string;
+  /** ISO 8601. */
+  created_at: string;
+}
+
+/** POST /v1/conversations */
+export interface CreatedConversation {
+  conversation: string;
+  /** ISO 8601: when the handle stops working. */
+  expires_at: string;
+}
+
+/** POST /v1/conversations/:handle/messages */
+export interface SentMessage {
+  message: WireMessage;
+}
+
+/** GET /v1/conversations/:handle/messages?after=N */
+export interface MessagesAfter {
+  messages: WireMessage[];
+  /** Pass back as `after` on the next read. */
+  cursor: number;
+  status: ConversationStatus;
+}
+
+/** POST /v1/conversations/:handle/escalate */
+export interface Escalated {
+  status: ConversationStatus;
+}
+
+/** The longest message a visitor may send, in characters; the relay enforces it and the composer shows it. */
+export const MESSAGE_MAX_LENGTH = 2000;
