@@ -1,23 +1,67 @@
-// `npm start`. Until the relay exists (issue 3) it starts the upstream simulator on PORT (default 8787), so a new
-// user can try the service side at once.
+// `npm start`: the relay on PORT (default 8787). With no UPSTREAM_URL it also starts the upstream simulator in this
+// process, on a port of its own, and points the relay at it with the seeded account, so the whole product works at
+// once on a new machine.
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { createJsonLogger } from './relay/log.ts';
+import { startRelayServer } from './relay/serve.ts';
+import { readSettings, SettingsError, type RelaySettings } from './relay/settings.ts';
+import { createUpstreamClient } from './relay/upstream/index.ts';
 import { startSimulatorServer } from './simulator/server.ts';
 
-const DEFAULT_PORT = 8787;
+const logger = createJsonLogger((line) => process.stdout.write(`${line}\n`));
 
-function portFromEnvironment(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return DEFAULT_PORT;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`PORT must be a whole number from 0 to 65535, not "${raw}".`);
-    process.exit(1);
-  }
-  return port;
+let settings: RelaySettings;
+try {
+  settings = readSettings(process.env, () => randomBytes(32));
+} catch (error) {
+  if (!(error instanceof SettingsError)) throw error;
+  console.error(error.message);
+  process.exit(1);
 }
 
-const server = await startSimulatorServer({ port: portFromEnvironment(process.env.PORT) });
-console.log(`Upstream simulator listening on ${server.url}`);
-console.log(`Seeded account: ${server.simulator.seed.username} (password in README)`);
+if (settings.handleSecretGenerated) {
+  logger.warn('HANDLE_SECRET is not set: generated one for this run. Conversations will not survive a restart; set HANDLE_SECRET in production.');
+}
+
+const simulator =
+  settings.upstream === null
+    ? await startSimulatorServer({ port: settings.simulatorPort, host: '127.0.0.1' })
+    : null;
+const upstreamSettings = settings.upstream ?? {
+  url: simulator!.url,
+  username: simulator!.simulator.seed.username,
+  password: simulator!.simulator.seed.password,
+};
+
+const relay = await startRelayServer({
+  settings,
+  upstream: createUpstreamClient({
+    baseUrl: upstreamSettings.url,
+    username: upstreamSettings.username,
+    password: upstreamSettings.password,
+    timeoutMs: settings.upstreamTimeoutMs,
+  }),
+  logger,
+  distDir: fileURLToPath(new URL('../dist', import.meta.url)),
+  publicDir: fileURLToPath(new URL('../public', import.meta.url)),
+});
+
+const base = settings.publicOrigin ?? relay.url.replace('127.0.0.1', 'localhost');
+console.log(
+  [
+    '',
+    `Relay listening on ${relay.url}`,
+    simulator === null ? `Upstream: ${new URL(upstreamSettings.url).origin}` : `Upstream: the built-in simulator at ${simulator.url}`,
+    `Demo page:              ${base}/demo/`,
+    `Try the widget on:      ${base}/try`,
+    `Health:                 ${base}/healthz`,
+    '',
+  ].join('\n'),
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void server.close().then(() => process.exit(0)));
+  process.once(signal, () => {
+    void Promise.all([relay.close(), simulator?.close()]).then(() => process.exit(0));
+  });
 }

@@ -1,0 +1,108 @@
+// The relay: the only server a practice runs. Browsers talk to this app; it talks to the upstream service through
+// the upstream client, which alone holds the credentials and the access token.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { RelaySettings } from './settings.ts';
+import type { Logger } from './log.ts';
+import type { UpstreamClient } from './upstream/index.ts';
+import { ApiError, errorResponse } from './http/api-error.ts';
+import { clientAddress } from './http/client-address.ts';
+import type { RelayEnv } from './http/env.ts';
+import { rateLimit } from './http/rate-limit.ts';
+import { requestLog } from './http/request-log.ts';
+import { sameOrigin } from './http/same-origin.ts';
+import { createConfigurationService } from './configuration/configuration-service.ts';
+import { createHandleSealer } from './conversations/handles.ts';
+import { createIdempotencyStore } from './conversations/idempotency.ts';
+import { createRateLimiter } from './protection/rate-limiter.ts';
+import { configurationRoutes } from './routes/configuration.ts';
+import { conversationRoutes } from './routes/conversations.ts';
+import { frameRoutes } from './routes/frame.ts';
+import { pageRoutes } from './routes/pages.ts';
+import { readUnder, staticRoutes } from './routes/static-assets.ts';
+
+export interface RelayAppOptions {
+  settings: RelaySettings;
+  upstream: UpstreamClient;
+  logger: Logger;
+  /** Where `vite build` put the browser files (loader.js, frame.html, assets/, demo/). */
+  distDir: string;
+  publicDir: string;
+  now?: () => number;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export function createRelayApp({ settings, upstream, logger, distDir, publicDir, now = Date.now }: RelayAppOptions) {
+  const configurations = createConfigurationService({
+    upstream,
+    cacheMs: settings.configCacheSeconds * 1000,
+    allowLoopbackHttp: settings.development,
+    now,
+  });
+  const addressOf = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, settings.trustProxy);
+  const deadlineMs = settings.requestDeadlineMs;
+
+  const app = new Hono<RelayEnv>();
+  app.use(requestLog({ logger }));
+  app.use(async function baseHeaders(c, next) {
+    await next();
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    if (!c.res.headers.has('Referrer-Policy')) c.res.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  });
+
+  app.get('/healthz', (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json({ status: 'ok' });
+  });
+
+  app.use(
+    '/v1/*',
+    async function noStore(c, next) {
+      await next();
+      c.res.headers.set('Cache-Control', 'no-store');
+    },
+    rateLimit({ limiter: createRateLimiter({ limit: settings.requestsPerMinutePerIp, windowMs: MINUTE, now }), keyOf: addressOf }),
+    bodyLimit({ maxSize: settings.bodyLimitBytes, onError: (c) => errorResponse(c, new ApiError('payload_too_large')) }),
+  );
+  app.use('/v1/conversations', sameOrigin({ publicOrigin: settings.publicOrigin }));
+  app.use('/v1/conversations/*', sameOrigin({ publicOrigin: settings.publicOrigin }));
+
+  app.route('/v1/webchat-configuration', configurationRoutes({ configurations, deadlineMs }));
+  app.route(
+    '/v1/conversations',
+    conversationRoutes({
+      upstream,
+      configurations,
+      handles: createHandleSealer(settings.handleSecret, now),
+      idempotency: createIdempotencyStore({ now }),
+      conversationLimiter: createRateLimiter({ limit: settings.conversationsPerHourPerIp, windowMs: HOUR, now }),
+      messageLimiter: createRateLimiter({ limit: settings.messagesPerMinutePerConversation, windowMs: MINUTE, now }),
+      addressOf,
+      handleTtlMs: settings.handleTtlMs,
+      messageMaxLength: settings.messageMaxLength,
+      deadlineMs,
+      now,
+    }),
+  );
+  app.route(
+    '/frame',
+    frameRoutes({
+      configurations,
+      deadlineMs,
+      readFramePage: async () => (await readUnder(distDir, 'frame.html'))?.toString('utf8') ?? null,
+    }),
+  );
+  app.route('/', staticRoutes({ distDir, publicDir }));
+  app.route('/', pageRoutes());
+
+  app.notFound((c) => (c.req.path.startsWith('/v1/') ? errorResponse(c, new ApiError('not_found')) : c.text('Not found.', 404)));
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorResponse(c, error);
+    // Only the error's class name: its message could quote request data.
+    logger.warn(`unexpected ${error.name} while answering ${c.req.method} request ${c.get('requestId')}`);
+    return errorResponse(c, new ApiError('internal'));
+  });
+  return app;
+}

@@ -1,0 +1,70 @@
+// Conversation handles: what the browser holds instead of an upstream conversation id. A handle is sealed with
+// AES-256-GCM, so it cannot be read (the upstream id stays hidden), forged or altered, and it is bound to the
+// configuration it was made for and to an expiry. It carries no token or credential.
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+
+export interface HandleClaims {
+  /** The webchat configuration (client_id) the conversation was opened under. */
+  clientId: string;
+  /** The upstream conversation id; never leaves the relay in the clear. */
+  conversationId: string;
+  /** Expiry, in ms since the epoch. */
+  expiresAt: number;
+}
+
+export interface HandleSealer {
+  seal(claims: HandleClaims): string;
+  /** The claims, or null when the handle is malformed, forged, altered or expired. */
+  open(handle: string): HandleClaims | null;
+}
+
+const VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+// Handles are short; anything longer is not ours and is refused before any crypto work.
+const MAX_HANDLE_LENGTH = 512;
+
+export function createHandleSealer(secret: Uint8Array, now: () => number = Date.now): HandleSealer {
+  // A key of its own, derived from the configured secret, so the secret may serve other purposes later.
+  const key = Buffer.from(hkdfSync('sha256', secret, 'practice-webchat', 'conversation-handle/v1', 32));
+
+  return {
+    seal(claims) {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const plaintext = Buffer.from(JSON.stringify([VERSION, claims.clientId, claims.conversationId, claims.expiresAt]));
+      const sealed = Buffer.concat([iv, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+      return sealed.toString('base64url');
+    },
+
+    open(handle) {
+      if (handle.length === 0 || handle.length > MAX_HANDLE_LENGTH || !/^[A-Za-z0-9_-]+$/.test(handle)) return null;
+      const sealed = Buffer.from(handle, 'base64url');
+      if (sealed.length <= IV_BYTES + TAG_BYTES) return null;
+      let plaintext: string;
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
+        decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+        plaintext = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      } catch {
+        return null;
+      }
+      const claims = parseClaims(plaintext);
+      return claims !== null && claims.expiresAt > now() ? claims : null;
+    },
+  };
+}
+
+function parseClaims(plaintext: string): HandleClaims | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(plaintext);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value) || value.length !== 4) return null;
+  const [version, clientId, conversationId, expiresAt] = value as unknown[];
+  if (version !== VERSION || typeof clientId !== 'string' || typeof conversationId !== 'string') return null;
+  if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) return null;
+  return { clientId, conversationId, expiresAt };
+}

@@ -1,0 +1,38 @@
+// The frame's Content-Security-Policy. frame-ancestors lists exactly the configuration's domains, for both schemes and
+// any port, so the browser itself refuses to show the panel anywhere else, and agrees with the loader's host check,
+// which compares host names only (ARCHITECTURE.md). The rest keeps the frame's own code strict: no inline script,
+// no eval, no inline <style>, nothing fetched but from the relay itself.
+
+export interface FramePolicyOptions {
+  /** Normalised domain entries (`host` or `*.host`); empty means no page may embed the frame. */
+  domains: readonly string[];
+  /** Extra image sources, e.g. the origin of an http loopback logo in development. */
+  extraImageSources?: readonly string[];
+  /** Extra script and connect sources, e.g. Google's tag endpoints when the configuration has a tag id. */
+  extraScriptSources?: readonly string[];
+  extraConnectSources?: readonly string[];
+}
+
+export function frameAncestors(domains: readonly string[]): string {
+  if (domains.length === 0) return "'none'";
+  return domains.flatMap((domain) => [`https://${domain}:*`, `http://${domain}:*`]).join(' ');
+}
+
+export function frameContentSecurityPolicy({
+  domains,
+  extraImageSources = [],
+  extraScriptSources = [],
+  extraConnectSources = [],
+}: FramePolicyOptions): string {
+  return [
+    "default-src 'none'",
+    ['script-src', "'self'", ...extraScriptSources].join(' '),
+    "style-src 'self'",
+    // Signed logo URLs live on the service's storage host, which the relay does not know in advance.
+    ['img-src', "'self'", 'https:', ...extraImageSources].join(' '),
+    ['connect-src', "'self'", ...extraConnectSources].join(' '),
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${frameAncestors(domains)}`,
+  ].join('; ');
+}

@@ -1,0 +1,56 @@
+// Coded API errors: `{"error": {"code", "message"}}` with the status each code always has. The message is a fixed
+// sentence per code, so nothing from a request or from upstream can leak through it.
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ApiErrorBody, ApiErrorCode } from '../../shared/wire.ts';
+
+const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
+  bad_request: 400,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  not_found: 404,
+  forbidden_origin: 403,
+  inactive: 403,
+  idempotency_conflict: 409,
+  rate_limited: 429,
+  session_expired: 401,
+  conversation_resolved: 409,
+  upstream_unavailable: 503,
+  upstream_timeout: 504,
+  internal: 500,
+};
+
+const MESSAGE: Record<ApiErrorCode, string> = {
+  bad_request: 'The request is not valid.',
+  unsupported_media_type: 'Send the body as application/json.',
+  payload_too_large: 'The request body is too large.',
+  not_found: 'Not found.',
+  forbidden_origin: 'This call is only accepted from the chat frame.',
+  inactive: 'This chat is not active.',
+  idempotency_conflict: 'This Idempotency-Key was already used with a different message.',
+  rate_limited: 'Too many requests; try again later.',
+  session_expired: 'The conversation has expired; start a new one.',
+  conversation_resolved: 'The conversation has ended; start a new one.',
+  upstream_unavailable: 'The chat service is unavailable; try again shortly.',
+  upstream_timeout: 'The chat service did not answer in time; try again shortly.',
+  internal: 'Something went wrong.',
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    readonly retryAfterSeconds?: number,
+    /** A more precise fixed sentence, e.g. which field of a body is wrong. Never request or upstream data. */
+    detail?: string,
+  ) {
+    super(detail ?? MESSAGE[code]);
+  }
+}
+
+export function errorResponse(c: Context, error: ApiError): Response {
+  const body: ApiErrorBody = { error: { code: error.code, message: error.message } };
+  c.set('errorCode', error.code);
+  if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
+  c.header('Cache-Control', 'no-store');
+  return c.json(body, STATUS[error.code]);
+}

@@ -1,0 +1,10 @@
+// What the relay's middleware leaves on the request context for later middleware and the request log.
+export interface RelayEnv {
+  Variables: {
+    requestId: string;
+    /** The configuration a request is about, once known (query, body or handle); logged, never secret. */
+    clientId: string | null;
+    /** The API error code, when the answer is an error. */
+    errorCode: string | undefined;
+  };
+}

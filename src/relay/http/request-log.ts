@@ -1,0 +1,36 @@
+import type { MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+import type { Logger } from '../log.ts';
+import type { RelayEnv } from './env.ts';
+
+/**
+ * One log line per request: request id, route pattern, client_id, status, latency. The route pattern is logged
+ * instead of the path, so a conversation handle in the path never reaches the log; query strings never do either.
+ *
+ * @example
+ * app.use(requestLog({ logger }))
+ */
+export function requestLog({ logger, now = () => performance.now() }: { logger: Logger; now?: () => number }): MiddlewareHandler<RelayEnv> {
+  return async function requestLog(c, next) {
+    const startedAt = now();
+    const requestId = crypto.randomUUID();
+    c.set('requestId', requestId);
+    c.set('clientId', null);
+    c.set('errorCode', undefined);
+    try {
+      await next();
+    } finally {
+      c.header('X-Request-Id', requestId);
+      const code = c.get('errorCode');
+      logger.request({
+        request_id: requestId,
+        method: c.req.method,
+        route: routePath(c, -1),
+        client_id: c.get('clientId'),
+        status: c.res.status,
+        latency_ms: Math.round((now() - startedAt) * 10) / 10,
+        ...(code === undefined ? {} : { code }),
+      });
+    }
+  };
+}

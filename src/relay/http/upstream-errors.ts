@@ -1,0 +1,26 @@
+// Upstream failures as the browser may see them: a small set of codes, each with a Retry-After where waiting helps.
+// Which practice or account was refused, and why, stays in the relay.
+import { UpstreamError } from '../upstream/index.ts';
+import { ApiError } from './api-error.ts';
+
+/** How long a browser should wait before trying again after the upstream failed without saying. */
+const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
+export function apiErrorFromUpstream(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (!(error instanceof UpstreamError)) return new ApiError('internal');
+  switch (error.code) {
+    case 'upstream_not_found':
+    // A configuration of a practice the relay's account cannot see is, for a browser, simply not there.
+    case 'upstream_forbidden':
+      return new ApiError('not_found');
+    case 'upstream_timeout':
+      return new ApiError('upstream_timeout', error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);
+    case 'upstream_rate_limited':
+    case 'upstream_unavailable':
+    case 'upstream_bad_response':
+    case 'upstream_auth_failed':
+    case 'upstream_rejected':
+      return new ApiError('upstream_unavailable', Math.max(1, error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS));
+  }
+}

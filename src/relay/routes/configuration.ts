@@ -1,0 +1,30 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { CLIENT_ID_PATTERN } from '../../shared/configuration.ts';
+import { ApiError } from '../http/api-error.ts';
+import { withDeadline } from '../http/deadline.ts';
+import type { RelayEnv } from '../http/env.ts';
+import type { ConfigurationService } from '../configuration/configuration-service.ts';
+
+export const clientIdSchema = z.string().regex(CLIENT_ID_PATTERN);
+
+/** Reads `client_id` from the query, or fails with `bad_request`. */
+export function clientIdFromQuery(value: string | undefined): string {
+  const parsed = clientIdSchema.safeParse(value);
+  if (!parsed.success) throw new ApiError('bad_request', undefined, 'client_id is missing or malformed.');
+  return parsed.data;
+}
+
+/**
+ * GET /v1/webchat-configuration?client_id=ID — readable by any origin: the loader asks for it from the practice's
+ * page before it knows anything else. It carries nothing secret (no practice id, no token).
+ */
+export function configurationRoutes({ configurations, deadlineMs }: { configurations: ConfigurationService; deadlineMs: number }) {
+  return new Hono<RelayEnv>().get('/', async (c) => {
+    c.header('Access-Control-Allow-Origin', '*');
+    const clientId = clientIdFromQuery(c.req.query('client_id'));
+    c.set('clientId', clientId);
+    const { configuration } = await withDeadline(deadlineMs, configurations.get(clientId));
+    return c.json(configuration);
+  });
+}

@@ -1,0 +1,146 @@
+// The conversation calls of the /v1 API. The browser holds only a sealed handle; the upstream conversation id, the
+// practice and the token stay here. Message text passes through to upstream and back and is never logged.
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { CreatedConversation, Escalated, MessagesAfter, SentMessage, WireMessage } from '../../shared/wire.ts';
+import { ApiError } from '../http/api-error.ts';
+import { withDeadline } from '../http/deadline.ts';
+import type { RelayEnv } from '../http/env.ts';
+import { readJson, requireJson } from '../http/json-body.ts';
+import { apiErrorFromUpstream } from '../http/upstream-errors.ts';
+import type { ConfigurationService } from '../configuration/configuration-service.ts';
+import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
+import type { IdempotencyStore } from '../conversations/idempotency.ts';
+import type { RateLimiter } from '../protection/rate-limiter.ts';
+import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
+import { clientIdSchema } from './configuration.ts';
+
+export interface ConversationRouteOptions {
+  upstream: UpstreamClient;
+  configurations: ConfigurationService;
+  handles: HandleSealer;
+  idempotency: IdempotencyStore;
+  /** New conversations per client address. */
+  conversationLimiter: RateLimiter;
+  /** Messages per conversation. */
+  messageLimiter: RateLimiter;
+  addressOf: (c: Context<RelayEnv>) => string;
+  handleTtlMs: number;
+  messageMaxLength: number;
+  deadlineMs: number;
+  now?: () => number;
+}
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
+const createBody = z.object({ client_id: clientIdSchema });
+const afterQuery = z.union([z.undefined(), z.string().regex(/^\d{1,15}$/).transform(Number)]);
+
+export function conversationRoutes(options: ConversationRouteOptions) {
+  const { upstream, configurations, handles, idempotency, deadlineMs, now = Date.now } = options;
+  const messageBody = z.object({
+    text: z
+      .string()
+      .max(options.messageMaxLength)
+      .refine((text) => text.trim() !== ''),
+  });
+
+  /** Upstream work under the relay's deadline, with upstream failures turned into API codes. */
+  const upstreamCall = <T>(work: Promise<T>) => withDeadline(deadlineMs, work).catch((error: unknown) => {
+    throw apiErrorFromUpstream(error);
+  });
+
+  const claimsOf = (c: { req: { param(name: 'handle'): string } }): HandleClaims => {
+    const claims = handles.open(c.req.param('handle'));
+    if (claims === null) throw new ApiError('session_expired');
+    return claims;
+  };
+
+  return new Hono<RelayEnv>()
+    .post('/', requireJson(), async (c) => {
+      const body = createBody.safeParse(await readJson(c));
+      if (!body.success) throw new ApiError('bad_request', undefined, 'The body must be {"client_id": "..."}.');
+      c.set('clientId', body.data.client_id);
+      const decision = options.conversationLimiter.hit(options.addressOf(c));
+      if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
+      const { configuration, practice } = await upstreamCall(configurations.get(body.data.client_id));
+      if (!configuration.is_active) throw new ApiError('inactive');
+      const conversation = await upstreamCall(upstream.createConversation({ practice }));
+      const expiresAt = now() + options.handleTtlMs;
+      const handle = handles.seal({ clientId: body.data.client_id, conversationId: conversation.id, expiresAt });
+      const answer: CreatedConversation = { conversation: handle, expires_at: new Date(expiresAt).toISOString() };
+      return c.json(answer, 201);
+    })
+
+    .post('/:handle/messages', requireJson(), async (c) => {
+      const claims = claimsOf(c);
+      c.set('clientId', claims.clientId);
+      const key = c.req.header('Idempotency-Key');
+      if (key === undefined || !IDEMPOTENCY_KEY.test(key)) {
+        throw new ApiError('bad_request', undefined, 'An Idempotency-Key header (8–128 letters, digits, - or _) is required.');
+      }
+      const body = messageBody.safeParse(await readJson(c));
+      if (!body.success) {
+        throw new ApiError('bad_request', undefined, `The body must be {"text": "..."}, not blank, at most ${options.messageMaxLength} characters.`);
+      }
+      const decision = options.messageLimiter.hit(claims.conversationId);
+      if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
+      const text = body.data.text;
+      const outcome = await idempotency.run(claims.conversationId, key, text, () =>
+        withDeadline(deadlineMs, upstream.sendMessage(claims.conversationId, text)).catch(async (error: unknown) => {
+          throw await explainRefusal(error, claims.conversationId);
+        }),
+      );
+      if (outcome.kind === 'conflict') throw new ApiError('idempotency_conflict');
+      const answer: SentMessage = { message: toWireMessage(outcome.value) };
+      return c.json(answer, 201);
+    })
+
+    .get('/:handle/messages', async (c) => {
+      const claims = claimsOf(c);
+      c.set('clientId', claims.clientId);
+      const after = afterQuery.safeParse(c.req.query('after'));
+      if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
+      const cursor = after.data ?? 0;
+      const [page, conversation] = await upstreamCall(
+        Promise.all([upstream.listMessagesAfter(claims.conversationId, cursor), upstream.getConversation(claims.conversationId)]),
+      );
+      const messages = page.messages.map(toWireMessage);
+      const answer: MessagesAfter = { messages, cursor: messages.at(-1)?.sequence ?? cursor, status: conversation.status };
+      return c.json(answer);
+    })
+
+    .post('/:handle/escalate', requireJson(), async (c) => {
+      const claims = claimsOf(c);
+      c.set('clientId', claims.clientId);
+      const conversation = await upstreamCall(upstream.escalate(claims.conversationId));
+      const answer: Escalated = { status: conversation.status };
+      return c.json(answer);
+    });
+
+  /**
+   * Upstream refuses a message to a resolved conversation with a 400; the visitor should hear "this chat has ended",
+   * not "the service is unavailable". The relay asks for the conversation's status rather than reading error bodies,
+   * whose shape the service does not document.
+   */
+  async function explainRefusal(error: unknown, conversationId: string): Promise<ApiError> {
+    const apiError = apiErrorFromUpstream(error);
+    if (!(error instanceof UpstreamError && error.code === 'upstream_rejected')) return apiError;
+    try {
+      const conversation = await withDeadline(deadlineMs, upstream.getConversation(conversationId));
+      return conversation.status === 'resolved' ? new ApiError('conversation_resolved') : apiError;
+    } catch {
+      return apiError;
+    }
+  }
+}
+
+function toWireMessage(message: Message): WireMessage {
+  return {
+    id: message.id,
+    sequence: message.sequence,
+    sender: message.sender,
+    author_name: message.author_name,
+    text: message.text,
+    created_at: message.created_at,
+  };
+}

@@ -1,0 +1,36 @@
+// GET /frame?client_id=ID — the chat panel's page. Its Content-Security-Policy names exactly the configuration's
+// domains in frame-ancestors, so a browser refuses to show the panel on any other site, whatever the loader does.
+import { Hono } from 'hono';
+import type { RelayEnv } from '../http/env.ts';
+import { withDeadline } from '../http/deadline.ts';
+import type { ConfigurationService } from '../configuration/configuration-service.ts';
+import { frameContentSecurityPolicy } from '../frame/content-security-policy.ts';
+import { clientIdFromQuery } from './configuration.ts';
+
+export interface FrameRouteOptions {
+  configurations: ConfigurationService;
+  /** The built frame page (HTML), or null when the frame has not been built. */
+  readFramePage: () => Promise<string | null>;
+  deadlineMs: number;
+}
+
+export function frameRoutes({ configurations, readFramePage, deadlineMs }: FrameRouteOptions) {
+  return new Hono<RelayEnv>().get('/', async (c) => {
+    const clientId = clientIdFromQuery(c.req.query('client_id'));
+    c.set('clientId', clientId);
+    const { configuration } = await withDeadline(deadlineMs, configurations.get(clientId));
+    const page = await readFramePage();
+    if (page === null) return c.text('The chat panel has not been built: run `npm run build`.', 503);
+    const logoOrigin = configuration.logo_url === null ? null : new URL(configuration.logo_url).origin;
+    c.header(
+      'Content-Security-Policy',
+      frameContentSecurityPolicy({
+        domains: configuration.is_active ? configuration.domains : [],
+        extraImageSources: logoOrigin?.startsWith('http:') ? [logoOrigin] : [],
+      }),
+    );
+    c.header('Cache-Control', 'no-store');
+    c.header('Referrer-Policy', 'no-referrer');
+    return c.html(page);
+  });
+}

@@ -1,0 +1,64 @@
+// The built browser files: the loader (short cache, so a fix reaches every practice within minutes), and the hashed
+// frame and demo assets (cached for a year: their names change whenever their content does).
+import { readFile } from 'node:fs/promises';
+import { join, normalize, sep } from 'node:path';
+import { Hono } from 'hono';
+import type { RelayEnv } from '../http/env.ts';
+
+export const LOADER_CACHE_CONTROL = 'public, max-age=300';
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+};
+
+/** Reads a file under `root`, refusing any path that would step outside it. */
+export async function readUnder(root: string, relativePath: string): Promise<Buffer | null> {
+  const path = normalize(join(root, relativePath));
+  if (!path.startsWith(normalize(root) + sep)) return null;
+  try {
+    return await readFile(path);
+  } catch {
+    return null;
+  }
+}
+
+function contentType(path: string): string {
+  const dot = path.lastIndexOf('.');
+  return CONTENT_TYPES[dot === -1 ? '' : path.slice(dot)] ?? 'application/octet-stream';
+}
+
+export function staticRoutes({ distDir, publicDir }: { distDir: string; publicDir: string }) {
+  return new Hono<RelayEnv>()
+    .get('/loader.js', async (c) => {
+      const file = await readUnder(distDir, 'loader.js');
+      if (file === null) return c.text('The loader has not been built: run `npm run build`.', 503);
+      c.header('Content-Type', CONTENT_TYPES['.js']);
+      c.header('Cache-Control', LOADER_CACHE_CONTROL);
+      // Host pages with Cross-Origin-Embedder-Policy may still load the script.
+      c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+      return c.body(new Uint8Array(file));
+    })
+    .get('/assets/:name{.+}', async (c) => {
+      const name = c.req.param('name');
+      const file = await readUnder(join(distDir, 'assets'), name);
+      if (file === null) return c.text('Not found.', 404);
+      c.header('Content-Type', contentType(name));
+      c.header('Cache-Control', IMMUTABLE_CACHE_CONTROL);
+      c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+      return c.body(new Uint8Array(file));
+    })
+    .get('/robots.txt', async (c) => {
+      const file = await readUnder(publicDir, 'robots.txt');
+      if (file === null) return c.text('Not found.', 404);
+      c.header('Content-Type', CONTENT_TYPES['.txt']);
+      return c.body(new Uint8Array(file));
+    });
+}

@@ -1,0 +1,116 @@
+// Every setting of the relay comes from the environment, parsed here once (README "Settings" lists them). A bad value
+// stops the start with a message naming the variable, rather than running with a surprise.
+import { z } from 'zod';
+import { MESSAGE_MAX_LENGTH } from '../shared/wire.ts';
+
+const integer = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .optional()
+    .transform((value) => value ?? fallback);
+
+const flag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((value) => value === 'true' || value === '1');
+
+const environmentSchema = z.object({
+  PORT: integer(8787, 0, 65535),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  NODE_ENV: z.string().optional(),
+  UPSTREAM_URL: z.url({ protocol: /^https?$/ }).optional(),
+  UPSTREAM_USERNAME: z.string().min(1).optional(),
+  UPSTREAM_PASSWORD: z.string().min(1).optional(),
+  HANDLE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
+  TRUST_PROXY: flag,
+  CONFIG_CACHE_SECONDS: integer(60, 0, 600),
+  UPSTREAM_TIMEOUT_MS: integer(5000, 100, 60_000),
+  REQUEST_DEADLINE_MS: integer(8000, 200, 120_000),
+  HANDLE_TTL_HOURS: integer(12, 1, 24 * 30),
+  REQUESTS_PER_MINUTE_PER_IP: integer(300, 1, 1_000_000),
+  CONVERSATIONS_PER_HOUR_PER_IP: integer(20, 1, 1_000_000),
+  MESSAGES_PER_MINUTE_PER_CONVERSATION: integer(20, 1, 1_000_000),
+  BODY_LIMIT_BYTES: integer(16 * 1024, 1024, 1024 * 1024),
+  MESSAGE_MAX_LENGTH: integer(MESSAGE_MAX_LENGTH, 1, MESSAGE_MAX_LENGTH),
+  SIMULATOR_PORT: integer(8788, 0, 65535),
+});
+
+export interface UpstreamSettings {
+  url: string;
+  username: string;
+  password: string;
+}
+
+export interface RelaySettings {
+  port: number;
+  host: string;
+  /** null: no upstream configured, so `npm start` embeds the simulator. */
+  upstream: UpstreamSettings | null;
+  /** The key material for sealing conversation handles. */
+  handleSecret: Uint8Array;
+  handleSecretGenerated: boolean;
+  /** The relay's own origin as browsers see it; null means "the origin of each request". */
+  publicOrigin: string | null;
+  trustProxy: boolean;
+  /** Development allows http logos on loopback hosts (the embedded simulator serves its logo over http). */
+  development: boolean;
+  configCacheSeconds: number;
+  upstreamTimeoutMs: number;
+  requestDeadlineMs: number;
+  handleTtlMs: number;
+  requestsPerMinutePerIp: number;
+  conversationsPerHourPerIp: number;
+  messagesPerMinutePerConversation: number;
+  bodyLimitBytes: number;
+  messageMaxLength: number;
+  /** Where `npm start` runs the built-in simulator when no upstream is configured. */
+  simulatorPort: number;
+}
+
+export class SettingsError extends Error {}
+
+export function readSettings(environment: Record<string, string | undefined>, randomSecret: () => Uint8Array): RelaySettings {
+  // An empty variable means "not set", as in most shells' `VAR= npm start`.
+  const present = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new SettingsError(`Invalid settings:\n  ${problems.join('\n  ')}`);
+  }
+  const env = parsed.data;
+  const upstreamParts = [env.UPSTREAM_URL, env.UPSTREAM_USERNAME, env.UPSTREAM_PASSWORD];
+  if (upstreamParts.some(Boolean) && !upstreamParts.every(Boolean)) {
+    throw new SettingsError('UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD go together: set all three or none.');
+  }
+  const production = env.NODE_ENV === 'production';
+  if (production && env.HANDLE_SECRET === undefined) {
+    throw new SettingsError('HANDLE_SECRET is required when NODE_ENV=production (at least 32 random characters).');
+  }
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    upstream: env.UPSTREAM_URL
+      ? { url: env.UPSTREAM_URL.replace(/\/+$/, ''), username: env.UPSTREAM_USERNAME!, password: env.UPSTREAM_PASSWORD! }
+      : null,
+    handleSecret: env.HANDLE_SECRET === undefined ? randomSecret() : new TextEncoder().encode(env.HANDLE_SECRET),
+    handleSecretGenerated: env.HANDLE_SECRET === undefined,
+    publicOrigin: env.PUBLIC_ORIGIN === undefined ? null : new URL(env.PUBLIC_ORIGIN).origin,
+    trustProxy: env.TRUST_PROXY,
+    development: !production,
+    configCacheSeconds: env.CONFIG_CACHE_SECONDS,
+    upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
+    requestDeadlineMs: env.REQUEST_DEADLINE_MS,
+    handleTtlMs: env.HANDLE_TTL_HOURS * 60 * 60 * 1000,
+    requestsPerMinutePerIp: env.REQUESTS_PER_MINUTE_PER_IP,
+    conversationsPerHourPerIp: env.CONVERSATIONS_PER_HOUR_PER_IP,
+    messagesPerMinutePerConversation: env.MESSAGES_PER_MINUTE_PER_CONVERSATION,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    messageMaxLength: env.MESSAGE_MAX_LENGTH,
+    simulatorPort: env.SIMULATOR_PORT,
+  };
+}

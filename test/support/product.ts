@@ -1,0 +1,58 @@
+// The whole service side on real ports, for real-port and browser tests: the simulator, and the relay talking to it
+// over HTTP with the seeded account. Log lines are captured for assertions.
+import { fileURLToPath } from 'node:url';
+import { startSimulatorServer } from '../../src/simulator/server.ts';
+import type { SimulatorOptions } from '../../src/simulator/app.ts';
+import { createJsonLogger } from '../../src/relay/log.ts';
+import { startRelayServer } from '../../src/relay/serve.ts';
+import { readSettings } from '../../src/relay/settings.ts';
+import { createUpstreamClient } from '../../src/relay/upstream/index.ts';
+
+export const BUILT_DIST = fileURLToPath(new URL('../../dist', import.meta.url));
+export const FIXTURE_DIST = fileURLToPath(new URL('../fixtures/dist', import.meta.url));
+const PUBLIC_DIR = fileURLToPath(new URL('../../public', import.meta.url));
+
+export interface ProductOptions {
+  /** Which browser files the relay serves: the real build (default) or the small fixture. */
+  distDir?: string;
+  environment?: Record<string, string>;
+  simulator?: SimulatorOptions;
+  /** Port for the relay; 0 = any free port. A test that restarts the relay passes the port it had. */
+  relayPort?: number;
+}
+
+export async function startProduct({ distDir = BUILT_DIST, environment = {}, simulator: simulatorOptions = {}, relayPort = 0 }: ProductOptions = {}) {
+  const upstream = await startSimulatorServer({ port: 0, botReplyDelayMs: 50, agentJoinDelayMs: 100, ...simulatorOptions });
+  const settings = readSettings({ PORT: String(relayPort), ...environment }, () => new Uint8Array(32).fill(9));
+  const logLines: string[] = [];
+  const relayOptions = {
+    settings,
+    upstream: createUpstreamClient({
+      baseUrl: upstream.url,
+      username: upstream.simulator.seed.username,
+      password: upstream.simulator.seed.password,
+      timeoutMs: settings.upstreamTimeoutMs,
+    }),
+    logger: createJsonLogger((line) => logLines.push(line)),
+    distDir,
+    publicDir: PUBLIC_DIR,
+  };
+  let relay = await startRelayServer(relayOptions);
+  const port = Number(new URL(relay.url).port);
+
+  return {
+    relayUrl: relay.url,
+    upstream,
+    simulator: upstream.simulator,
+    logLines,
+    /** Stops the relay (its port stays known) — the "relay goes down" fault. */
+    stopRelay: () => relay.close(),
+    /** Starts the relay again on the same port, with the same handle secret. */
+    restartRelay: async () => {
+      relay = await startRelayServer({ ...relayOptions, settings: { ...settings, port } });
+    },
+    close: async () => {
+      await Promise.allSettled([relay.close(), upstream.close()]);
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ICON_COLOR } from '../../../src/shared/configuration.ts';
+import { createRelayHarness, RELAY_ORIGIN } from './relay-harness.ts';
+
+let harness: ReturnType<typeof createRelayHarness>;
+afterEach(() => harness?.close());
+
+const getConfiguration = (clientId: string) => harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=${clientId}`);
+
+describe('GET /v1/webchat-configuration', () => {
+  it('answers the normalised configuration, readable by any origin and never stored', async () => {
+    harness = createRelayHarness();
+    const response = await getConfiguration('demo-client');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(response.headers.get('Cache-Control')).toBe('no-store');
+    const body = await response.json();
+    expect(body).toMatchObject({
+      client_id: 'demo-client',
+      is_active: true,
+      domains: ['localhost', '127.0.0.1'],
+      icon_color: '#0f766e',
+      icon_opacity: 100,
+      bot_name: 'Aimee',
+      google_tag_id: null,
+    });
+    expect(body.logo_url).toMatch(/^http:\/\/127\.0\.0\.1:8788\/media\/logo\.svg\?/);
+    expect(Object.keys(body).sort()).toEqual(
+      ['bot_name', 'client_id', 'domains', 'google_tag_id', 'icon_color', 'icon_opacity', 'is_active', 'logo_url'],
+    );
+  });
+
+  it('normalises every hostile value (the relay issue\'s table)', async () => {
+    harness = createRelayHarness();
+    const body = await (await getConfiguration('demo-hostile')).json();
+    expect(body).toMatchObject({
+      icon_color: DEFAULT_ICON_COLOR,
+      icon_opacity: 100,
+      bot_name: 'Aimee',
+      google_tag_id: null,
+      logo_url: null,
+      domains: ['smile-dental.test', '*.smile-dental.test'],
+    });
+  });
+
+  it('keeps awkward but valid values: empty colour becomes the default, opacity 0 stays 0', async () => {
+    harness = createRelayHarness();
+    const body = await (await getConfiguration('demo-empty-color')).json();
+    expect(body).toMatchObject({ icon_color: DEFAULT_ICON_COLOR, icon_opacity: 0, google_tag_id: null });
+  });
+
+  it('drops http logos outside development', async () => {
+    harness = createRelayHarness({ environment: { NODE_ENV: 'production', HANDLE_SECRET: 'x'.repeat(32) } });
+    expect((await (await getConfiguration('demo-client')).json()).logo_url).toBeNull();
+  });
+
+  it.each([
+    ['an unknown client_id', 'nobody-here', 404, 'not_found'],
+    ['a configuration of a practice the account cannot see', 'demo-other-practice', 404, 'not_found'],
+    ['a missing client_id', '', 400, 'bad_request'],
+    ['a malformed client_id', '..%2Fetc', 400, 'bad_request'],
+  ])('refuses %s with a coded error', async (_why, clientId, status, code) => {
+    harness = createRelayHarness();
+    const response = await getConfiguration(clientId);
+    expect(response.status).toBe(status);
+    expect(response.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(await response.json()).toEqual({ error: { code, message: expect.any(String) } });
+  });
+
+  it('asks upstream once per client_id while the cache is fresh, also for many callers at once', async () => {
+    harness = createRelayHarness();
+    await Promise.all(Array.from({ length: 20 }, () => getConfiguration('demo-client')));
+    await getConfiguration('demo-client');
+    const configurationRequests = harness.simulator.counters.apiRequests - harness.simulator.counters.tokenRequests;
+    expect(configurationRequests).toBe(1);
+  });
+
+  it('asks again once the cache has expired', async () => {
+    let clock = Date.now();
+    harness = createRelayHarness({ now: () => clock, environment: { CONFIG_CACHE_SECONDS: '10' } });
+    await getConfiguration('demo-client');
+    const before = harness.simulator.counters.apiRequests;
+    clock += 11_000;
+    await getConfiguration('demo-client');
+    expect(harness.simulator.counters.apiRequests).toBeGreaterThan(before);
+  });
+
+  it('answers 503 upstream_unavailable with Retry-After when upstream fails', async () => {
+    harness = createRelayHarness();
+    harness.simulator.faults.set({ errorRate: 1 });
+    const response = await getConfiguration('demo-client');
+    expect(response.status).toBe(503);
+    expect(Number(response.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect((await response.json()).error.code).toBe('upstream_unavailable');
+  });
+
+  it('does not hang past its deadline when upstream is slow', async () => {
+    harness = createRelayHarness({ environment: { REQUEST_DEADLINE_MS: '300', UPSTREAM_TIMEOUT_MS: '5000' } });
+    harness.simulator.faults.set({ latencyMs: 2_000 });
+    const response = await getConfiguration('demo-client');
+    expect(response.status).toBe(504);
+    expect(response.headers.get('Retry-After')).not.toBeNull();
+    expect((await response.json()).error.code).toBe('upstream_timeout');
+  });
+});

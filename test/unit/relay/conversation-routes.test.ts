@@ -1,0 +1,267 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRelayHarness, RELAY_ORIGIN } from './relay-harness.ts';
+
+let harness: ReturnType<typeof createRelayHarness>;
+afterEach(() => harness?.close());
+
+const send = (handle: string, text: string, key = 'key-0000001') =>
+  harness.fromFrame(`/v1/conversations/${handle}/messages`, { body: { text }, headers: { 'Idempotency-Key': key } });
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('condition not reached');
+}
+
+describe('POST /v1/conversations', () => {
+  it('creates an upstream conversation and answers an opaque handle that hides the upstream id', async () => {
+    harness = createRelayHarness();
+    const response = await harness.fromFrame('/v1/conversations', { body: { client_id: 'demo-client' } });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('Cache-Control')).toBe('no-store');
+    const { conversation, expires_at } = await response.json();
+    expect(harness.simulator.counters.conversationsCreated).toBe(1);
+    const [upstreamId] = [...harness.simulator.store.conversations.keys()];
+    expect(conversation).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect(conversation).not.toContain(upstreamId);
+    expect(Buffer.from(conversation, 'base64url').toString('latin1')).not.toContain(upstreamId);
+    expect(Date.parse(expires_at)).toBeGreaterThan(Date.now());
+  });
+
+  it('refuses an inactive configuration with `inactive`, without creating anything upstream', async () => {
+    harness = createRelayHarness();
+    const response = await harness.fromFrame('/v1/conversations', { body: { client_id: 'demo-inactive' } });
+    expect(response.status).toBe(403);
+    expect((await response.json()).error.code).toBe('inactive');
+    expect(harness.simulator.counters.conversationsCreated).toBe(0);
+  });
+
+  it.each([
+    ['an unknown configuration', { client_id: 'nobody' }, 404, 'not_found'],
+    ['a body without client_id', { practice: 'x' }, 400, 'bad_request'],
+    ['a malformed client_id', { client_id: '<script>' }, 400, 'bad_request'],
+    ['a body that is not JSON', '{"client_id":', 400, 'bad_request'],
+  ])('refuses %s', async (_why, body, status, code) => {
+    harness = createRelayHarness();
+    const response = await harness.fromFrame('/v1/conversations', { body });
+    expect(response.status).toBe(status);
+    expect((await response.json()).error.code).toBe(code);
+  });
+});
+
+describe('origin and content-type rules of conversation calls', () => {
+  const cases: Array<[string, Record<string, string>, number, string]> = [
+    ['no Origin', { Origin: '', 'Content-Type': 'application/json' }, 403, 'forbidden_origin'],
+    ['a cross-origin caller', { Origin: 'https://evil.example', 'Content-Type': 'application/json' }, 403, 'forbidden_origin'],
+    ['a practice page (allowed to embed, not to call)', { Origin: 'http://localhost:3000', 'Content-Type': 'application/json' }, 403, 'forbidden_origin'],
+    ['text/plain', { Origin: RELAY_ORIGIN, 'Content-Type': 'text/plain' }, 415, 'unsupported_media_type'],
+    ['a form post', { Origin: RELAY_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' }, 415, 'unsupported_media_type'],
+    ['a multipart post', { Origin: RELAY_ORIGIN, 'Content-Type': 'multipart/form-data; boundary=x' }, 415, 'unsupported_media_type'],
+  ];
+
+  it.each(cases)('refuses %s when creating', async (_why, headers, status, code) => {
+    harness = createRelayHarness();
+    const response = await harness.app.request(`${RELAY_ORIGIN}/v1/conversations`, {
+      method: 'POST',
+      headers: Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== '')),
+      body: JSON.stringify({ client_id: 'demo-client' }),
+    });
+    expect(response.status).toBe(status);
+    expect((await response.json()).error.code).toBe(code);
+    expect(harness.simulator.counters.conversationsCreated).toBe(0);
+  });
+
+  it.each(cases)('refuses %s when sending', async (_why, headers, status, code) => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    const response = await harness.app.request(`${RELAY_ORIGIN}/v1/conversations/${handle}/messages`, {
+      method: 'POST',
+      headers: { ...Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== '')), 'Idempotency-Key': 'key-0000001' },
+      body: JSON.stringify({ text: 'hello' }),
+    });
+    expect(response.status).toBe(status);
+    expect((await response.json()).error.code).toBe(code);
+    expect(harness.simulator.counters.messagesReceived).toBe(0);
+  });
+
+  it('refuses a cross-origin read of messages', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    const response = await harness.app.request(`${RELAY_ORIGIN}/v1/conversations/${handle}/messages`, {
+      headers: { Origin: 'https://evil.example' },
+    });
+    expect(response.status).toBe(403);
+  });
+});
+
+describe('POST /v1/conversations/:handle/messages', () => {
+  it('sends the message and answers it', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    const response = await send(handle, 'What are your opening hours?');
+    expect(response.status).toBe(201);
+    expect((await response.json()).message).toMatchObject({ sender: 'visitor', text: 'What are your opening hours?', sequence: 1 });
+    expect(harness.simulator.counters.messagesReceived).toBe(1);
+  });
+
+  it('sends once for the same key and body, and answers the same result', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    const first = await (await send(handle, 'hello', 'same-key-1')).json();
+    const second = await send(handle, 'hello', 'same-key-1');
+    expect(second.status).toBe(201);
+    expect(await second.json()).toEqual(first);
+    expect(harness.simulator.counters.messagesReceived).toBe(1);
+  });
+
+  it('sends once for concurrent duplicates', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    harness.simulator.faults.set({ latencyMs: 50, match: /messages/ });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => send(handle, 'hello', 'concurrent-1')));
+    const bodies = await Promise.all(answers.map((answer) => answer.json()));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+    expect(new Set(bodies.map((body) => body.message.id)).size).toBe(1);
+    expect(harness.simulator.counters.messagesReceived).toBe(1);
+  });
+
+  it('refuses the same key with another body', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    await send(handle, 'hello', 'same-key-2');
+    const response = await send(handle, 'something else', 'same-key-2');
+    expect(response.status).toBe(409);
+    expect((await response.json()).error.code).toBe('idempotency_conflict');
+    expect(harness.simulator.counters.messagesReceived).toBe(1);
+  });
+
+  it('sends again with the same key after a failed send, so a retry is never lost', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    harness.simulator.faults.set({ errorRate: 1, match: /messages/ });
+    const failed = await send(handle, 'hello', 'retry-key-1');
+    expect(failed.status).toBe(503);
+    expect((await failed.json()).error.code).toBe('upstream_unavailable');
+    harness.simulator.faults.reset();
+    const retried = await send(handle, 'hello', 'retry-key-1');
+    expect(retried.status).toBe(201);
+    expect(harness.simulator.counters.messagesReceived).toBe(1);
+  });
+
+  it.each([
+    ['no Idempotency-Key', undefined, { text: 'hi' }],
+    ['a malformed Idempotency-Key', 'short', { text: 'hi' }],
+    ['a blank text', 'key-0000001', { text: '   ' }],
+    ['a text that is not a string', 'key-0000001', { text: 42 }],
+    ['a text over the length limit', 'key-0000001', { text: 'x'.repeat(2001) }],
+  ])('refuses %s with bad_request', async (_why, key, body) => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    const response = await harness.fromFrame(`/v1/conversations/${handle}/messages`, {
+      body,
+      headers: key === undefined ? {} : { 'Idempotency-Key': key },
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.code).toBe('bad_request');
+    expect(harness.simulator.counters.messagesReceived).toBe(0);
+  });
+
+  it('says a resolved conversation has ended', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    const [upstreamId] = [...harness.simulator.store.conversations.keys()];
+    const token = await (
+      await harness.simulator.fetch('http://127.0.0.1:8788/api/oauth/token/', {
+        method: 'POST',
+        body: new URLSearchParams({ username: harness.simulator.seed.username, password: harness.simulator.seed.password }),
+      })
+    ).json();
+    await harness.simulator.fetch(`http://127.0.0.1:8788/api/conversations/${upstreamId}/resolve/`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token.access_token}` },
+    });
+    const response = await send(handle, 'are you there?');
+    expect(response.status).toBe(409);
+    expect((await response.json()).error.code).toBe('conversation_resolved');
+  });
+});
+
+describe('handles', () => {
+  it.each([
+    ['a made-up handle', 'not-a-real-handle-at-all-0000000000000000000000'],
+    ['a handle with bad characters', 'abc$def'],
+  ])('refuses %s with session_expired', async (_why, handle) => {
+    harness = createRelayHarness();
+    const response = await harness.fromFrame(`/v1/conversations/${encodeURIComponent(handle)}/messages`);
+    expect(response.status).toBe(401);
+    expect((await response.json()).error.code).toBe('session_expired');
+  });
+
+  it('refuses an altered handle', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    const bytes = Buffer.from(handle, 'base64url');
+    bytes[20] = (bytes[20] ?? 0) ^ 1;
+    const response = await harness.fromFrame(`/v1/conversations/${bytes.toString('base64url')}/messages`);
+    expect((await response.json()).error.code).toBe('session_expired');
+  });
+
+  it('refuses a handle once it has expired', async () => {
+    let clock = Date.now();
+    harness = createRelayHarness({ now: () => clock, environment: { HANDLE_TTL_HOURS: '1' } });
+    const handle = await harness.startConversation();
+    expect((await harness.fromFrame(`/v1/conversations/${handle}/messages`)).status).toBe(200);
+    clock += 61 * 60 * 1000;
+    const response = await harness.fromFrame(`/v1/conversations/${handle}/messages`);
+    expect((await response.json()).error.code).toBe('session_expired');
+  });
+
+  it('refuses a handle sealed with another secret', async () => {
+    harness = createRelayHarness({ environment: { HANDLE_SECRET: 'a'.repeat(40) } });
+    const handle = await harness.startConversation();
+    const other = createRelayHarness({ environment: { HANDLE_SECRET: 'b'.repeat(40) } });
+    try {
+      expect((await other.fromFrame(`/v1/conversations/${handle}/messages`)).status).toBe(401);
+    } finally {
+      other.close();
+    }
+  });
+});
+
+describe('GET /v1/conversations/:handle/messages and escalate', () => {
+  it('answers messages after a cursor, with the bot reply, and the conversation status', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    await send(handle, 'Do you take my insurance?');
+    const read = async (after: number) => (await harness.fromFrame(`/v1/conversations/${handle}/messages?after=${after}`)).json();
+    const all = await waitFor(() => read(0), (body) => body.messages.length >= 2);
+    expect(all.status).toBe('open');
+    expect(all.messages.map((message: { sender: string }) => message.sender)).toEqual(['visitor', 'bot']);
+    expect(all.cursor).toBe(2);
+    const none = await read(all.cursor);
+    expect(none).toEqual({ messages: [], cursor: 2, status: 'open' });
+  });
+
+  it('refuses a cursor that is not a whole number', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    const response = await harness.fromFrame(`/v1/conversations/${handle}/messages?after=-1`);
+    expect((await response.json()).error.code).toBe('bad_request');
+  });
+
+  it('escalates, and a team member writes', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    const response = await harness.fromFrame(`/v1/conversations/${handle}/escalate`, { body: {} });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'escalated' });
+    const body = await waitFor(
+      async () => (await harness.fromFrame(`/v1/conversations/${handle}/messages?after=0`)).json(),
+      (value) => value.messages.some((message: { sender: string }) => message.sender === 'agent'),
+    );
+    expect(body.status).toBe('escalated');
+  });
+});

@@ -1,0 +1,145 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRelayHarness, RELAY_ORIGIN } from './relay-harness.ts';
+
+let harness: ReturnType<typeof createRelayHarness>;
+afterEach(() => harness?.close());
+
+describe('quotas', () => {
+  it('limits requests per IP, with Retry-After', async () => {
+    harness = createRelayHarness({ environment: { REQUESTS_PER_MINUTE_PER_IP: '3' } });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const limited = await harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`);
+    expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect((await limited.json()).error.code).toBe('rate_limited');
+  });
+
+  it('counts each address separately behind a trusted proxy', async () => {
+    harness = createRelayHarness({ environment: { REQUESTS_PER_MINUTE_PER_IP: '1', TRUST_PROXY: 'true' } });
+    const from = (address: string) =>
+      harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`, { headers: { 'X-Forwarded-For': `6.6.6.6, ${address}` } });
+    expect((await from('192.0.2.1')).status).toBe(200);
+    expect((await from('192.0.2.2')).status).toBe(200);
+    expect((await from('192.0.2.1')).status).toBe(429);
+  });
+
+  it('limits new conversations per IP', async () => {
+    harness = createRelayHarness({ environment: { CONVERSATIONS_PER_HOUR_PER_IP: '2' } });
+    await harness.startConversation();
+    await harness.startConversation();
+    const third = await harness.fromFrame('/v1/conversations', { body: { client_id: 'demo-client' } });
+    expect(third.status).toBe(429);
+    expect((await third.json()).error.code).toBe('rate_limited');
+    expect(harness.simulator.counters.conversationsCreated).toBe(2);
+  });
+
+  it('limits messages per conversation', async () => {
+    harness = createRelayHarness({ environment: { MESSAGES_PER_MINUTE_PER_CONVERSATION: '2' } });
+    const handle = await harness.startConversation();
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await harness.fromFrame(`/v1/conversations/${handle}/messages`, {
+        body: { text: `message ${i}` },
+        headers: { 'Idempotency-Key': `key-000000${i}` },
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([201, 201, 429]);
+  });
+
+  it('refuses a body over the size limit', async () => {
+    harness = createRelayHarness({ environment: { BODY_LIMIT_BYTES: '1024' } });
+    const response = await harness.fromFrame('/v1/conversations', { body: { client_id: 'demo-client', padding: 'x'.repeat(2000) } });
+    expect(response.status).toBe(413);
+    expect((await response.json()).error.code).toBe('payload_too_large');
+  });
+});
+
+describe('routes outside /v1', () => {
+  it('answers /healthz without calling upstream', async () => {
+    harness = createRelayHarness();
+    const response = await harness.app.request(`${RELAY_ORIGIN}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+    expect(harness.simulator.counters.apiRequests).toBe(0);
+  });
+
+  it('serves the loader with a short cache', async () => {
+    harness = createRelayHarness();
+    const response = await harness.app.request(`${RELAY_ORIGIN}/loader.js`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toMatch(/^text\/javascript/);
+    expect(response.headers.get('Cache-Control')).toBe('public, max-age=300');
+  });
+
+  it('serves hashed assets for a year, immutable', async () => {
+    harness = createRelayHarness();
+    const response = await harness.app.request(`${RELAY_ORIGIN}/assets/frame-fixture.css`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toMatch(/^text\/css/);
+    expect(response.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it.each(['/assets/../frame.html', '/assets/%2e%2e/frame.html', '/assets/..%2f..%2fpackage.json', '/assets/missing.js'])(
+    'does not serve %s',
+    async (path) => {
+      harness = createRelayHarness();
+      expect((await harness.app.request(`${RELAY_ORIGIN}${path}`)).status).toBe(404);
+    },
+  );
+
+  it('answers unknown API paths with a coded not_found, and no-store', async () => {
+    harness = createRelayHarness();
+    const response = await harness.app.request(`${RELAY_ORIGIN}/v1/nothing-here`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('Cache-Control')).toBe('no-store');
+    expect((await response.json()).error.code).toBe('not_found');
+  });
+});
+
+describe('GET /frame', () => {
+  const policyOf = async (clientId: string) => {
+    const response = await harness.app.request(`${RELAY_ORIGIN}/frame?client_id=${clientId}`);
+    return { response, policy: response.headers.get('Content-Security-Policy') ?? '' };
+  };
+  const directive = (policy: string, name: string) =>
+    policy.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name} `)) ?? '';
+
+  it('lists exactly the configuration\'s domains in frame-ancestors, for both schemes and any port', async () => {
+    harness = createRelayHarness();
+    const { response, policy } = await policyOf('smile-dental');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('Fixture chat panel');
+    expect(directive(policy, 'frame-ancestors').split(' ').slice(1).sort()).toEqual(
+      [
+        'https://www.smile-dental.test:*', 'http://www.smile-dental.test:*',
+        'https://*.smile-dental.test:*', 'http://*.smile-dental.test:*',
+        'https://localhost:*', 'http://localhost:*',
+        'https://127.0.0.1:*', 'http://127.0.0.1:*',
+      ].sort(),
+    );
+  });
+
+  it('keeps the frame\'s own code strict: no inline script, no eval, nothing from elsewhere', async () => {
+    harness = createRelayHarness();
+    const { policy } = await policyOf('demo-client');
+    expect(directive(policy, 'default-src')).toBe("default-src 'none'");
+    expect(directive(policy, 'script-src')).toBe("script-src 'self'");
+    expect(directive(policy, 'style-src')).toBe("style-src 'self'");
+    expect(directive(policy, 'connect-src')).toBe("connect-src 'self'");
+    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval/);
+  });
+
+  it('lets no page embed an inactive configuration\'s frame', async () => {
+    harness = createRelayHarness();
+    const { policy } = await policyOf('demo-inactive');
+    expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'none'");
+  });
+
+  it('answers not_found for an unknown configuration', async () => {
+    harness = createRelayHarness();
+    const { response } = await policyOf('nobody');
+    expect(response.status).toBe(404);
+  });
+});

@@ -1,0 +1,61 @@
+// The relay over a real port, talking to the simulator over real HTTP.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_DIST, startProduct } from '../../support/product.ts';
+
+let product: Awaited<ReturnType<typeof startProduct>>;
+beforeAll(async () => {
+  product = await startProduct({ distDir: FIXTURE_DIST });
+});
+afterAll(() => product?.close());
+
+const json = { 'Content-Type': 'application/json' };
+
+describe('relay on a real port', () => {
+  it('answers health, configuration and a whole conversation', async () => {
+    expect((await fetch(`${product.relayUrl}/healthz`)).status).toBe(200);
+    const configuration = await (await fetch(`${product.relayUrl}/v1/webchat-configuration?client_id=demo-client`)).json();
+    expect(configuration.bot_name).toBe('Aimee');
+
+    const origin = { ...json, Origin: product.relayUrl };
+    const created = await fetch(`${product.relayUrl}/v1/conversations`, {
+      method: 'POST',
+      headers: origin,
+      body: JSON.stringify({ client_id: 'demo-client' }),
+    });
+    expect(created.status).toBe(201);
+    const { conversation } = await created.json();
+    const sent = await fetch(`${product.relayUrl}/v1/conversations/${conversation}/messages`, {
+      method: 'POST',
+      headers: { ...origin, 'Idempotency-Key': 'real-port-0001' },
+      body: JSON.stringify({ text: 'Can I book an appointment?' }),
+    });
+    expect(sent.status).toBe(201);
+  });
+
+  it('refuses a cross-origin conversation call over the network too', async () => {
+    const response = await fetch(`${product.relayUrl}/v1/conversations`, {
+      method: 'POST',
+      headers: { ...json, Origin: 'https://evil.example' },
+      body: JSON.stringify({ client_id: 'demo-client' }),
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it('answers 503 with Retry-After when upstream drops the connection', async () => {
+    product.simulator.faults.set({ dropRate: 1, match: /webchat-configuration/ });
+    try {
+      const response = await fetch(`${product.relayUrl}/v1/webchat-configuration?client_id=demo-inactive`);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('Retry-After')).not.toBeNull();
+      expect((await response.json()).error.code).toBe('upstream_unavailable');
+    } finally {
+      product.simulator.faults.reset();
+    }
+  });
+
+  it('logs each request once, with its client_id', () => {
+    const lines = product.logLines.map((line) => JSON.parse(line));
+    expect(lines.filter((line) => line.route === '/v1/conversations' && line.status === 201)).toHaveLength(1);
+    expect(lines.find((line) => line.route === '/v1/webchat-configuration')?.client_id).toBe('demo-client');
+  });
+});

@@ -1,0 +1,59 @@
+// A relay wired to an in-process simulator, with its log lines captured, for tests through app.request().
+import { fileURLToPath } from 'node:url';
+import { createSimulator, type SimulatorOptions } from '../../../src/simulator/app.ts';
+import { createRelayApp } from '../../../src/relay/app.ts';
+import { createJsonLogger } from '../../../src/relay/log.ts';
+import { readSettings, type RelaySettings } from '../../../src/relay/settings.ts';
+import { createUpstreamClient } from '../../../src/relay/upstream/index.ts';
+
+export const RELAY_ORIGIN = 'http://relay.test';
+// Requests go to the simulator in-process; the address only shapes the URLs it builds (its signed logo URL).
+export const UPSTREAM_BASE_URL = 'http://127.0.0.1:8788';
+export const FIXTURE_DIST = fileURLToPath(new URL('../../fixtures/dist', import.meta.url));
+export const PUBLIC_DIR = fileURLToPath(new URL('../../../public', import.meta.url));
+
+export interface RelayHarnessOptions {
+  environment?: Record<string, string>;
+  simulator?: SimulatorOptions;
+  now?: () => number;
+  password?: string;
+}
+
+export function createRelayHarness({ environment = {}, simulator: simulatorOptions = {}, now, password }: RelayHarnessOptions = {}) {
+  const simulator = createSimulator({ botReplyDelayMs: 0, agentJoinDelayMs: 0, ...simulatorOptions });
+  const settings: RelaySettings = readSettings(environment, () => new Uint8Array(32).fill(7));
+  const logLines: string[] = [];
+  const upstream = createUpstreamClient({
+    baseUrl: UPSTREAM_BASE_URL,
+    username: simulator.seed.username,
+    password: password ?? simulator.seed.password,
+    // Late-bound, so a test can wrap the simulator's fetch after the relay exists.
+    fetch: (input, init) => simulator.fetch(input, init),
+    timeoutMs: settings.upstreamTimeoutMs,
+    ...(now ? { now } : {}),
+  });
+  const app = createRelayApp({
+    settings,
+    upstream,
+    logger: createJsonLogger((line) => logLines.push(line)),
+    distDir: FIXTURE_DIST,
+    publicDir: PUBLIC_DIR,
+    ...(now ? { now } : {}),
+  });
+
+  /** A request as the frame would send it: same origin, JSON. */
+  const fromFrame = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+    app.request(`${RELAY_ORIGIN}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: { Origin: RELAY_ORIGIN, 'Content-Type': 'application/json', ...init.headers },
+      ...(init.body === undefined ? {} : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
+    });
+
+  async function startConversation(clientId = 'demo-client'): Promise<string> {
+    const response = await fromFrame('/v1/conversations', { body: { client_id: clientId } });
+    if (response.status !== 201) throw new Error(`could not start a conversation: ${response.status}`);
+    return ((await response.json()) as { conversation: string }).conversation;
+  }
+
+  return { app, simulator, settings, logLines, fromFrame, startConversation, close: () => simulator.close() };
+}
