@@ -55,6 +55,14 @@ export function staticRoutes({ distDir, publicDir }: { distDir: string; publicDi
       c.header('Cross-Origin-Resource-Policy', 'cross-origin');
       return c.body(new Uint8Array(file));
     })
+    // The demo page is built by Vite into dist/demo/; its scripts and styles are hashed assets under /assets/.
+    .get('/demo', (c) => c.redirect('/demo/', 301))
+    .get('/demo/', async (c) => {
+      const file = await readUnder(distDir, 'demo/index.html');
+      if (file === null) return c.text('The demo page has not been built: run `npm run build`.', 503);
+      c.header('Cache-Control', 'no-cache');
+      return c.html(file.toString('utf8'));
+    })
     .get('/robots.txt', async (c) => {
       const file = await readUnder(publicDir, 'robots.txt');
       if (file === null) return c.text('Not found.', 404);

@@ -143,3 +143,15 @@ describe('GET /frame', () => {
     expect(response.status).toBe(404);
   });
 });
+
+describe('the demo page', () => {
+  it('is served at /demo/, and /demo redirects there', async () => {
+    harness = createRelayHarness();
+    const page = await harness.app.request(`${RELAY_ORIGIN}/demo/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Demo fixture');
+    const redirect = await harness.app.request(`${RELAY_ORIGIN}/demo`);
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.get('Location')).toBe('/demo/');
+  });
+});
