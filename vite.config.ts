@@ -1,9 +1,23 @@
 /// <reference types="vitest/config" />
-import { defineConfig } from 'vite';
+import { defineConfig, type UserConfig } from 'vite';
 
-// One config for the build and the tests. Browser bundles are added here by the issues that create them
-// (loader, frame, demo); the test projects split fast in-process tests from tests that drive real Chromium.
-export default defineConfig({
+// `vite build --mode loader` builds loader.js: one classic script (IIFE) that a practice's page runs with a plain
+// <script> tag, so it can hold no import or export and shares no chunk with anything else (test/unit/bundles checks).
+const loader: UserConfig = {
+  publicDir: false,
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target: 'es2020',
+    minify: true,
+    sourcemap: false,
+    lib: { entry: 'src/loader/main.ts', formats: ['iife'], name: 'PracticeChatLoader', fileName: () => 'loader.js' },
+    rolldownOptions: { output: { minify: true } },
+  },
+};
+
+export default defineConfig(({ mode }) => ({
+  ...(mode === 'loader' ? loader : {}),
   test: {
     projects: [
       {
@@ -28,4 +42,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

@@ -100,28 +100,28 @@ export function normalizeConfiguration(input: ConfigurationInput, allowLoopbackH
 }
 
 /**
- * Parses the relay's answer in a browser: null unless it has the shape of a configuration, and every value is
- * normalised again, so the page is safe even if the relay in front of it is misconfigured.
+ * Parses the relay's answer in a browser: null unless it has the shape of a configuration. The relay has normalised
+ * it; here only what reaches a style, a URL or a text is checked again (colour, opacity, logo scheme, name), so the
+ * page stays safe even if the relay in front of it is misconfigured. Domain entries are kept as strings: the host
+ * matcher compares them exactly and never widens a malformed entry. Kept small: the loader ships it.
  */
 export function parseWebchatConfiguration(json: unknown): WebchatConfiguration | null {
   if (typeof json !== 'object' || json === null) return null;
   const value = json as Record<string, unknown>;
-  if (typeof value.client_id !== 'string' || value.client_id === '') return null;
-  if (typeof value.is_active !== 'boolean' || !Array.isArray(value.domains)) return null;
-  return normalizeConfiguration(
-    {
-      client_id: value.client_id,
-      is_active: value.is_active,
-      domains: value.domains,
-      logo_url: value.logo_url,
-      icon_color: value.icon_color,
-      icon_opacity: value.icon_opacity,
-      bot_name: value.bot_name,
-      google_tag_id: value.google_tag_id,
-    },
-    // Only the relay decides whether loopback logos are allowed; a browser only guards the scheme.
-    true,
-  );
+  const { client_id, is_active, domains, logo_url, bot_name } = value;
+  if (typeof client_id !== 'string' || client_id === '' || typeof is_active !== 'boolean' || !Array.isArray(domains)) {
+    return null;
+  }
+  return {
+    client_id,
+    is_active,
+    domains: domains.filter((entry): entry is string => typeof entry === 'string'),
+    logo_url: typeof logo_url === 'string' && /^https?:\/\//.test(logo_url) ? logo_url : null,
+    icon_color: normalizeIconColor(value.icon_color),
+    icon_opacity: normalizeIconOpacity(value.icon_opacity),
+    bot_name: typeof bot_name === 'string' && bot_name.trim() !== '' ? bot_name.trim().slice(0, BOT_NAME_MAX_LENGTH) : DEFAULT_BOT_NAME,
+    google_tag_id: normalizeGoogleTagId(value.google_tag_id),
+  };
 }
 
 /** What a client id may look like; anything else is refused before it reaches a URL, a cache key or upstream. */

@@ -110,10 +110,17 @@ describe('parseWebchatConfiguration', () => {
     },
   );
 
-  it('normalises hostile values again', () => {
-    expect(parseWebchatConfiguration({ ...good, icon_color: 'red;x:y', domains: ['*', 'localhost'] })).toMatchObject({
-      icon_color: DEFAULT_ICON_COLOR,
-      domains: ['localhost'],
-    });
+  it('checks again every value that reaches a style, a URL or a text', () => {
+    expect(
+      parseWebchatConfiguration({
+        ...good,
+        icon_color: 'red;x:y',
+        icon_opacity: 400,
+        logo_url: 'javascript:alert(1)',
+        bot_name: '   ',
+        google_tag_id: '"><script>',
+        domains: ['localhost', 7, null],
+      }),
+    ).toEqual({ ...good, icon_color: DEFAULT_ICON_COLOR, icon_opacity: 100, logo_url: null, bot_name: DEFAULT_BOT_NAME, google_tag_id: null, domains: ['localhost'] });
   });
 });

@@ -23,7 +23,13 @@ describe('matchHost', () => {
     ['the apex of a wildcard entry', 'smile-dental.test'],
     ['an IP address', '203.0.113.7'],
   ])('refuses %s', (_why, host) => {
-    expect(matchHost(host, domains)).toEqual({ allowed: false, why: host === '203.0.113.7' ? 'not_a_host' : 'no_entry_matches' });
+    expect(matchHost(host, domains)).toEqual({ allowed: false, why: 'no_entry_matches' });
+  });
+
+  it.each([['*'], ['*.'], ['*.com'], ['https://smile-dental.com']])('never lets the malformed entry %s match', (entry) => {
+    for (const host of ['smile-dental.com', 'www.smile-dental.com', 'com', '*', 'x.com']) {
+      expect(matchHost(host, [entry]).allowed).toBe(false);
+    }
   });
 
   it('refuses everything when there are no domains', () => {
@@ -31,7 +37,7 @@ describe('matchHost', () => {
   });
 
   it('compares IDN hosts in their ASCII form', () => {
-    expect(matchHost('bücher.example', ['xn--bcher-kva.example'])).toMatchObject({ allowed: true });
+    expect(matchHost(new URL('http://bücher.example').hostname, ['xn--bcher-kva.example'])).toMatchObject({ allowed: true });
   });
 
   it('never allows a host that is an allowed host with something appended', () => {

@@ -1,0 +1,40 @@
+// Reads the loader's own script tag once: which configuration (data-client-id, or client_id in its src), which relay
+// (the src's origin, or data-relay), the CSP nonce to reuse, and the visitor's language if the page sets one.
+import { CLIENT_ID_PATTERN } from '../shared/configuration.ts';
+
+export interface ScriptSettings {
+  clientId: string;
+  relayOrigin: string;
+  nonce: string;
+  locale: string | null;
+}
+
+/**
+ * The loader's script element. `document.currentScript` is set while a classic script first runs (async too); a
+ * tag manager may inject it so that it is not, so fall back to the last script whose src names the loader.
+ */
+export function findOwnScript(doc: Document): HTMLScriptElement | null {
+  const current = doc.currentScript;
+  if (current && current.tagName === 'SCRIPT') return current as HTMLScriptElement;
+  const candidates = doc.querySelectorAll<HTMLScriptElement>('script[src*="loader.js"]');
+  return candidates[candidates.length - 1] ?? null;
+}
+
+/** The settings, or why there are none (for the single console line). */
+export function readScriptTag(script: HTMLScriptElement | null): ScriptSettings | string {
+  if (!script) return 'its script tag was not found';
+  let relayOrigin: string;
+  let clientId: string;
+  try {
+    const src = new URL(script.src);
+    clientId = script.dataset.clientId ?? src.searchParams.get('client_id') ?? '';
+    relayOrigin = new URL(script.dataset.relay || src.href).origin;
+  } catch {
+    return 'its src or data-relay is not a URL';
+  }
+  if (!/^https?:\/\//.test(relayOrigin)) return 'the relay must be an http(s) address';
+  if (!CLIENT_ID_PATTERN.test(clientId)) return 'data-client-id is missing or malformed';
+  const locale = script.dataset.locale ?? '';
+  // Browsers hide the nonce attribute once the script runs and keep it in the property.
+  return { clientId, relayOrigin, nonce: script.nonce || script.getAttribute('nonce') || '', locale: /^[a-z]{2}(-[a-z]{2})?$/i.test(locale) ? locale : null };
+}

@@ -1,0 +1,40 @@
+// The messages between the loader (on the practice's page) and the chat frame (on the relay's origin). Both sides
+// post with an exact target origin and check `event.origin` and `event.source` before parsing with these functions;
+// anything that does not parse is ignored. Hand-written, not zod: the loader ships this inside its size budget.
+
+/** Marks our messages among whatever else a page posts around. */
+const TAG = 'practice-chat/1';
+
+/** Loader → frame: the panel was opened or closed by the visitor or the page's API. */
+export type HostMessage = { type: 'open' } | { type: 'close' };
+
+/** Frame → loader. */
+export type FrameMessage =
+  | { type: 'ready' }
+  /** The visitor closed the panel (close button or Escape): the loader hides the frame and refocuses the launcher. */
+  | { type: 'close' }
+  /** Bot or agent messages that arrived while the panel was closed. */
+  | { type: 'unread'; count: number };
+
+export type Envelope<T> = T & { tag: typeof TAG };
+
+export const envelope = <T extends HostMessage | FrameMessage>(message: T): Envelope<T> => ({ ...message, tag: TAG });
+
+function tagged(data: unknown): data is { tag: string; type: unknown; count?: unknown } {
+  return typeof data === 'object' && data !== null && (data as { tag?: unknown }).tag === TAG;
+}
+
+export function parseHostMessage(data: unknown): HostMessage | null {
+  if (!tagged(data)) return null;
+  return data.type === 'open' || data.type === 'close' ? { type: data.type } : null;
+}
+
+export function parseFrameMessage(data: unknown): FrameMessage | null {
+  if (!tagged(data)) return null;
+  if (data.type === 'ready' || data.type === 'close') return { type: data.type };
+  const count = data.count;
+  if (data.type === 'unread' && typeof count === 'number' && Number.isInteger(count) && count >= 0 && count < 1e6) {
+    return { type: 'unread', count };
+  }
+  return null;
+}

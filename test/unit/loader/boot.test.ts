@@ -1,0 +1,170 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { boot, REPORT_PREFIX } from '../../../src/loader/boot.ts';
+import type { PracticeChatApi } from '../../../src/loader/api.ts';
+
+const RELAY = 'https://relay.example';
+const allowed = {
+  client_id: 'smile-dental',
+  is_active: true,
+  domains: ['www.smile-dental.test'],
+  logo_url: null,
+  icon_color: '#1d4ed8',
+  icon_opacity: 90,
+  bot_name: 'Sunny',
+  google_tag_id: null,
+};
+
+type TestWindow = Window & { PracticeChat?: unknown; happyDOM: { setURL(url: string): void } };
+const win = () => window as unknown as TestWindow;
+
+function addScriptTag(attributes = 'data-client-id="smile-dental"') {
+  // type=text/plain: the test environment must not try to fetch it; the loader only reads its attributes.
+  document.body.insertAdjacentHTML('beforeend', `<script type="text/plain" src="${RELAY}/loader.js" ${attributes}></script>`);
+}
+
+function start(answer: unknown = allowed, status = 200) {
+  const reports: string[] = [];
+  const requests: string[] = [];
+  boot({
+    win: win(),
+    fetch: (async (input: RequestInfo | URL) => {
+      requests.push(String(input));
+      return new Response(JSON.stringify(answer), { status });
+    }) as typeof fetch,
+    wait: async () => {},
+    report: (line) => reports.push(line),
+  });
+  return { reports, requests };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+const launchers = () => document.querySelectorAll('practice-chat');
+const frameOf = () => launchers()[0]?.shadowRoot?.querySelector('iframe') ?? null;
+
+beforeEach(() => {
+  win().happyDOM.setURL('https://www.smile-dental.test/services');
+  document.body.innerHTML = '';
+  delete win().PracticeChat;
+  addScriptTag();
+});
+afterEach(() => (win().PracticeChat as PracticeChatApi | undefined)?.destroy?.());
+
+describe('boot', () => {
+  it('mounts one launcher for an allowed host, named after the bot, without the frame yet', async () => {
+    const { reports, requests } = start();
+    await settle();
+    expect(requests).toEqual([`${RELAY}/v1/webchat-configuration?client_id=smile-dental`]);
+    expect(reports).toEqual([]);
+    expect(launchers()).toHaveLength(1);
+    expect(launchers()[0]!.shadowRoot!.querySelector('button')!.getAttribute('aria-label')).toBe('Chat with Sunny');
+    expect(frameOf()).toBeNull();
+  });
+
+  it('creates the frame on the first focus of the launcher, pointed at the relay with this page as its origin', async () => {
+    start();
+    await settle();
+    launchers()[0]!.shadowRoot!.querySelector('button')!.dispatchEvent(new Event('focus'));
+    const src = new URL(frameOf()!.src);
+    expect(src.origin + src.pathname).toBe(`${RELAY}/frame`);
+    expect(Object.fromEntries(src.searchParams)).toEqual({ client_id: 'smile-dental', origin: 'https://www.smile-dental.test' });
+  });
+
+  it('replays calls queued by the snippet stub, in order', async () => {
+    const seen: string[] = [];
+    const stub = Object.assign(function () {}, {
+      q: [['on', 'ready', () => seen.push('ready')], ['on', 'open', () => seen.push('open')], ['open']],
+    });
+    win().PracticeChat = stub;
+    start();
+    await settle();
+    expect(seen).toEqual(['ready', 'open']);
+    expect(launchers()[0]!.hasAttribute('data-open')).toBe(true);
+  });
+
+  it('gives one widget when the tag is pasted twice', async () => {
+    start();
+    const first = win().PracticeChat;
+    addScriptTag();
+    start();
+    await settle();
+    expect(win().PracticeChat).toBe(first);
+    expect(launchers()).toHaveLength(1);
+  });
+
+  it('destroy() removes everything, and a new script tag gives a working widget again', async () => {
+    const seen: string[] = [];
+    start();
+    await settle();
+    const api = win().PracticeChat as PracticeChatApi;
+    api.on('close', () => seen.push('close'));
+    api.open();
+    api.destroy();
+    expect(launchers()).toHaveLength(0);
+    expect(win().PracticeChat).toBeUndefined();
+    api.close();
+    expect(seen).toEqual([]);
+    start();
+    await settle();
+    expect(launchers()).toHaveLength(1);
+  });
+
+  it('on() returns an unsubscribe function, and typed events fire', async () => {
+    start();
+    await settle();
+    const api = win().PracticeChat as PracticeChatApi;
+    const seen: string[] = [];
+    const off = api.on('open', () => seen.push('open'));
+    api.on('close', () => seen.push('close'));
+    api.toggle();
+    off();
+    api.toggle();
+    api.open();
+    expect(seen).toEqual(['open', 'close']);
+  });
+
+  it.each([
+    ['an inactive configuration', { ...allowed, is_active: false }, 200, 'the chat is not active'],
+    ['no domains', { ...allowed, domains: [] }, 200, 'no domains are allowed'],
+    ['a host that is not allowed', { ...allowed, domains: ['smile-dental.test'] }, 200, 'www.smile-dental.test is not an allowed domain'],
+    ['an unknown client id', { error: { code: 'not_found' } }, 404, 'no configuration smile-dental'],
+    ['a malformed answer', { client_id: 'smile-dental' }, 200, 'the configuration is malformed'],
+  ])('fails closed on %s: nothing mounted, exactly one line', async (_why, answer, status, reason) => {
+    const { reports } = start(answer, status);
+    await settle();
+    expect(launchers()).toHaveLength(0);
+    expect(reports).toEqual([REPORT_PREFIX + reason]);
+  });
+
+  it('fails closed without a client id, before any request', async () => {
+    document.body.innerHTML = '';
+    addScriptTag('');
+    const { reports, requests } = start();
+    await settle();
+    expect(requests).toEqual([]);
+    expect(reports).toEqual([`${REPORT_PREFIX}data-client-id is missing or malformed`]);
+    // The API exists and does nothing, so a page calling it never throws.
+    expect(() => (win().PracticeChat as PracticeChatApi).open()).not.toThrow();
+  });
+
+  it('shows the logo, and falls back to the icon when the signed URL fails', async () => {
+    start({ ...allowed, logo_url: 'https://cdn.example/logo.png?signature=expired' });
+    await settle();
+    const button = launchers()[0]!.shadowRoot!.querySelector('button')!;
+    const logo = button.querySelector('img')!;
+    expect(logo.getAttribute('src')).toBe('https://cdn.example/logo.png?signature=expired');
+    expect(logo.getAttribute('alt')).toBe('');
+    logo.dispatchEvent(new Event('error'));
+    expect(button.querySelector('img')).toBeNull();
+    expect(button.querySelector('svg')).not.toBeNull();
+  });
+
+  it('writes nothing to storage', async () => {
+    localStorage.clear();
+    sessionStorage.clear();
+    start();
+    await settle();
+    (win().PracticeChat as PracticeChatApi).open();
+    expect([localStorage.length, sessionStorage.length, document.cookie]).toEqual([0, 0, '']);
+  });
+});

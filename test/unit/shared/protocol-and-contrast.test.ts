@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { envelope, parseFrameMessage, parseHostMessage } from '../../../src/shared/protocol.ts';
+import { contrastRatio, readableTextOn } from '../../../src/shared/contrast.ts';
+
+describe('protocol', () => {
+  it('round-trips every message', () => {
+    for (const message of [{ type: 'ready' }, { type: 'close' }, { type: 'unread', count: 3 }] as const) {
+      expect(parseFrameMessage(structuredClone(envelope(message)))).toEqual(message);
+    }
+    for (const message of [{ type: 'open' }, { type: 'close' }] as const) {
+      expect(parseHostMessage(structuredClone(envelope(message)))).toEqual(message);
+    }
+  });
+
+  it.each([
+    null,
+    'ready',
+    { type: 'ready' },
+    { tag: 'other/1', type: 'ready' },
+    { tag: 'practice-chat/1', type: 'navigate', url: 'javascript:alert(1)' },
+    { tag: 'practice-chat/1', type: 'unread', count: -1 },
+    { tag: 'practice-chat/1', type: 'unread', count: 1.5 },
+    { tag: 'practice-chat/1', type: 'unread', count: '2' },
+  ])('ignores %j', (data) => {
+    expect(parseFrameMessage(data)).toBeNull();
+    expect(parseHostMessage(data)).toBeNull();
+  });
+
+  it('never lets a host message pass as a frame message beyond its own types', () => {
+    expect(parseHostMessage(envelope({ type: 'ready' }))).toBeNull();
+    expect(parseFrameMessage(envelope({ type: 'open' }))).toBeNull();
+  });
+});
+
+describe('contrast', () => {
+  it('computes WCAG ratios', () => {
+    expect(contrastRatio('#000000', '#ffffff')).toBeCloseTo(21, 5);
+    expect(contrastRatio('#777', '#fff')).toBeCloseTo(4.48, 2);
+  });
+
+  it.each([
+    ['#0f766e', '#ffffff'],
+    ['#1d4ed8', '#ffffff'],
+    ['#fde047', '#111111'],
+    ['#ffffff', '#111111'],
+    ['#000', '#ffffff'],
+  ])('picks readable text on %s', (background, text) => {
+    expect(readableTextOn(background)).toBe(text);
+  });
+});
+
+describe('readableTextOn agrees with comparing both contrast ratios', () => {
+  it('for every grey and a spread of colours', async () => {
+    const { DARK_TEXT, LIGHT_TEXT } = await import('../../../src/shared/contrast.ts');
+    const hex = (n: number) => n.toString(16).padStart(2, '0');
+    for (let r = 0; r < 256; r += 15) {
+      for (let g = 0; g < 256; g += 15) {
+        for (let b = 0; b < 256; b += 51) {
+          const colour = `#${hex(r)}${hex(g)}${hex(b)}`;
+          const better = contrastRatio(colour, DARK_TEXT) >= contrastRatio(colour, LIGHT_TEXT) ? DARK_TEXT : LIGHT_TEXT;
+          const ratioGap = Math.abs(contrastRatio(colour, DARK_TEXT) - contrastRatio(colour, LIGHT_TEXT));
+          if (ratioGap > 1e-9) expect(readableTextOn(colour), colour).toBe(better);
+        }
+      }
+    }
+  });
+});
