@@ -16,8 +16,23 @@ const loader: UserConfig = {
   },
 };
 
+// `vite build` builds the chat panel (and the demo page): hashed assets plus a manifest, from which the relay writes
+// the frame page (src/relay/frame/frame-page.ts).
+const app: UserConfig = {
+  publicDir: false,
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target: 'es2020',
+    manifest: true,
+    modulePreload: false,
+    rolldownOptions: { input: { frame: 'src/frame/main.tsx' } },
+  },
+};
+
 export default defineConfig(({ mode }) => ({
-  ...(mode === 'loader' ? loader : {}),
+  ...(mode === 'loader' ? loader : app),
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   test: {
     projects: [
       {

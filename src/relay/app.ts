@@ -19,7 +19,8 @@ import { configurationRoutes } from './routes/configuration.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { frameRoutes } from './routes/frame.ts';
 import { pageRoutes } from './routes/pages.ts';
-import { readUnder, staticRoutes } from './routes/static-assets.ts';
+import { staticRoutes } from './routes/static-assets.ts';
+import { readFramePage } from './frame/frame-page.ts';
 
 export interface RelayAppOptions {
   settings: RelaySettings;
@@ -91,7 +92,7 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
     frameRoutes({
       configurations,
       deadlineMs,
-      readFramePage: async () => (await readUnder(distDir, 'frame.html'))?.toString('utf8') ?? null,
+      readFramePage: () => readFramePage(distDir),
     }),
   );
   app.route('/', staticRoutes({ distDir, publicDir }));

@@ -33,3 +33,22 @@ const EQUAL_CONTRAST_LUMINANCE = Math.sqrt(1.05 * (relativeLuminance(DARK_TEXT) 
 export function readableTextOn(background: string): typeof DARK_TEXT | typeof LIGHT_TEXT {
   return relativeLuminance(background) > EQUAL_CONTRAST_LUMINANCE ? DARK_TEXT : LIGHT_TEXT;
 }
+
+/** WCAG AA for normal text. */
+export const AA_CONTRAST = 4.5;
+
+/**
+ * The practice's accent, darkened or lightened just enough that dark or light text on it meets AA. Mid-tones (#7a7a7a
+ * reaches 4.40 with dark text and 4.29 with light) reach neither with the raw colour. Answers the colour to paint and the text colour to use on it.
+ */
+export function accessibleAccent(accent: string): { background: string; text: string } {
+  const [r, g, b] = hexToRgb(accent);
+  const text = readableTextOn(accent);
+  // Move toward black under light text, toward white under dark text, in small steps, until AA holds.
+  for (let step = 0; step <= 20; step++) {
+    const mix = (channel: number) => Math.round(text === LIGHT_TEXT ? channel * (1 - step / 20) : channel + (255 - channel) * (step / 20));
+    const background = `#${[mix(r), mix(g), mix(b)].map((channel) => channel.toString(16).padStart(2, '0')).join('')}`;
+    if (contrastRatio(background, text) >= AA_CONTRAST) return { background, text };
+  }
+  return { background: text === LIGHT_TEXT ? '#000000' : '#ffffff', text };
+}

@@ -14,3 +14,14 @@ export function brotliSize(bytes: Uint8Array): number {
 }
 
 export const readBuilt = (relativePath: string) => readFileSync(new URL(`../../../dist/${relativePath}`, import.meta.url));
+
+/** The chat panel's JavaScript and CSS together (issue 5: 20 KB). */
+export const FRAME_BROTLI_CEILING = 20_000;
+
+/** The built panel's files, as the Vite manifest names them. */
+export function frameAssets(): string[] {
+  const manifest = JSON.parse(readBuilt('.vite/manifest.json').toString('utf8')) as Record<string, { file: string; css?: string[] }>;
+  const entry = manifest['src/frame/main.tsx'];
+  if (!entry) throw new Error('the frame is not in the Vite manifest: run npm run build');
+  return [entry.file, ...(entry.css ?? [])];
+}

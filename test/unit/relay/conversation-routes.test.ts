@@ -87,6 +87,22 @@ describe('origin and content-type rules of conversation calls', () => {
     expect(harness.simulator.counters.messagesReceived).toBe(0);
   });
 
+  it('accepts a same-origin read that carries Sec-Fetch-Site instead of Origin (browsers send no Origin on GET)', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    const read = (headers: Record<string, string>) => harness.app.request(`${RELAY_ORIGIN}/v1/conversations/${handle}/messages`, { headers });
+    expect((await read({ 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200);
+    expect((await read({ 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    expect((await read({})).status).toBe(403);
+    // Sec-Fetch-Site alone never lets a write through.
+    const write = await harness.app.request(`${RELAY_ORIGIN}/v1/conversations/${handle}/escalate`, {
+      method: 'POST',
+      headers: { 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(write.status).toBe(403);
+  });
+
   it('refuses a cross-origin read of messages', async () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();

@@ -110,7 +110,10 @@ describe('GET /frame', () => {
     harness = createRelayHarness();
     const { response, policy } = await policyOf('smile-dental');
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain('Fixture chat panel');
+    const page = await response.text();
+    expect(page).toContain('<script type="module" src="/assets/frame-fixture.js"></script>');
+    expect(page).toContain('<link rel="stylesheet" href="/assets/frame-fixture.css">');
+    expect(page).not.toMatch(/<script>|<style|style=/);
     expect(directive(policy, 'frame-ancestors').split(' ').slice(1).sort()).toEqual(
       [
         'https://www.smile-dental.test:*', 'http://www.smile-dental.test:*',

@@ -65,3 +65,23 @@ describe('readableTextOn agrees with comparing both contrast ratios', () => {
     }
   });
 });
+
+describe('accessibleAccent', () => {
+  it('keeps an accent that already meets AA', async () => {
+    const { accessibleAccent } = await import('../../../src/shared/contrast.ts');
+    expect(accessibleAccent('#0f766e')).toEqual({ background: '#0f766e', text: '#ffffff' });
+  });
+
+  it('adjusts any colour just enough to reach AA', async () => {
+    const { accessibleAccent, AA_CONTRAST } = await import('../../../src/shared/contrast.ts');
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 0xffffff }), (value) => {
+        const colour = `#${value.toString(16).padStart(6, '0')}`;
+        const { background, text } = accessibleAccent(colour);
+        return contrastRatio(background, text) >= AA_CONTRAST;
+      }),
+    );
+    expect(accessibleAccent('#7a7a7a').background).not.toBe('#7a7a7a');
+  });
+});

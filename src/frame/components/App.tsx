@@ -1,0 +1,92 @@
+import { useRef, useState } from 'preact/hooks';
+import { accessibleAccent } from '../../shared/contrast.ts';
+import type { WebchatConfiguration } from '../../shared/configuration.ts';
+import type { Locale, Strings } from '../i18n.ts';
+import type { ChatModel } from '../model/chat-model.ts';
+import { Composer } from './Composer.tsx';
+import { Header } from './Header.tsx';
+import { MessageList } from './MessageList.tsx';
+
+export interface AppProps {
+  model: ChatModel;
+  configuration: WebchatConfiguration;
+  strings: Strings;
+  locale: Locale;
+  maxLength: number;
+  /** Asks the page to close the panel (the loader hides the frame and refocuses its launcher). */
+  onClose: () => void;
+  refreshLogo: () => Promise<string | null>;
+  composerRef?: { current: HTMLTextAreaElement | null };
+  /** The demo's preview: nothing goes to the practice. */
+  preview?: boolean;
+}
+
+export function App({ model, configuration, strings, locale, maxLength, onClose, refreshLogo, composerRef, preview = false }: AppProps) {
+  const ownRef = useRef<HTMLTextAreaElement>(null);
+  const inputRef = composerRef ?? ownRef;
+  const [escalationError, setEscalationError] = useState<string | null>(null);
+  const accent = accessibleAccent(configuration.icon_color);
+  const phase = model.phase.value;
+  const finished = phase === 'resolved' || phase === 'ended';
+  const botName = configuration.bot_name;
+  const latest = model.announcement.value;
+
+  async function escalate() {
+    const failure = await model.escalate();
+    setEscalationError(failure === null ? null : strings.errors[failure]);
+  }
+
+  return (
+    <div
+      class="panel"
+      role="dialog"
+      aria-labelledby="chat-title"
+      style={{ '--accent': accent.background, '--on-accent': accent.text }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onClose();
+      }}
+    >
+      <Header botName={botName} logoUrl={configuration.logo_url} strings={strings} refreshLogo={refreshLogo} onClose={onClose} />
+      {preview && <p class="notice preview">{strings.preview}</p>}
+      <p class="notice">
+        <strong>{strings.emergencyNotice()}</strong> {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}
+      </p>
+      <MessageList messages={model.messages.value} strings={strings} locale={locale} onRetry={model.retry} />
+      {model.typing.value && (
+        <p class="typing" aria-hidden="true">
+          <span class="dots" /> {strings.typing(botName)}
+        </p>
+      )}
+      {model.connectionTrouble.value && <p class="notice trouble">{strings.retrying}</p>}
+      {escalationError && <p class="notice trouble">{escalationError}</p>}
+      {/* Announces each new reply once; the history is never read out again. */}
+      <div class="visually-hidden" aria-live="polite" aria-atomic="true">
+        {latest ? `${strings.newMessageAnnouncement(latest.sender === 'agent' ? strings.agentLabel(latest.authorName) : latest.authorName)}: ${latest.text}` : ''}
+      </div>
+      {finished ? (
+        <div class="ended">
+          <p>{phase === 'resolved' ? strings.resolved : strings.ended}</p>
+          <button type="button" class="primary" onClick={() => (model.startNewChat(), inputRef.current?.focus())}>
+            {strings.newChat}
+          </button>
+        </div>
+      ) : (
+        <>
+          <div class="actions">
+            {phase !== 'escalated' && (
+              <button type="button" class="secondary" onClick={escalate}>
+                {strings.talkToPerson}
+              </button>
+            )}
+            {phase !== 'new' && (
+              <button type="button" class="secondary" onClick={model.endChat}>
+                {strings.endChat}
+              </button>
+            )}
+          </div>
+          <Composer strings={strings} maxLength={maxLength} disabled={false} onSend={model.send} inputRef={inputRef} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import { useState } from 'preact/hooks';
+import type { Strings } from '../i18n.ts';
+import { findSensitiveNumbers, type SensitiveKind } from '../text/sensitive.ts';
+
+interface ComposerProps {
+  strings: Strings;
+  maxLength: number;
+  disabled: boolean;
+  onSend: (text: string) => void;
+  inputRef?: { current: HTMLTextAreaElement | null };
+}
+
+/** The counter appears this close to the limit. */
+const COUNTER_FROM = 200;
+
+export function Composer({ strings, maxLength, disabled, onSend, inputRef }: ComposerProps) {
+  const [text, setText] = useState('');
+  const [warning, setWarning] = useState<SensitiveKind[] | null>(null);
+  const left = maxLength - text.length;
+
+  function send(confirmed: boolean) {
+    if (text.trim() === '' || disabled) return;
+    const kinds = findSensitiveNumbers(text);
+    if (!confirmed && kinds.length > 0) return setWarning(kinds);
+    onSend(text);
+    setText('');
+    setWarning(null);
+  }
+
+  return (
+    <div class="composer">
+      {warning && (
+        <div class="warning" role="alertdialog" aria-labelledby="sensitive-title" aria-describedby="sensitive-body">
+          <strong id="sensitive-title">{strings.sensitiveTitle}</strong>
+          <p id="sensitive-body">{strings.sensitiveBody(warning)}</p>
+          <div class="row">
+            <button type="button" class="secondary" onClick={() => (setWarning(null), inputRef?.current?.focus())}>
+              {strings.edit}
+            </button>
+            <button type="button" class="primary" onClick={() => send(true)}>
+              {strings.sendAnyway}
+            </button>
+          </div>
+        </div>
+      )}
+      <div class="row">
+        <textarea
+          ref={inputRef}
+          rows={2}
+          maxLength={maxLength}
+          value={text}
+          aria-label={strings.composerLabel}
+          aria-describedby={left <= COUNTER_FROM ? 'characters-left' : undefined}
+          placeholder={strings.composerPlaceholder}
+          onInput={(event) => setText(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            // Enter sends; Shift+Enter breaks the line; an IME composing text keeps its Enter.
+            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+              event.preventDefault();
+              send(false);
+            }
+          }}
+        />
+        <button type="button" class="primary send" disabled={disabled || text.trim() === ''} onClick={() => send(false)}>
+          {strings.send}
+        </button>
+      </div>
+      {left <= COUNTER_FROM && (
+        <span id="characters-left" class="counter">
+          {strings.charactersLeft(left)}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Locale, Strings } from '../i18n.ts';
+import type { ChatMessage } from '../model/message-list.ts';
+import { MessageItem } from './MessageItem.tsx';
+
+/** Only the latest messages are in the DOM, so a 5,000-message conversation appends as cheaply as a 50-message one. */
+export const VISIBLE_PAGE = 100;
+
+interface MessageListProps {
+  messages: readonly ChatMessage[];
+  strings: Strings;
+  locale: Locale;
+  onRetry: (key: string) => void;
+}
+
+export function MessageList({ messages, strings, locale, onRetry }: MessageListProps) {
+  const [shown, setShown] = useState(VISIBLE_PAGE);
+  const end = useRef<HTMLDivElement>(null);
+  const visible = messages.length > shown ? messages.slice(messages.length - shown) : messages;
+  const last = messages.at(-1)?.key;
+
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [last]);
+
+  return (
+    // Not a live region itself: a separate one announces each new reply once (see App), never the history.
+    <div class="messages" tabIndex={0} aria-label={strings.composerLabel}>
+      {messages.length > visible.length && (
+        <button type="button" class="link-button earlier" onClick={() => setShown(shown + VISIBLE_PAGE)}>
+          {strings.showEarlier}
+        </button>
+      )}
+      <ol>
+        {visible.map((message) => (
+          <MessageItem key={message.key} message={message} strings={strings} locale={locale} onRetry={onRetry} />
+        ))}
+      </ol>
+      <div ref={end} />
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+// The frame page's entry: read the URL, fetch the configuration, wire the model to the relay, the page and the
+// browser, and render. The URL carries only the client id, the page's origin and a locale: never message text.
+import { render } from 'preact';
+import { CLIENT_ID_PATTERN } from '../shared/configuration.ts';
+import { MESSAGE_MAX_LENGTH } from '../shared/wire.ts';
+import { createAnalytics } from './analytics.ts';
+import { App } from './components/App.tsx';
+import { createHostBridge, trustedHostOrigin } from './host-bridge.ts';
+import { chooseLocale, STRINGS } from './i18n.ts';
+import { createChatModel } from './model/chat-model.ts';
+import { createHandleStorage } from './session/handle-storage.ts';
+import { createTransport } from './transport.ts';
+import './frame.css';
+
+const root = document.getElementById('app')!;
+const params = new URLSearchParams(location.search);
+const locale = chooseLocale(params.get('locale'), navigator.languages);
+const strings = STRINGS[locale];
+document.documentElement.lang = locale;
+const clientId = params.get('client_id') ?? '';
+const transport = createTransport((input, init) => fetch(input, init));
+
+function sessionStorageOrNull(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    // Blocked third-party storage: the chat works, it just does not resume after a reload.
+    return null;
+  }
+}
+
+async function start() {
+  if (!CLIENT_ID_PATTERN.test(clientId)) throw new Error('client_id');
+  const configuration = await transport.getConfiguration(clientId);
+  const embedded = window.parent !== window;
+  const hostOrigin = embedded ? trustedHostOrigin(params.get('origin'), configuration) : null;
+  const analytics = createAnalytics(
+    configuration.google_tag_id,
+    hostOrigin ?? location.origin,
+    (url) => void navigator.sendBeacon?.(url),
+    () => crypto.randomUUID(),
+  );
+  let bridge: ReturnType<typeof createHostBridge> | null = null;
+  const model = createChatModel({
+    transport,
+    clientId,
+    handles: createHandleStorage(sessionStorageOrNull(), clientId, Date.now),
+    analytics,
+    now: Date.now,
+    random: Math.random,
+    newKey: () => crypto.randomUUID(),
+    setTimer: (run, ms) => setTimeout(run, ms),
+    clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
+    onUnread: (count) => bridge?.post({ type: 'unread', count }),
+  });
+  const composerRef = { current: null as HTMLTextAreaElement | null };
+  if (hostOrigin) {
+    bridge = createHostBridge(window, hostOrigin, (message) => {
+      model.setPanelOpen(message.type === 'open');
+      if (message.type === 'open') composerRef.current?.focus();
+    });
+  } else {
+    // Opened on its own (not in a practice's page): the panel is simply open.
+    model.setPanelOpen(true);
+  }
+  document.addEventListener('visibilitychange', () => model.setTabHidden(document.visibilityState === 'hidden'));
+  model.resume();
+
+  render(
+    <App
+      model={model}
+      configuration={configuration}
+      strings={strings}
+      locale={locale}
+      maxLength={MESSAGE_MAX_LENGTH}
+      composerRef={composerRef}
+      onClose={() => bridge?.post({ type: 'close' })}
+      refreshLogo={() => transport.getConfiguration(clientId).then((fresh) => fresh.logo_url, () => null)}
+    />,
+    root,
+  );
+  bridge?.post({ type: 'ready' });
+}
+
+start().catch(() => {
+  root.textContent = strings.unavailable;
+});

@@ -1,0 +1,50 @@
+// The conversation as the panel shows it: confirmed messages from the relay and the visitor's own messages that are
+// still on their way. Pure functions over immutable arrays, so signals see every change.
+import type { MessageSender, WireMessage } from '../../shared/wire.ts';
+
+export type Delivery = 'sending' | 'retrying' | 'sent' | 'failed';
+
+export interface ChatMessage {
+  /** Stable across the message's life, for rendering and retry. */
+  key: string;
+  /** The relay's id once known. */
+  id: string | null;
+  sender: MessageSender;
+  authorName: string;
+  text: string;
+  createdAt: string;
+  /** Only for the visitor's own messages. */
+  delivery: Delivery | null;
+  /** The one key every attempt to send this message uses, so a retry never duplicates it. */
+  idempotencyKey: string | null;
+}
+
+export function fromWire(message: WireMessage): ChatMessage {
+  return {
+    key: `m-${message.id}`,
+    id: message.id,
+    sender: message.sender,
+    authorName: message.author_name,
+    text: message.text,
+    createdAt: message.created_at,
+    delivery: message.sender === 'visitor' ? 'sent' : null,
+    idempotencyKey: null,
+  };
+}
+
+export function updateMessage(list: readonly ChatMessage[], key: string, change: Partial<ChatMessage>): ChatMessage[] {
+  return list.map((message) => (message.key === key ? { ...message, ...change } : message));
+}
+
+/** The visitor's message was accepted: it takes the relay's id, unless a poll already brought that id in. */
+export function confirmSent(list: readonly ChatMessage[], key: string, sent: WireMessage): ChatMessage[] {
+  if (list.some((message) => message.id === sent.id)) return list.filter((message) => message.key !== key);
+  return updateMessage(list, key, { id: sent.id, createdAt: sent.created_at, delivery: 'sent' });
+}
+
+/** Adds polled messages that are not shown yet; answers the list and the messages that were new. */
+export function mergePolled(list: readonly ChatMessage[], incoming: readonly WireMessage[]): { list: ChatMessage[]; added: ChatMessage[] } {
+  const known = new Set(list.map((message) => message.id));
+  const added = incoming.filter((message) => !known.has(message.id)).map(fromWire);
+  return { list: added.length === 0 ? [...list] : [...list, ...added], added };
+}

@@ -1,0 +1,71 @@
+// The frame's one way to the relay (same origin, so no CORS and no credentials to manage). Every answer is parsed;
+// every failure becomes a TransportError with a code the panel maps to words.
+import { parseWebchatConfiguration, type WebchatConfiguration } from '../shared/configuration.ts';
+import type { ApiErrorCode, CreatedConversation, Escalated, MessagesAfter, WireMessage } from '../shared/wire.ts';
+import {
+  parseApiErrorCode,
+  parseCreatedConversation,
+  parseEscalated,
+  parseMessagesAfter,
+  parseSentMessage,
+} from '../shared/wire-parse.ts';
+
+export type TransportErrorCode = ApiErrorCode | 'network' | 'bad_response';
+
+export class TransportError extends Error {
+  constructor(
+    readonly code: TransportErrorCode,
+    /** From Retry-After, when the relay sent one. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(code);
+  }
+}
+
+export interface Transport {
+  getConfiguration(clientId: string): Promise<WebchatConfiguration>;
+  createConversation(clientId: string): Promise<CreatedConversation>;
+  sendMessage(handle: string, text: string, idempotencyKey: string): Promise<WireMessage>;
+  messagesAfter(handle: string, after: number): Promise<MessagesAfter>;
+  escalate(handle: string): Promise<Escalated>;
+}
+
+export function createTransport(fetchImpl: typeof fetch, base = ''): Transport {
+  /** One request; `parse` answers null for an answer that is not the expected shape. */
+  async function call<T>(path: string, parse: (body: unknown) => T | null, init: RequestInit = {}): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetchImpl(base + path, { credentials: 'same-origin', cache: 'no-store', ...init });
+    } catch {
+      throw new TransportError('network');
+    }
+    const body: unknown = await response.json().catch(() => undefined);
+    if (!response.ok) {
+      const retryAfter = Number(response.headers.get('Retry-After'));
+      const code: TransportErrorCode = parseApiErrorCode(body) ?? (response.status >= 500 ? 'upstream_unavailable' : 'bad_response');
+      throw new TransportError(code, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
+    }
+    const parsed = parse(body);
+    if (parsed === null) throw new TransportError('bad_response');
+    return parsed;
+  }
+
+  const postJson = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const conversation = (handle: string) => `/v1/conversations/${encodeURIComponent(handle)}`;
+
+  return {
+    async getConfiguration(clientId) {
+      // The one rule for configurations, in the loader and here alike.
+      return call(`/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}`, parseWebchatConfiguration);
+    },
+    createConversation: (clientId) => call('/v1/conversations', parseCreatedConversation, postJson({ client_id: clientId })),
+    sendMessage: (handle, text, idempotencyKey) =>
+      call(`${conversation(handle)}/messages`, parseSentMessage, postJson({ text }, { 'Idempotency-Key': idempotencyKey })),
+    messagesAfter: (handle, after) => call(`${conversation(handle)}/messages?after=${after}`, parseMessagesAfter),
+    escalate: (handle) => call(`${conversation(handle)}/escalate`, parseEscalated, postJson({})),
+  };
+}

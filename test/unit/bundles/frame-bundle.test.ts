@@ -1,0 +1,29 @@
+// Guards the built chat panel (npm test builds before it runs): its size, and that no server code is in it.
+import { describe, expect, it } from 'vitest';
+import { brotliSize, FRAME_BROTLI_CEILING, frameAssets, readBuilt } from './budgets.ts';
+
+const files = frameAssets().map((path) => ({ path, bytes: readBuilt(path) }));
+const script = files.filter((file) => file.path.endsWith('.js')).map((file) => file.bytes.toString('utf8')).join('\n');
+
+describe('the chat panel bundle', () => {
+  it(`is at most ${FRAME_BROTLI_CEILING} bytes brotli, JavaScript and CSS together`, () => {
+    const size = files.reduce((total, file) => total + brotliSize(file.bytes), 0);
+    console.info(`frame: ${files.map((file) => `${file.path} ${file.bytes.length} B`).join(', ')}; ${size} bytes brotli (ceiling ${FRAME_BROTLI_CEILING})`);
+    expect(files.some((file) => file.path.endsWith('.css'))).toBe(true);
+    expect(size).toBeLessThanOrEqual(FRAME_BROTLI_CEILING);
+  });
+
+  it.each([
+    ['the relay', /hono|createHandleSealer|aes-256-gcm|UPSTREAM_|REQUEST_DEADLINE/],
+    ['the upstream client or credentials', /oauth\/token|access_token|grant_type|Bearer /],
+    ['the simulator', /demo-password|simulator|Maria from the front desk/],
+    ['node built-ins', /node:crypto|node:fs|require\("/],
+  ])('holds no %s code', (_what, pattern) => {
+    expect(script).not.toMatch(pattern);
+  });
+
+  it('never writes message text to storage: the only storage call is the handle store', () => {
+    expect(script.match(/localStorage/g) ?? []).toEqual([]);
+    expect(script).not.toMatch(/indexedDB|document\.cookie/);
+  });
+});
