@@ -10,6 +10,7 @@ import { chooseLocale, STRINGS } from './i18n.ts';
 import { createChatModel } from './model/chat-model.ts';
 import { createHandleStorage } from './session/handle-storage.ts';
 import { createTransport } from './transport.ts';
+import { randomKey } from './random-key.ts';
 import './frame.css';
 
 const root = document.getElementById('app')!;
@@ -38,7 +39,7 @@ async function start() {
     configuration.google_tag_id,
     hostOrigin ?? location.origin,
     (url) => void navigator.sendBeacon?.(url),
-    () => crypto.randomUUID(),
+    randomKey,
   );
   let bridge: ReturnType<typeof createHostBridge> | null = null;
   const model = createChatModel({
@@ -48,7 +49,7 @@ async function start() {
     analytics,
     now: Date.now,
     random: Math.random,
-    newKey: () => crypto.randomUUID(),
+    newKey: randomKey,
     setTimer: (run, ms) => setTimeout(run, ms),
     clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
     onUnread: (count) => bridge?.post({ type: 'unread', count }),

@@ -35,7 +35,9 @@ export function createTransport(fetchImpl: typeof fetch, base = ''): Transport {
   async function call<T>(path: string, parse: (body: unknown) => T | null, init: RequestInit = {}): Promise<T> {
     let response: Response;
     try {
-      response = await fetchImpl(base + path, { credentials: 'same-origin', cache: 'no-store', ...init });
+      // The relay's proof that a read comes from its own frame (src/relay/http/same-origin.ts).
+      const headers = { 'X-Practice-Chat': 'frame', ...(init.headers as Record<string, string> | undefined) };
+      response = await fetchImpl(base + path, { credentials: 'same-origin', cache: 'no-store', ...init, headers });
     } catch {
       throw new TransportError('network');
     }

@@ -2,12 +2,17 @@ import type { MiddlewareHandler } from 'hono';
 import { ApiError } from './api-error.ts';
 import type { RelayEnv } from './env.ts';
 
+/** Sent by the frame on every call. A cross-origin page can only add a custom header after a CORS preflight, which the
+ * relay never approves for conversation routes, so its presence shows the call comes from the relay's own pages. */
+export const FRAME_HEADER = 'X-Practice-Chat';
+
 /**
- * Conversation calls come only from the frame, which the relay serves itself. A browser's Origin header must be the
- * relay's own origin. Browsers send no Origin on a same-origin GET, so a GET may instead carry
- * `Sec-Fetch-Site: same-origin`, which only the browser itself sets. A call from another origin, or with neither
- * header (curl, a server, an old form post), is refused with `forbidden_origin`. Together with the JSON content type
- * this also rules out cross-site form posts.
+ * Conversation calls come only from the frame, which the relay serves itself.
+ * - Writes must carry the relay's own origin in `Origin`, which browsers always send on a POST.
+ * - Browsers send no Origin on a same-origin GET, and send `Sec-Fetch-Site` only to https and loopback origins. A read
+ *   is accepted when it carries the frame's header and nothing that names another origin or site.
+ * Anything else (another origin, curl or a server without the header, an image or script tag) is `forbidden_origin`.
+ * Together with the JSON content type this also rules out cross-site form posts.
  *
  * @example
  * app.use('/v1/conversations/*', sameOrigin({ publicOrigin: null }))
@@ -16,8 +21,14 @@ export function sameOrigin({ publicOrigin }: { publicOrigin: string | null }): M
   return async function sameOrigin(c, next) {
     const expected = publicOrigin ?? new URL(c.req.url).origin;
     const origin = c.req.header('Origin');
-    const sameSiteRead = origin === undefined && c.req.method === 'GET' && c.req.header('Sec-Fetch-Site') === 'same-origin';
-    if (origin !== expected && !sameSiteRead) throw new ApiError('forbidden_origin');
+    const fetchSite = c.req.header('Sec-Fetch-Site');
+    const allowed =
+      origin === expected ||
+      (c.req.method === 'GET' &&
+        origin === undefined &&
+        (fetchSite === undefined || fetchSite === 'same-origin') &&
+        c.req.header(FRAME_HEADER) !== undefined);
+    if (!allowed) throw new ApiError('forbidden_origin');
     await next();
   };
 }

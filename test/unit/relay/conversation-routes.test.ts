@@ -87,17 +87,22 @@ describe('origin and content-type rules of conversation calls', () => {
     expect(harness.simulator.counters.messagesReceived).toBe(0);
   });
 
-  it('accepts a same-origin read that carries Sec-Fetch-Site instead of Origin (browsers send no Origin on GET)', async () => {
+  it('accepts a same-origin read from the frame, which browsers send without Origin', async () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
     const read = (headers: Record<string, string>) => harness.app.request(`${RELAY_ORIGIN}/v1/conversations/${handle}/messages`, { headers });
-    expect((await read({ 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200);
-    expect((await read({ 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    expect((await read({ 'X-Practice-Chat': 'frame', 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200);
+    // Plain http on a real host name: browsers send no Sec-Fetch-Site there.
+    expect((await read({ 'X-Practice-Chat': 'frame' })).status).toBe(200);
+    expect((await read({ 'X-Practice-Chat': 'frame', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    expect((await read({ 'X-Practice-Chat': 'frame', 'Sec-Fetch-Site': 'same-site' })).status).toBe(403);
+    expect((await read({ 'X-Practice-Chat': 'frame', Origin: 'https://evil.example' })).status).toBe(403);
+    expect((await read({ 'Sec-Fetch-Site': 'same-origin' })).status).toBe(403);
     expect((await read({})).status).toBe(403);
-    // Sec-Fetch-Site alone never lets a write through.
+    // The header never lets a write through without the relay's Origin.
     const write = await harness.app.request(`${RELAY_ORIGIN}/v1/conversations/${handle}/escalate`, {
       method: 'POST',
-      headers: { 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json' },
+      headers: { 'X-Practice-Chat': 'frame', 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json' },
       body: '{}',
     });
     expect(write.status).toBe(403);
