@@ -40,6 +40,7 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.{ts,tsx}'],
+          benchmark: { include: ['test/bench/**/*.bench.{ts,tsx}'] },
           environment: 'node',
         },
       },

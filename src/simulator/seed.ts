@@ -97,6 +97,18 @@ export const CONFIGURATIONS: readonly ConfigurationSeed[] = [
     botName: 'Aimee',
   },
   {
+    // A GA4 tag: the panel may send its coarse analytics events, and the frame's CSP allows exactly that beacon.
+    id: 'demo-analytics',
+    practice: SEED.grantedPracticeId,
+    domains: local,
+    logo: signed,
+    color: '#b45309',
+    opacity: 100,
+    googleTagId: 'G-DEMO12345',
+    isActive: true,
+    botName: 'Aimee',
+  },
+  {
     // Values the relay must neutralise: CSS injection, markup, script URLs, entries that are not plain host names.
     id: 'demo-hostile',
     practice: SEED.grantedPracticeId,

@@ -7,6 +7,9 @@ import type { ConfigurationService } from '../configuration/configuration-servic
 import { frameContentSecurityPolicy } from '../frame/content-security-policy.ts';
 import { clientIdFromQuery } from './configuration.ts';
 
+/** Where the panel's GA4 beacon goes; allowed by the frame's CSP only for configurations with a GA4 tag id. */
+export const GOOGLE_ANALYTICS_ORIGIN = 'https://www.google-analytics.com';
+
 export interface FrameRouteOptions {
   configurations: ConfigurationService;
   /** The built frame page (HTML), or null when the frame has not been built. */
@@ -27,6 +30,8 @@ export function frameRoutes({ configurations, readFramePage, deadlineMs }: Frame
       frameContentSecurityPolicy({
         domains: configuration.is_active ? configuration.domains : [],
         extraImageSources: logoOrigin?.startsWith('http:') ? [logoOrigin] : [],
+        // The panel's coarse analytics beacon (src/frame/analytics.ts), only when there is a GA4 tag to send to.
+        extraConnectSources: configuration.google_tag_id?.startsWith('G-') ? [GOOGLE_ANALYTICS_ORIGIN] : [],
       }),
     );
     c.header('Cache-Control', 'no-store');

@@ -134,6 +134,12 @@ describe('GET /frame', () => {
     expect(policy).not.toMatch(/unsafe-inline|unsafe-eval/);
   });
 
+  it('allows the analytics beacon only for a configuration with a GA4 tag', async () => {
+    harness = createRelayHarness();
+    expect(directive((await policyOf('demo-analytics')).policy, 'connect-src')).toBe("connect-src 'self' https://www.google-analytics.com");
+    expect(directive((await policyOf('demo-client')).policy, 'connect-src')).toBe("connect-src 'self'");
+  });
+
   it('lets no page embed an inactive configuration\'s frame', async () => {
     harness = createRelayHarness();
     const { policy } = await policyOf('demo-inactive');
