@@ -16,9 +16,10 @@ const loader: UserConfig = {
   },
 };
 
-// `vite build` builds the chat panel (and the demo page): hashed assets plus a manifest, from which the relay writes
-// the frame page (src/relay/frame/frame-page.ts).
-const app: UserConfig = {
+// `vite build` builds the chat panel: hashed assets plus a manifest, from which the relay writes the frame page
+// (src/relay/frame/frame-page.ts). Built on its own so that it shares no chunk with the demo page: a patient's
+// browser downloads only the panel.
+const frame: UserConfig = {
   publicDir: false,
   build: {
     outDir: 'dist',
@@ -30,8 +31,22 @@ const app: UserConfig = {
   },
 };
 
+// `vite build --mode demo` builds the configuration preview page into dist/demo/.
+const demo: UserConfig = {
+  publicDir: false,
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target: 'es2020',
+    modulePreload: false,
+    rolldownOptions: { input: { demo: 'demo/index.html' } },
+  },
+};
+
+const builds: Record<string, UserConfig> = { loader, demo };
+
 export default defineConfig(({ mode }) => ({
-  ...(mode === 'loader' ? loader : app),
+  ...(builds[mode] ?? frame),
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   test: {
     projects: [

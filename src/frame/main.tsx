@@ -1,7 +1,7 @@
 // The frame page's entry: read the URL, fetch the configuration, wire the model to the relay, the page and the
 // browser, and render. The URL carries only the client id, the page's origin and a locale: never message text.
 import { render } from 'preact';
-import { CLIENT_ID_PATTERN } from '../shared/configuration.ts';
+import { CLIENT_ID_PATTERN, parseWebchatConfiguration, type WebchatConfiguration } from '../shared/configuration.ts';
 import { MESSAGE_MAX_LENGTH } from '../shared/wire.ts';
 import { createAnalytics } from './analytics.ts';
 import { App } from './components/App.tsx';
@@ -11,6 +11,7 @@ import { createChatModel } from './model/chat-model.ts';
 import { createHandleStorage } from './session/handle-storage.ts';
 import { createTransport } from './transport.ts';
 import { randomKey } from './random-key.ts';
+import { createPreviewTransport } from './preview/preview-transport.ts';
 import './frame.css';
 
 const root = document.getElementById('app')!;
@@ -19,7 +20,10 @@ const locale = chooseLocale(params.get('locale'), navigator.languages);
 const strings = STRINGS[locale];
 document.documentElement.lang = locale;
 const clientId = params.get('client_id') ?? '';
-const transport = createTransport((input, init) => fetch(input, init));
+// The demo page's preview: a local preview bot, no storage, no analytics, and configurations sent by the demo page
+// (the relay lets only its own pages embed a preview frame).
+const preview = params.get('preview') === '1';
+const relayTransport = createTransport((input, init) => fetch(input, init));
 
 function sessionStorageOrNull(): Storage | null {
   try {
@@ -32,11 +36,20 @@ function sessionStorageOrNull(): Storage | null {
 
 async function start() {
   if (!CLIENT_ID_PATTERN.test(clientId)) throw new Error('client_id');
-  const configuration = await transport.getConfiguration(clientId);
+  let configuration: WebchatConfiguration = await relayTransport.getConfiguration(clientId);
   const embedded = window.parent !== window;
-  const hostOrigin = embedded ? trustedHostOrigin(params.get('origin'), configuration) : null;
+  const hostOrigin = !embedded
+    ? null
+    : preview
+      ? params.get('origin') === location.origin
+        ? location.origin
+        : null
+      : trustedHostOrigin(params.get('origin'), configuration);
+  const transport = preview
+    ? createPreviewTransport(relayTransport.getConfiguration, Date.now, () => configuration.bot_name)
+    : relayTransport;
   const analytics = createAnalytics(
-    configuration.google_tag_id,
+    preview ? null : configuration.google_tag_id,
     hostOrigin ?? location.origin,
     (url) => void navigator.sendBeacon?.(url),
     randomKey,
@@ -45,7 +58,7 @@ async function start() {
   const model = createChatModel({
     transport,
     clientId,
-    handles: createHandleStorage(sessionStorageOrNull(), clientId, Date.now),
+    handles: createHandleStorage(preview ? null : sessionStorageOrNull(), clientId, Date.now),
     analytics,
     now: Date.now,
     random: Math.random,
@@ -57,6 +70,15 @@ async function start() {
   const composerRef = { current: null as HTMLTextAreaElement | null };
   if (hostOrigin) {
     bridge = createHostBridge(window, hostOrigin, (message) => {
+      if (message.type === 'configure') {
+        // Parsed with the shared rules, exactly as a configuration from the relay would be.
+        const next = preview ? parseWebchatConfiguration(message.configuration) : null;
+        if (next) {
+          configuration = next;
+          draw();
+        }
+        return;
+      }
       model.setPanelOpen(message.type === 'open');
       if (message.type === 'open') composerRef.current?.focus();
     });
@@ -67,19 +89,22 @@ async function start() {
   document.addEventListener('visibilitychange', () => model.setTabHidden(document.visibilityState === 'hidden'));
   model.resume();
 
-  render(
-    <App
-      model={model}
-      configuration={configuration}
-      strings={strings}
-      locale={locale}
-      maxLength={MESSAGE_MAX_LENGTH}
-      composerRef={composerRef}
-      onClose={() => bridge?.post({ type: 'close' })}
-      refreshLogo={() => transport.getConfiguration(clientId).then((fresh) => fresh.logo_url, () => null)}
-    />,
-    root,
-  );
+  const draw = () =>
+    render(
+      <App
+        model={model}
+        configuration={configuration}
+        strings={strings}
+        locale={locale}
+        maxLength={MESSAGE_MAX_LENGTH}
+        composerRef={composerRef}
+        preview={preview}
+        onClose={() => bridge?.post({ type: 'close' })}
+        refreshLogo={() => relayTransport.getConfiguration(clientId).then((fresh) => fresh.logo_url, () => null)}
+      />,
+      root,
+    );
+  draw();
   bridge?.post({ type: 'ready' });
 }
 

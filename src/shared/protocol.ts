@@ -5,8 +5,11 @@
 /** Marks our messages among whatever else a page posts around. */
 const TAG = 'practice-chat/1';
 
-/** Loader → frame: the panel was opened or closed by the visitor or the page's API. */
-export type HostMessage = { type: 'open' } | { type: 'close' };
+/**
+ * Loader → frame: the panel was opened or closed by the visitor or the page's API. The demo page also sends
+ * `configure` to its preview frame (never accepted outside preview mode); the configuration is parsed by the frame.
+ */
+export type HostMessage = { type: 'open' } | { type: 'close' } | { type: 'configure'; configuration: unknown };
 
 /** Frame → loader. */
 export type FrameMessage =
@@ -26,6 +29,7 @@ function tagged(data: unknown): data is { tag: string; type: unknown; count?: un
 
 export function parseHostMessage(data: unknown): HostMessage | null {
   if (!tagged(data)) return null;
+  if (data.type === 'configure') return { type: 'configure', configuration: (data as { configuration?: unknown }).configuration };
   return data.type === 'open' || data.type === 'close' ? { type: data.type } : null;
 }
 

@@ -46,7 +46,8 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
         if (event.key === 'Escape') onClose();
       }}
     >
-      <Header botName={botName} logoUrl={configuration.logo_url} strings={strings} refreshLogo={refreshLogo} onClose={onClose} />
+      {/* Keyed by the logo, so a new configuration (the demo's preview) starts its logo checks afresh. */}
+      <Header key={configuration.logo_url ?? ''} botName={botName} logoUrl={configuration.logo_url} strings={strings} refreshLogo={refreshLogo} onClose={onClose} />
       {preview && <p class="notice preview">{strings.preview}</p>}
       <p class="notice">
         <strong>{strings.emergencyNotice()}</strong> {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}

@@ -6,6 +6,8 @@
 export interface FramePolicyOptions {
   /** Normalised domain entries (`host` or `*.host`); empty means no page may embed the frame. */
   domains: readonly string[];
+  /** The demo's preview: only the relay's own pages may embed it (`frame-ancestors 'self'`). */
+  preview?: boolean;
   /** Extra image sources, e.g. the origin of an http loopback logo in development. */
   extraImageSources?: readonly string[];
   /** Extra script and connect sources, e.g. Google's tag endpoints when the configuration has a tag id. */
@@ -20,6 +22,7 @@ export function frameAncestors(domains: readonly string[]): string {
 
 export function frameContentSecurityPolicy({
   domains,
+  preview = false,
   extraImageSources = [],
   extraScriptSources = [],
   extraConnectSources = [],
@@ -33,6 +36,6 @@ export function frameContentSecurityPolicy({
     ['connect-src', "'self'", ...extraConnectSources].join(' '),
     "base-uri 'none'",
     "form-action 'none'",
-    `frame-ancestors ${frameAncestors(domains)}`,
+    `frame-ancestors ${preview ? "'self'" : frameAncestors(domains)}`,
   ].join('; ');
 }

@@ -25,10 +25,13 @@ export function frameRoutes({ configurations, readFramePage, deadlineMs }: Frame
     const page = await readFramePage();
     if (page === null) return c.text('The chat panel has not been built: run `npm run build`.', 503);
     const logoOrigin = configuration.logo_url === null ? null : new URL(configuration.logo_url).origin;
+    // The demo's preview frame may be embedded only by the relay's own pages, whatever the configuration's domains.
+    const preview = c.req.query('preview') === '1';
     c.header(
       'Content-Security-Policy',
       frameContentSecurityPolicy({
         domains: configuration.is_active ? configuration.domains : [],
+        preview,
         extraImageSources: logoOrigin?.startsWith('http:') ? [logoOrigin] : [],
         // The panel's coarse analytics beacon (src/frame/analytics.ts), only when there is a GA4 tag to send to.
         extraConnectSources: configuration.google_tag_id?.startsWith('G-') ? [GOOGLE_ANALYTICS_ORIGIN] : [],

@@ -8,6 +8,19 @@ import type { RelayEnv } from '../http/env.ts';
 export const LOADER_CACHE_CONTROL = 'public, max-age=300';
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
+// The demo page loads only the relay's own code; it embeds the preview frame (from the relay) and checks logos, which
+// may be any https address (or the development simulator's http one).
+const DEMO_PAGE_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https: http://127.0.0.1:* http://localhost:*",
+  "frame-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -61,8 +74,11 @@ export function staticRoutes({ distDir, publicDir }: { distDir: string; publicDi
       const file = await readUnder(distDir, 'demo/index.html');
       if (file === null) return c.text('The demo page has not been built: run `npm run build`.', 503);
       c.header('Cache-Control', 'no-cache');
+      c.header('Content-Security-Policy', DEMO_PAGE_POLICY);
       return c.html(file.toString('utf8'));
     })
+    // Browsers ask every origin for a favicon; answering "nothing" keeps a 404 out of practices' consoles.
+    .get('/favicon.ico', (c) => c.body(null, 204))
     .get('/robots.txt', async (c) => {
       const file = await readUnder(publicDir, 'robots.txt');
       if (file === null) return c.text('Not found.', 404);

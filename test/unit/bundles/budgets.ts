@@ -20,8 +20,18 @@ export const FRAME_BROTLI_CEILING = 20_000;
 
 /** The built panel's files, as the Vite manifest names them. */
 export function frameAssets(): string[] {
-  const manifest = JSON.parse(readBuilt('.vite/manifest.json').toString('utf8')) as Record<string, { file: string; css?: string[] }>;
-  const entry = manifest['src/frame/main.tsx'];
-  if (!entry) throw new Error('the frame is not in the Vite manifest: run npm run build');
-  return [entry.file, ...(entry.css ?? [])];
+  type Entry = { file: string; css?: string[]; imports?: string[] };
+  const manifest = JSON.parse(readBuilt('.vite/manifest.json').toString('utf8')) as Record<string, Entry>;
+  const files = new Set<string>();
+  // The entry, its stylesheets, and every chunk it imports (shared with the demo page or not): all of it ships.
+  const visit = (key: string) => {
+    const entry = manifest[key];
+    if (!entry) throw new Error(`${key} is not in the Vite manifest: run npm run build`);
+    if (files.has(entry.file)) return;
+    files.add(entry.file);
+    entry.css?.forEach((file) => files.add(file));
+    entry.imports?.forEach(visit);
+  };
+  visit('src/frame/main.tsx');
+  return [...files];
 }

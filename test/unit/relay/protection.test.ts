@@ -146,6 +146,12 @@ describe('GET /frame', () => {
     expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'none'");
   });
 
+  it('lets only the relay\'s own pages embed a preview frame', async () => {
+    harness = createRelayHarness();
+    const { policy } = await policyOf('smile-dental&preview=1');
+    expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'self'");
+  });
+
   it('answers not_found for an unknown configuration', async () => {
     harness = createRelayHarness();
     const { response } = await policyOf('nobody');
