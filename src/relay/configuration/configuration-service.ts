@@ -76,9 +76,10 @@ export function createConfigurationService({
       if (cached !== undefined && cached.until > now()) return cached.value;
       // Until the answer arrives, every caller shares this promise (single flight).
       const value = load(clientId).catch((error: unknown) => {
+        // A failed load never stays cached as the in-flight answer; only "not found" is remembered, briefly.
+        if (cache.get(clientId)?.value === value) cache.delete(clientId);
         const apiError = apiErrorFromUpstream(error);
         if (apiError.code === 'not_found') remember(clientId, settledRejection(apiError), now() + notFoundCacheMs);
-        else if (cache.get(clientId)?.value === value) cache.delete(clientId);
         throw apiError;
       });
       value.then((resolved) => remember(clientId, Promise.resolve(resolved), now() + cacheMs)).catch(() => {});

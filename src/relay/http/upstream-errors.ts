@@ -6,9 +6,13 @@ import { ApiError } from './api-error.ts';
 /** How long a browser should wait before trying again after the upstream failed without saying. */
 const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
+/**
+ * The API error for an upstream failure. Anything else is a bug, not an upstream failure: it is rethrown, so the app's
+ * error handler logs it (by class name only) and answers `internal`.
+ */
 export function apiErrorFromUpstream(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (!(error instanceof UpstreamError)) return new ApiError('internal');
+  if (!(error instanceof UpstreamError)) throw error;
   switch (error.code) {
     case 'upstream_not_found':
     // A configuration of a practice the relay's account cannot see is, for a browser, simply not there.

@@ -94,6 +94,14 @@ describe('GET /v1/webchat-configuration', () => {
     expect((await response.json()).error.code).toBe('upstream_unavailable');
   });
 
+  it('does not cache a failure: once upstream recovers, the next request succeeds', async () => {
+    harness = createRelayHarness();
+    harness.simulator.faults.set({ errorRate: 1, match: /webchat-configuration/ });
+    expect((await getConfiguration('demo-client')).status).toBe(503);
+    harness.simulator.faults.reset();
+    expect((await getConfiguration('demo-client')).status).toBe(200);
+  });
+
   it('does not hang past its deadline when upstream is slow', async () => {
     harness = createRelayHarness({ environment: { REQUEST_DEADLINE_MS: '300', UPSTREAM_TIMEOUT_MS: '5000' } });
     harness.simulator.faults.set({ latencyMs: 2_000 });

@@ -1,0 +1,46 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { mountLauncher } from '../../../src/loader/launcher.ts';
+import type { WebchatConfiguration } from '../../../src/shared/configuration.ts';
+
+const configuration: WebchatConfiguration = {
+  client_id: 'demo-client',
+  is_active: true,
+  domains: ['localhost'],
+  logo_url: null,
+  icon_color: '#fde047',
+  icon_opacity: 100,
+  bot_name: 'Aimee',
+  google_tag_id: null,
+};
+
+afterEach(() => document.querySelectorAll('practice-chat').forEach((element) => element.remove()));
+
+describe('the launcher', () => {
+  it('shows the unread count the frame reports, and names it for screen readers', () => {
+    const launcher = mountLauncher(document, configuration, '', 'Chat with Aimee');
+    const badge = launcher.shadow.querySelector('span')!;
+    expect(badge.hidden).toBe(true);
+    launcher.setUnread(3);
+    expect([badge.hidden, badge.textContent, launcher.button.getAttribute('aria-label')]).toEqual([false, '3', 'Chat with Aimee (3)']);
+    launcher.setUnread(250);
+    expect(badge.textContent).toBe('99+');
+    launcher.setUnread(0);
+    expect([badge.hidden, launcher.button.getAttribute('aria-label')]).toEqual([true, 'Chat with Aimee']);
+  });
+
+  it('says whether the panel is open', () => {
+    const launcher = mountLauncher(document, configuration, '', 'Chat with Aimee');
+    launcher.setOpen(true);
+    expect([launcher.host.hasAttribute('data-open'), launcher.button.getAttribute('aria-expanded')]).toEqual([true, 'true']);
+    launcher.setOpen(false);
+    expect(launcher.button.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('is a real button at the end of the body, with no markup parsed from strings', () => {
+    const launcher = mountLauncher(document, { ...configuration, bot_name: '<img src=x onerror=alert(1)>' }, '', 'Chat with <img src=x>');
+    expect(document.body.lastElementChild).toBe(launcher.host);
+    expect(launcher.button.type).toBe('button');
+    expect(launcher.shadow.querySelector('img')).toBeNull();
+  });
+});
