@@ -1,3 +1,5 @@
+import { UpstreamError } from '../../../src/relay/upstream/errors.ts';
+import { expect } from 'vitest';
 // A tiny scripted upstream for unit tests: a fetch function that records every request and answers through a
 // handler. No module mocks: the client gets this fetch injected.
 import type { FetchLike } from '../../../src/relay/upstream/transport.ts';
@@ -70,4 +72,16 @@ export function tokenIssuingUpstream(api: Handler, tokenExtra: Record<string, un
     return api(request);
   });
   return Object.assign(fake, { issued });
+}
+
+/** The UpstreamError a promise rejects with; fails the test if it resolves or rejects with anything else. */
+export async function upstreamFailure(promise: Promise<unknown>): Promise<UpstreamError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UpstreamError);
+  return error as UpstreamError;
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { UpstreamError, parseRetryAfter } from '../../../src/relay/upstream/errors.ts';
 import { createUpstreamHttp } from '../../../src/relay/upstream/http.ts';
 import { createTokenManager } from '../../../src/relay/upstream/token-manager.ts';
-import { BASE, json, tokenIssuingUpstream, type Handler } from './fake-upstream.ts';
+import { BASE, json, tokenIssuingUpstream, type Handler, upstreamFailure } from './fake-upstream.ts';
 
 const item = z.object({ ok: z.literal(true) });
 
@@ -14,16 +14,6 @@ function setup(api: Handler, timeoutMs = 1000) {
   return { fake, tokens, http };
 }
 
-async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(UpstreamError);
-  return error as UpstreamError;
-}
 
 describe('authorized http', () => {
   it('sends Bearer and Accept, the query and a JSON body, and parses the answer with the schema', async () => {
@@ -64,7 +54,7 @@ describe('authorized http', () => {
 
   it('a 401 that persists ends in upstream_auth_failed after exactly one retry', async () => {
     const { fake, http } = setup(() => json({ detail: 'no' }, 401));
-    const error = await failure(http.request('GET', '/api/x/', { schema: item }));
+    const error = await upstreamFailure(http.request('GET', '/api/x/', { schema: item }));
     expect(error.code).toBe('upstream_auth_failed');
     expect(error.status).toBe(401);
     expect(fake.apiRequests()).toHaveLength(2);
@@ -97,7 +87,7 @@ describe('authorized http', () => {
     [302, 'upstream_bad_response'],
   ] as const)('maps %i to %s with a fixed message', async (status, code) => {
     const { http } = setup(() => new Response('{"detail":"secret detail"}', { status, headers: { Location: 'http://evil.test/' } }));
-    const error = await failure(http.request('GET', '/api/calls/', { schema: item, query: { search: 'private words' } }));
+    const error = await upstreamFailure(http.request('GET', '/api/calls/', { schema: item, query: { search: 'private words' } }));
     expect(error.code).toBe(code);
     expect(error.status).toBe(status);
     expect(error.message).toBe(`upstream answered ${status} for /api/calls/`);
@@ -110,7 +100,7 @@ describe('authorized http', () => {
       ['soon', undefined],
     ] as const) {
       const { http } = setup(() => json({}, 429, { 'Retry-After': header }));
-      expect((await failure(http.request('GET', '/api/x/', { schema: item }))).retryAfterSeconds).toBe(seconds);
+      expect((await upstreamFailure(http.request('GET', '/api/x/', { schema: item }))).retryAfterSeconds).toBe(seconds);
     }
   });
 
@@ -128,12 +118,12 @@ describe('authorized http', () => {
     const { http } = setup(() => {
       throw new TypeError('fetch failed');
     });
-    expect((await failure(http.request('GET', '/api/x/', { schema: item }))).code).toBe('upstream_unavailable');
+    expect((await upstreamFailure(http.request('GET', '/api/x/', { schema: item }))).code).toBe('upstream_unavailable');
   });
 
   it('maps a slow answer to upstream_timeout', async () => {
     const { http } = setup(() => new Promise<Response>(() => {}), 50);
-    const error = await failure(http.request('GET', '/api/x/', { schema: item }));
+    const error = await upstreamFailure(http.request('GET', '/api/x/', { schema: item }));
     expect(error.code).toBe('upstream_timeout');
     expect(error.message).toBe('upstream timed out for /api/x/');
   });
@@ -152,14 +142,14 @@ describe('authorized http', () => {
     ['empty 200', () => new Response('', { status: 200 })],
   ])('maps %s to upstream_bad_response', async (_name, answer) => {
     const { http } = setup(answer);
-    expect((await failure(http.request('GET', '/api/x/', { schema: item }))).code).toBe('upstream_bad_response');
+    expect((await upstreamFailure(http.request('GET', '/api/x/', { schema: item }))).code).toBe('upstream_bad_response');
   });
 
   it('getAbsolute follows same-origin links only; another origin gets no request and no token', async () => {
     const { fake, http } = setup(() => json({ ok: true }));
     await expect(http.getAbsolute(`${BASE}/api/x/?page=2`, item)).resolves.toEqual({ ok: true });
     for (const link of ['http://evil.test/api/x/?page=2', 'https://upstream.test/api/x/', 'http://upstream.test:8080/x', '//evil.test/x', 'http://[bad']) {
-      const error = await failure(http.getAbsolute(link, item));
+      const error = await upstreamFailure(http.getAbsolute(link, item));
       expect(error.code).toBe('upstream_bad_response');
     }
     expect(fake.requests.every((r) => r.url.origin === BASE)).toBe(true);

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../../src/simulator/app.ts';
 import { startSimulatorServer } from '../../../src/simulator/server.ts';
+import { upstreamFailure } from './fake-upstream.ts';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../../src/relay/upstream/client.ts';
 import { collectAll } from '../../../src/relay/upstream/pages.ts';
 import { UpstreamError } from '../../../src/relay/upstream/errors.ts';
@@ -28,16 +29,6 @@ afterEach(() => {
   for (const sim of open.splice(0)) sim.close();
 });
 
-async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(UpstreamError);
-  return error as UpstreamError;
-}
 
 async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 2000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -133,11 +124,11 @@ describe('token life cycle', () => {
   it('a wrong password is auth_failed, and the next call within the backoff makes no request', async () => {
     let t = 0;
     const { sim, client } = setup({}, { password: 'wrong-password', now: () => t });
-    expect((await failure(client.getWebchatConfiguration('demo-client'))).code).toBe('upstream_auth_failed');
-    expect((await failure(client.getWebchatConfiguration('demo-client'))).code).toBe('upstream_auth_failed');
+    expect((await upstreamFailure(client.getWebchatConfiguration('demo-client'))).code).toBe('upstream_auth_failed');
+    expect((await upstreamFailure(client.getWebchatConfiguration('demo-client'))).code).toBe('upstream_auth_failed');
     expect(sim.counters.tokenRequests).toBe(1);
     t += 1000;
-    await failure(client.getWebchatConfiguration('demo-client'));
+    await upstreamFailure(client.getWebchatConfiguration('demo-client'));
     expect(sim.counters.tokenRequests).toBe(2);
   });
 });
@@ -145,10 +136,10 @@ describe('token life cycle', () => {
 describe('error mapping', () => {
   it('403 for a configuration of another practice, 404 for an unknown client_id', async () => {
     const { client } = setup();
-    const forbidden = await failure(client.getWebchatConfiguration('demo-other-practice'));
+    const forbidden = await upstreamFailure(client.getWebchatConfiguration('demo-other-practice'));
     expect(forbidden).toMatchObject({ code: 'upstream_forbidden', status: 403 });
     expect(forbidden.message).toBe('upstream answered 403 for /api/conversations/webchat-configuration/');
-    expect(await failure(client.getWebchatConfiguration('no-such-client'))).toMatchObject({
+    expect(await upstreamFailure(client.getWebchatConfiguration('no-such-client'))).toMatchObject({
       code: 'upstream_not_found',
       status: 404,
     });
@@ -157,19 +148,19 @@ describe('error mapping', () => {
   it('429 carries Retry-After', async () => {
     const { sim, client } = setup();
     sim.faults.set({ rateLimitRate: 1, retryAfterSeconds: 7, match: /^\/api\/calls\// });
-    expect(await failure(client.listCalls())).toMatchObject({ code: 'upstream_rate_limited', status: 429, retryAfterSeconds: 7 });
+    expect(await upstreamFailure(client.listCalls())).toMatchObject({ code: 'upstream_rate_limited', status: 429, retryAfterSeconds: 7 });
   });
 
   it('500 is unavailable', async () => {
     const { sim, client } = setup();
     sim.faults.set({ errorRate: 1, match: /^\/api\/calls\// });
-    expect(await failure(client.listCalls())).toMatchObject({ code: 'upstream_unavailable', status: 500 });
+    expect(await upstreamFailure(client.listCalls())).toMatchObject({ code: 'upstream_unavailable', status: 500 });
   });
 
   it('a dropped connection is unavailable, in process and over a real port', async () => {
     const { sim, client } = setup();
     sim.faults.set({ dropRate: 1, match: /^\/api\/calls\// });
-    expect((await failure(client.listCalls())).code).toBe('upstream_unavailable');
+    expect((await upstreamFailure(client.listCalls())).code).toBe('upstream_unavailable');
 
     const server = await startSimulatorServer();
     try {
@@ -179,7 +170,7 @@ describe('error mapping', () => {
         username: server.simulator.seed.username,
         password: server.simulator.seed.password,
       });
-      expect((await failure(real.listCalls())).code).toBe('upstream_unavailable');
+      expect((await upstreamFailure(real.listCalls())).code).toBe('upstream_unavailable');
     } finally {
       await server.close();
     }
@@ -189,14 +180,14 @@ describe('error mapping', () => {
     const { sim, client } = setup({}, { timeoutMs: 40 });
     sim.faults.set({ latencyMs: 300, match: /^\/api\/calls\// });
     const started = Date.now();
-    expect((await failure(client.listCalls())).code).toBe('upstream_timeout');
+    expect((await upstreamFailure(client.listCalls())).code).toBe('upstream_timeout');
     expect(Date.now() - started).toBeLessThan(250);
   });
 
   it('the token endpoint failing is mapped too (500 → unavailable)', async () => {
     const { sim, client } = setup();
     sim.faults.set({ errorRate: 1, match: /oauth/ });
-    expect((await failure(client.listCalls())).code).toBe('upstream_unavailable');
+    expect((await upstreamFailure(client.listCalls())).code).toBe('upstream_unavailable');
   });
 });
 
@@ -241,7 +232,7 @@ describe('conversations', () => {
     expect((await client.listPatients(id)).map((l) => l.patient)).toEqual([odd, 'p-2']);
     await client.removePatient(id, odd);
     expect((await client.listPatients(id)).map((l) => l.patient)).toEqual(['p-2']);
-    const gone = await failure(client.removePatient(id, odd));
+    const gone = await upstreamFailure(client.removePatient(id, odd));
     expect(gone.code).toBe('upstream_not_found');
     expect(gone.message).toBe('upstream answered 404 for /api/conversations/{id}/patients/{patient}/');
 
@@ -253,15 +244,15 @@ describe('conversations', () => {
     expect((await collectAll(client.walkConversations({ pageSize: 1 }))).map((c) => c.id).sort()).toEqual([id, other.id].sort());
 
     expect(await client.resolve(id)).toMatchObject({ status: 'resolved' });
-    expect(await failure(client.sendMessage(id, 'hello again'))).toMatchObject({ code: 'upstream_rejected', status: 400 });
+    expect(await upstreamFailure(client.sendMessage(id, 'hello again'))).toMatchObject({ code: 'upstream_rejected', status: 400 });
   });
 
   it('maps the contract errors: unknown id 404, other practice 403, bad body 400', async () => {
     const { sim, client } = setup();
-    expect((await failure(client.getConversation('cnv_missing'))).code).toBe('upstream_not_found');
-    expect((await failure(client.createConversation({ practice: sim.seed.otherPracticeId }))).code).toBe('upstream_forbidden');
+    expect((await upstreamFailure(client.getConversation('cnv_missing'))).code).toBe('upstream_not_found');
+    expect((await upstreamFailure(client.createConversation({ practice: sim.seed.otherPracticeId }))).code).toBe('upstream_forbidden');
     const { id } = await client.createConversation({ practice: sim.seed.grantedPracticeId });
-    expect((await failure(client.sendMessage(id, '   '))).code).toBe('upstream_rejected');
+    expect((await upstreamFailure(client.sendMessage(id, '   '))).code).toBe('upstream_rejected');
     expect(sim.counters.messagesReceived).toBe(0);
   });
 });

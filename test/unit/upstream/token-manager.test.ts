@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../../src/relay/upstream/errors.ts';
 import { lifetimeSeconds, refreshAfterMs } from '../../../src/relay/upstream/lifetime.ts';
 import { createTokenManager } from '../../../src/relay/upstream/token-manager.ts';
-import { BASE, fakeUpstream, json, tokenBody } from './fake-upstream.ts';
+import { BASE, fakeUpstream, json, tokenBody, upstreamFailure } from './fake-upstream.ts';
 
 function clock(start = 1_000_000) {
   let t = start;
@@ -14,16 +14,6 @@ function issuing(extra: Record<string, unknown> = {}) {
   return fakeUpstream(() => json(tokenBody(`tok-${++n}`, extra)));
 }
 
-async function rejection(promise: Promise<unknown>): Promise<UpstreamError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(UpstreamError);
-  return error as UpstreamError;
-}
 
 describe('token manager', () => {
   it('sends the documented form-encoded password grant', async () => {
@@ -100,14 +90,14 @@ describe('token manager', () => {
         typeof body === 'string' ? new Response(body, { status: 200 }) : json(body),
       );
       const tokens = createTokenManager({ baseUrl: BASE, username: 'u', password: 'p', fetch: fake.fetch });
-      expect((await rejection(tokens.getToken())).code).toBe('upstream_bad_response');
+      expect((await upstreamFailure(tokens.getToken())).code).toBe('upstream_bad_response');
     }
   });
 
   it.each([400, 401])('maps %i from the token endpoint to upstream_auth_failed', async (status) => {
     const fake = fakeUpstream(() => json({ error: 'invalid_grant' }, status));
     const tokens = createTokenManager({ baseUrl: BASE, username: 'u', password: 'p', fetch: fake.fetch });
-    const error = await rejection(tokens.getToken());
+    const error = await upstreamFailure(tokens.getToken());
     expect(error.code).toBe('upstream_auth_failed');
     expect(error.status).toBe(status);
   });
@@ -130,20 +120,20 @@ describe('token manager', () => {
     const fake = fakeUpstream(() => (accept ? json(tokenBody('good')) : json({ error: 'invalid_grant' }, 401)));
     const tokens = createTokenManager({ baseUrl: BASE, username: 'u', password: 'wrong', fetch: fake.fetch, now: c.now });
 
-    const first = await rejection(tokens.getToken());
+    const first = await upstreamFailure(tokens.getToken());
     expect(first.code).toBe('upstream_auth_failed');
     expect(fake.requests).toHaveLength(1);
     // Inside the window: same coded error, no request.
-    expect((await rejection(tokens.getToken())).code).toBe('upstream_auth_failed');
+    expect((await upstreamFailure(tokens.getToken())).code).toBe('upstream_auth_failed');
     // Each window: one tick short of it, no request; at its end, exactly one; then twice as long, capped at 60 s.
     let window = 1000;
     for (let i = 0; i < 9; i++) {
       const count = fake.requests.length;
       c.advance(window - 1);
-      await rejection(tokens.getToken());
+      await upstreamFailure(tokens.getToken());
       expect(fake.requests).toHaveLength(count);
       c.advance(1);
-      await rejection(tokens.getToken());
+      await upstreamFailure(tokens.getToken());
       expect(fake.requests).toHaveLength(count + 1);
       window = Math.min(window * 2, 60_000);
     }
@@ -155,10 +145,10 @@ describe('token manager', () => {
     // Reset: the next failure waits 1 s again.
     tokens.invalidate('good');
     accept = false;
-    await rejection(tokens.getToken());
+    await upstreamFailure(tokens.getToken());
     const before = fake.requests.length;
     c.advance(1000);
-    await rejection(tokens.getToken());
+    await upstreamFailure(tokens.getToken());
     expect(fake.requests.length).toBe(before + 1);
   });
 
@@ -174,12 +164,12 @@ describe('token manager', () => {
     expect(await tokens.getToken()).toBe('tok'); // inside the backoff window: no new request
     expect(fake.requests).toHaveLength(2);
     c.advance(10_000); // expired now
-    expect((await rejection(tokens.getToken())).code).toBe('upstream_unavailable');
+    expect((await upstreamFailure(tokens.getToken())).code).toBe('upstream_unavailable');
   });
 
   it('maps a slow token endpoint to upstream_timeout', async () => {
     const fake = fakeUpstream(() => new Promise<Response>(() => {}));
     const tokens = createTokenManager({ baseUrl: BASE, username: 'u', password: 'p', fetch: fake.fetch, timeoutMs: 30 });
-    expect((await rejection(tokens.getToken())).code).toBe('upstream_timeout');
+    expect((await upstreamFailure(tokens.getToken())).code).toBe('upstream_timeout');
   });
 });
