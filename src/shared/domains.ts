@@ -7,6 +7,9 @@ const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 // Anything that would make the entry more than a host: scheme/port separator, path, query, fragment, userinfo,
 // escapes, whitespace. Checked before parsing, because the URL parser would silently drop or fold them.
 const NOT_A_HOST = /[/:?#@\\%\s]/;
+// What the parser made of it must be letters, digits and hyphens in dotted labels (IDN is punycode by then). The URL
+// parser lets through characters like ; , ' " that would break out of a CSP header, so this is checked after it.
+const LDH_HOST = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
 
 /**
  * The ASCII lower-case form of a host name (IDN to punycode, one trailing dot dropped), or null when the text is not
@@ -25,7 +28,7 @@ export function toAsciiHost(text: string): string | null {
   }
   // The parser turns odd IPv4 spellings (0x7f.1, 2130706433) into dotted quads: judge what it made of the text.
   if (IPV4.test(parsed)) return ALLOWED_IP_LITERALS.has(parsed) ? parsed : null;
-  if (parsed.includes('..') || parsed.startsWith('.')) return null;
+  if (!LDH_HOST.test(parsed)) return null;
   // A single label is a machine on someone's network, not a practice website; localhost is the one exception.
   if (!parsed.includes('.') && parsed !== 'localhost') return null;
   return parsed;

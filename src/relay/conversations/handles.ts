@@ -33,8 +33,10 @@ export function createHandleSealer(secret: Uint8Array, now: () => number = Date.
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const plaintext = Buffer.from(JSON.stringify([VERSION, claims.clientId, claims.conversationId, claims.expiresAt]));
-      const sealed = Buffer.concat([iv, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
-      return sealed.toString('base64url');
+      const sealed = Buffer.concat([iv, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]).toString('base64url');
+      // A handle that open() and the frame would refuse must not be handed out: fail loudly here instead.
+      if (sealed.length > MAX_HANDLE_LENGTH) throw new RangeError('conversation handle would exceed its maximum length');
+      return sealed;
     },
 
     open(handle) {

@@ -18,7 +18,7 @@ interface Entry {
 }
 
 export interface IdempotencyOptions {
-  /** How long a key is remembered after its send succeeded. */
+  /** How long a key is remembered, counted from when its send started. */
   ttlMs?: number;
   /** The most keys kept at once; the oldest go first. Bounds memory under abuse. */
   maxEntries?: number;

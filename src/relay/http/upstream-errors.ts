@@ -20,11 +20,13 @@ export function apiErrorFromUpstream(error: unknown): ApiError {
       return new ApiError('not_found');
     case 'upstream_timeout':
       return new ApiError('upstream_timeout', error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);
+    // Upstream refused what was asked (a 4xx): asking again will not help, so no Retry-After invites a retry.
+    case 'upstream_rejected':
+      return new ApiError('bad_request');
     case 'upstream_rate_limited':
     case 'upstream_unavailable':
     case 'upstream_bad_response':
     case 'upstream_auth_failed':
-    case 'upstream_rejected':
       return new ApiError('upstream_unavailable', Math.max(1, error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS));
   }
 }

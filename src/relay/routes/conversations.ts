@@ -85,10 +85,14 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       const decision = options.messageLimiter.hit(claims.conversationId);
       if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
       const text = body.data.text;
-      const outcome = await idempotency.run(claims.conversationId, key, text, () =>
-        withDeadline(deadlineMs, upstream.sendMessage(claims.conversationId, text)).catch(async (error: unknown) => {
-          throw await explainRefusal(error, claims.conversationId);
-        }),
+      // The store holds the upstream send itself, and the deadline applies outside it: if the browser gives up
+      // waiting, the send goes on and the key stays taken until it settles, so the retry cannot send it twice.
+      const outcome = await upstreamCall(
+        idempotency.run(claims.conversationId, key, text, () =>
+          upstream.sendMessage(claims.conversationId, text).catch(async (error: unknown) => {
+            throw await explainRefusal(error, claims.conversationId);
+          }),
+        ),
       );
       if (outcome.kind === 'conflict') throw new ApiError('idempotency_conflict');
       const answer: SentMessage = { message: toWireMessage(outcome.value) };
@@ -112,13 +116,17 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     .post('/:handle/escalate', requireJson(), async (c) => {
       const claims = claimsOf(c);
       c.set('clientId', claims.clientId);
-      const conversation = await upstreamCall(upstream.escalate(claims.conversationId));
+      const conversation = await upstreamCall(
+        upstream.escalate(claims.conversationId).catch(async (error: unknown) => {
+          throw await explainRefusal(error, claims.conversationId);
+        }),
+      );
       const answer: Escalated = { status: conversation.status };
       return c.json(answer);
     });
 
   /**
-   * Upstream refuses a message to a resolved conversation with a 400; the visitor should hear "this chat has ended",
+   * Upstream refuses a message or an escalation in a resolved conversation with a 400; the visitor should hear "this chat has ended",
    * not "the service is unavailable". The relay asks for the conversation's status rather than reading error bodies,
    * whose shape the service does not document.
    */

@@ -61,3 +61,10 @@ describe('rate limiter', () => {
     expect(limiter.hit('a')).toEqual({ allowed: true });
   });
 });
+
+describe('handle length', () => {
+  it('refuses to seal a handle that open() would refuse', () => {
+    const sealer = createHandleSealer(new Uint8Array(32).fill(3));
+    expect(() => sealer.seal({ clientId: 'demo-client', conversationId: 'x'.repeat(600), expiresAt: Date.now() + 1000 })).toThrow(RangeError);
+  });
+});

@@ -286,3 +286,40 @@ describe('GET /v1/conversations/:handle/messages and escalate', () => {
     expect(body.status).toBe('escalated');
   });
 });
+
+describe('deadlines and idempotency together', () => {
+  it('never sends twice when the relay\'s deadline fires while the upstream send is still running', async () => {
+    harness = createRelayHarness({ environment: { REQUEST_DEADLINE_MS: '200' } });
+    const handle = await harness.startConversation();
+    harness.simulator.faults.set({ latencyMs: 500, match: /messages/ });
+    const first = await send(handle, 'slow message', 'slow-key-001');
+    expect(first.status).toBe(504);
+    // The browser retries with the same key; the retries wait on the one send that is still under way.
+    const statuses = [first.status];
+    while (statuses.at(-1) !== 201 && statuses.length < 6) statuses.push((await send(handle, 'slow message', 'slow-key-001')).status);
+    expect(statuses.at(-1)).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(harness.simulator.counters.messagesReceived).toBe(1);
+  });
+});
+
+describe('escalating a resolved conversation', () => {
+  it('says the conversation has ended', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    const [upstreamId] = [...harness.simulator.store.conversations.keys()];
+    const token = await (
+      await harness.simulator.fetch('http://127.0.0.1:8788/api/oauth/token/', {
+        method: 'POST',
+        body: new URLSearchParams({ username: harness.simulator.seed.username, password: harness.simulator.seed.password }),
+      })
+    ).json();
+    await harness.simulator.fetch(`http://127.0.0.1:8788/api/conversations/${upstreamId}/resolve/`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token.access_token}` },
+    });
+    const response = await harness.fromFrame(`/v1/conversations/${handle}/escalate`, { body: {} });
+    expect(response.status).toBe(409);
+    expect((await response.json()).error.code).toBe('conversation_resolved');
+  });
+});

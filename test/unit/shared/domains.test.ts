@@ -33,8 +33,26 @@ describe('normalizeDomainEntry', () => {
     ['whitespace inside', 'smile dental.com'],
     ['an empty label', 'smile..dental.com'],
     ['a query', 'example.com?x=1'],
+    ['a CSP separator', 'a.com;script-src'],
+    ['a second CSP policy', 'a.com,b.com'],
+    ['quotes', "a.com'unsafe-inline'"],
+    ['an underscore', 'my_host.example.com'],
+    ['a label starting with a hyphen', '-bad.example.com'],
   ])('drops %s', (_why, entry) => {
     expect(normalizeDomainEntry(entry)).toBeNull();
+  });
+});
+
+describe('every kept entry is safe to write into a CSP header', () => {
+  it('holds only letters, digits, hyphens, dots, and a leading *. or the loopback literals', async () => {
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (entry) => {
+        const kept = normalizeDomainEntry(entry);
+        return kept === null || kept === '[::1]' || /^(\*\.)?[a-z0-9.-]+$/.test(kept);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
