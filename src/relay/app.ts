@@ -35,6 +35,12 @@ export interface RelayAppOptions {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
+/** Remembers the first non-null answer: the built frame page does not change while the relay runs. */
+function cacheOnceFound<T>(read: () => Promise<T | null>): () => Promise<T | null> {
+  let found: T | null = null;
+  return async () => (found ??= await read());
+}
+
 export function createRelayApp({ settings, upstream, logger, distDir, publicDir, now = Date.now }: RelayAppOptions) {
   const configurations = createConfigurationService({
     upstream,
@@ -58,13 +64,17 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
     return c.json({ status: 'ok' });
   });
 
+  // One quota per address for everything that can reach upstream: the API and the frame page (which loads a
+  // configuration, so a flood of made-up client ids would otherwise become a flood of upstream requests).
+  const perAddress = rateLimit({ limiter: createRateLimiter({ limit: settings.requestsPerMinutePerIp, windowMs: MINUTE, now }), keyOf: addressOf });
+  app.use('/frame', perAddress);
   app.use(
     '/v1/*',
     async function noStore(c, next) {
       await next();
       c.res.headers.set('Cache-Control', 'no-store');
     },
-    rateLimit({ limiter: createRateLimiter({ limit: settings.requestsPerMinutePerIp, windowMs: MINUTE, now }), keyOf: addressOf }),
+    perAddress,
     bodyLimit({ maxSize: settings.bodyLimitBytes, onError: (c) => errorResponse(c, new ApiError('payload_too_large')) }),
   );
   app.use('/v1/conversations', sameOrigin({ publicOrigin: settings.publicOrigin }));
@@ -92,7 +102,7 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
     frameRoutes({
       configurations,
       deadlineMs,
-      readFramePage: () => readFramePage(distDir),
+      readFramePage: cacheOnceFound(() => readFramePage(distDir)),
     }),
   );
   app.route('/', staticRoutes({ distDir, publicDir }));

@@ -74,6 +74,11 @@ export interface RelaySettings {
 
 export class SettingsError extends Error {}
 
+function isHttpsOrLoopback(address: string): boolean {
+  const url = new URL(address);
+  return url.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
 export function readSettings(environment: Record<string, string | undefined>, randomSecret: () => Uint8Array): RelaySettings {
   // An empty variable means "not set", as in most shells' `VAR= npm start`.
   const present = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''));
@@ -90,6 +95,14 @@ export function readSettings(environment: Record<string, string | undefined>, ra
   const production = env.NODE_ENV === 'production';
   if (production && env.HANDLE_SECRET === undefined) {
     throw new SettingsError('HANDLE_SECRET is required when NODE_ENV=production (at least 32 random characters).');
+  }
+  // In production the built-in simulator, with its public demo account, must never stand in for the real service,
+  // and the password and tokens must not travel in the clear.
+  if (production && env.UPSTREAM_URL === undefined) {
+    throw new SettingsError('UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required when NODE_ENV=production.');
+  }
+  if (production && env.UPSTREAM_URL !== undefined && !isHttpsOrLoopback(env.UPSTREAM_URL)) {
+    throw new SettingsError('UPSTREAM_URL must be https:// when NODE_ENV=production (plain http only to a loopback address).');
   }
   return {
     port: env.PORT,

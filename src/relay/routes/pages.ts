@@ -14,14 +14,17 @@ const TRY_PAGE_POLICY = [
   "frame-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
+  "frame-ancestors 'self'",
 ].join('; ');
 
 const escapeAttribute = (text: string) => text.replace(/[&"<>]/g, (character) => `&#${character.charCodeAt(0)};`);
 
 export function pageRoutes() {
   return new Hono<RelayEnv>()
-    .get('/', (c) =>
-      c.html(`<!doctype html>
+    .get('/', (c) => {
+      c.header('Cache-Control', 'no-store');
+      c.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+      return c.html(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Practice web chat relay</title></head>
 <body><main>
@@ -31,8 +34,8 @@ export function pageRoutes() {
 <li><a href="/try">Try the widget</a> on a page like a practice's</li>
 <li><a href="/healthz">Health</a></li>
 </ul>
-</main></body></html>`),
-    )
+</main></body></html>`);
+    })
     .get('/try', (c) => {
       const clientId = c.req.query('client_id') === undefined ? 'demo-client' : clientIdFromQuery(c.req.query('client_id'));
       c.header('Content-Security-Policy', TRY_PAGE_POLICY);

@@ -19,6 +19,7 @@ const DEMO_PAGE_POLICY = [
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
+  "frame-ancestors 'self'",
 ].join('; ');
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -50,7 +50,9 @@ describe('GET /v1/webchat-configuration', () => {
   });
 
   it('drops http logos outside development', async () => {
-    harness = createRelayHarness({ environment: { NODE_ENV: 'production', HANDLE_SECRET: 'x'.repeat(32) } });
+    harness = createRelayHarness({
+      environment: { NODE_ENV: 'production', HANDLE_SECRET: 'x'.repeat(32), UPSTREAM_URL: 'https://api.example.com', UPSTREAM_USERNAME: 'u', UPSTREAM_PASSWORD: 'p' },
+    });
     expect((await (await getConfiguration('demo-client')).json()).logo_url).toBeNull();
   });
 

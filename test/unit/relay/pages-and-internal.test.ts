@@ -32,6 +32,23 @@ describe('the relay\'s own pages', () => {
     expect(await response.text()).not.toContain('<script>');
   });
 
+  it('lets no other site frame the try page, the demo page or the index', async () => {
+    harness = createRelayHarness();
+    for (const path of ['/try', '/demo/']) {
+      expect((await harness.app.request(`${RELAY_ORIGIN}${path}`)).headers.get('Content-Security-Policy')).toContain("frame-ancestors 'self'");
+    }
+    const index = await harness.app.request(`${RELAY_ORIGIN}/`);
+    expect(index.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
+    expect(index.headers.get('Cache-Control')).toBe('no-store');
+  });
+
+  it('counts frame pages against the per-address quota, since each may ask upstream for a configuration', async () => {
+    harness = createRelayHarness({ environment: { REQUESTS_PER_MINUTE_PER_IP: '2' } });
+    const statuses = [];
+    for (const id of ['made-up-1', 'made-up-2', 'made-up-3']) statuses.push((await harness.app.request(`${RELAY_ORIGIN}/frame?client_id=${id}`)).status);
+    expect(statuses).toEqual([404, 404, 429]);
+  });
+
   it('answers /favicon.ico with no content', async () => {
     harness = createRelayHarness();
     expect((await harness.app.request(`${RELAY_ORIGIN}/favicon.ico`)).status).toBe(204);

@@ -53,6 +53,11 @@ describe('readSettings', () => {
     [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY'],
     [{ UPSTREAM_URL: 'https://api.example.com' }, 'go together'],
     [{ NODE_ENV: 'production' }, 'HANDLE_SECRET is required'],
+    [{ NODE_ENV: 'production', HANDLE_SECRET: 'k'.repeat(32) }, 'required when NODE_ENV=production'],
+    [
+      { NODE_ENV: 'production', HANDLE_SECRET: 'k'.repeat(32), UPSTREAM_URL: 'http://api.example.com', UPSTREAM_USERNAME: 'u', UPSTREAM_PASSWORD: 'p' },
+      'must be https://',
+    ],
   ])('refuses %j, naming %s', (environment, named) => {
     expect(() => readSettings(environment, secret)).toThrow(SettingsError);
     expect(() => readSettings(environment, secret)).toThrow(named);
