@@ -1,4 +1,5 @@
 // Analytics for the practice's own GA4 property, coarse on purpose: an event name and the page's origin. Message text,
+import { isGa4TagId } from '../shared/configuration.ts';
 // handles, conversation ids and the page's path or query (which can name a condition) cannot reach it: nothing here
 // accepts them.
 
@@ -10,8 +11,6 @@ export interface Analytics {
 
 export const ANALYTICS_ENDPOINT = 'https://www.google-analytics.com/g/collect';
 
-// Only a GA4 measurement id speaks this protocol; Universal Analytics (UA-), Ads (AW-) and other tags do not.
-const GA4_TAG_ID = /^G-[A-Z0-9]{4,20}$/;
 const NOTHING: Analytics = { track() {} };
 
 /**
@@ -25,7 +24,8 @@ export function createAnalytics(
   send: (url: string) => void,
   randomId: () => string,
 ): Analytics {
-  if (googleTagId === null || !GA4_TAG_ID.test(googleTagId)) return NOTHING;
+  // Only a GA4 measurement id speaks this protocol; Universal Analytics (UA-), Ads (AW-) and other tags do not.
+  if (!isGa4TagId(googleTagId)) return NOTHING;
   const origin = originOf(pageOrigin);
   if (origin === null) return NOTHING;
   const clientId = randomId();

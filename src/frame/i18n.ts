@@ -13,6 +13,7 @@ export interface Strings {
   emergencyNotice(emergencyNumber?: string): string;
   automatedNotice(botName: string): string;
   composerLabel: string;
+  conversationLabel: string;
   composerPlaceholder: string;
   send: string;
   charactersLeft(count: number): string;
@@ -74,6 +75,7 @@ const en: Strings = {
   emergencyNotice: (number = '911') => `Not for emergencies. If this is an emergency, call ${number}.`,
   automatedNotice: (bot) => `${bot} is an automated assistant until a team member joins.`,
   composerLabel: 'Message',
+  conversationLabel: 'Conversation',
   composerPlaceholder: 'Type your message…',
   send: 'Send',
   charactersLeft: (count) => (count === 1 ? '1 character left' : `${count} characters left`),
@@ -138,6 +140,7 @@ const es: Strings = {
   emergencyNotice: (number = '911') => `No es para emergencias. Si se trata de una emergencia, llame al ${number}.`,
   automatedNotice: (bot) => `${bot} es un asistente automático hasta que se una un miembro del equipo.`,
   composerLabel: 'Mensaje',
+  conversationLabel: 'Conversación',
   composerPlaceholder: 'Escriba su mensaje…',
   send: 'Enviar',
   charactersLeft: (count) => (count === 1 ? 'Queda 1 carácter' : `Quedan ${count} caracteres`),

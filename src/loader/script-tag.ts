@@ -16,13 +16,14 @@ export interface ScriptSettings {
 export function findOwnScript(doc: Document): HTMLScriptElement | null {
   const current = doc.currentScript;
   if (current && current.tagName === 'SCRIPT') return current as HTMLScriptElement;
-  const candidates = doc.querySelectorAll<HTMLScriptElement>('script[src*="loader.js"]');
+  // Only a tag that names a client id: another vendor's loader.js on the page is not ours.
+  const candidates = doc.querySelectorAll<HTMLScriptElement>('script[src*="/loader.js"][data-client-id], script[src*="/loader.js?"][src*="client_id="]');
   return candidates[candidates.length - 1] ?? null;
 }
 
 /** The settings, or why there are none (for the single console line). */
 export function readScriptTag(script: HTMLScriptElement | null): ScriptSettings | string {
-  if (!script) return 'its script tag was not found';
+  if (!script) return 'its script tag, with data-client-id, was not found';
   let relayOrigin: string;
   let clientId: string;
   try {

@@ -1,7 +1,7 @@
 // The webchat configuration as browsers receive it from the relay, and the rules that make any upstream value safe
 // to put in a style, an image source, a text node or a CSP header. The relay normalises once; the loader and the
 // frame parse the relay's answer with the same rules, so a broken or hostile value never reaches the page.
-// Hand-written rather than zod: the loader ships these rules inside a 1.5 KB budget.
+// Hand-written rather than zod: the loader ships these rules inside its small size budget (test/unit/bundles).
 import { normalizeDomainList } from './domains.ts';
 
 export interface WebchatConfiguration {
@@ -69,6 +69,9 @@ export function normalizeBotName(value: unknown): string {
   return capped === '' ? DEFAULT_BOT_NAME : capped;
 }
 
+/** A GA4 measurement id, the only kind of tag the panel's coarse analytics can send to. */
+export const isGa4TagId = (tagId: string | null): tagId is string => tagId !== null && /^G-[A-Z0-9]{4,20}$/.test(tagId);
+
 /** A Google tag id (G-…, GT-…, AW-…, DC-…, UA-…-…), or null: an empty or odd value sends no analytics at all. */
 export function normalizeGoogleTagId(value: unknown): string | null {
   return typeof value === 'string' && GOOGLE_TAG_ID.test(value.trim()) ? value.trim() : null;
@@ -116,7 +119,8 @@ export function parseWebchatConfiguration(json: unknown): WebchatConfiguration |
     client_id,
     is_active,
     domains: domains.filter((entry): entry is string => typeof entry === 'string'),
-    logo_url: typeof logo_url === 'string' && /^https?:\/\//.test(logo_url) ? logo_url : null,
+    // Only the relay decides whether loopback http logos are allowed; a browser never accepts other http logos.
+    logo_url: normalizeLogoUrl(logo_url, true),
     icon_color: normalizeIconColor(value.icon_color),
     icon_opacity: normalizeIconOpacity(value.icon_opacity),
     bot_name: typeof bot_name === 'string' && bot_name.trim() !== '' ? bot_name.trim().slice(0, BOT_NAME_MAX_LENGTH) : DEFAULT_BOT_NAME,

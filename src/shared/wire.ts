@@ -1,5 +1,5 @@
 // The relay's browser-facing /v1 API: error codes and the shapes of its answers, shared by the relay (which builds
-// them) and the frame (which parses them with zod/mini in src/frame).
+// them) and the frame (which parses them with src/shared/wire-parse.ts).
 
 /** Stable error codes; the UI maps codes to words, never messages. */
 export const API_ERROR_CODES = [

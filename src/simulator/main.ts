@@ -24,7 +24,7 @@ const { seed } = server.simulator;
 console.log(`Upstream simulator listening on ${server.url}`);
 // The seeded account is a public demo account (it is in the README), not a real credential.
 console.log(`Seeded account: ${seed.username} / ${seed.password} (granted practice ${seed.grantedPracticeId})`);
-console.log('Webchat client ids: demo-client, smile-dental, demo-inactive, demo-other-practice, demo-empty-color, demo-hostile');
+console.log('Webchat client ids: demo-client, smile-dental, demo-inactive, demo-other-practice, demo-empty-color, demo-analytics, demo-hostile');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -85,7 +85,7 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
               </button>
             )}
           </div>
-          <Composer strings={strings} maxLength={maxLength} disabled={false} onSend={model.send} inputRef={inputRef} />
+          <Composer strings={strings} maxLength={maxLength} onSend={model.send} inputRef={inputRef} />
         </>
       )}
     </div>

@@ -5,7 +5,6 @@ import { findSensitiveNumbers, type SensitiveKind } from '../text/sensitive.ts';
 interface ComposerProps {
   strings: Strings;
   maxLength: number;
-  disabled: boolean;
   onSend: (text: string) => void;
   inputRef?: { current: HTMLTextAreaElement | null };
 }
@@ -13,13 +12,13 @@ interface ComposerProps {
 /** The counter appears this close to the limit. */
 const COUNTER_FROM = 200;
 
-export function Composer({ strings, maxLength, disabled, onSend, inputRef }: ComposerProps) {
+export function Composer({ strings, maxLength, onSend, inputRef }: ComposerProps) {
   const [text, setText] = useState('');
   const [warning, setWarning] = useState<SensitiveKind[] | null>(null);
   const left = maxLength - text.length;
 
   function send(confirmed: boolean) {
-    if (text.trim() === '' || disabled) return;
+    if (text.trim() === '') return;
     const kinds = findSensitiveNumbers(text);
     if (!confirmed && kinds.length > 0) return setWarning(kinds);
     onSend(text);
@@ -61,7 +60,7 @@ export function Composer({ strings, maxLength, disabled, onSend, inputRef }: Com
             }
           }}
         />
-        <button type="button" class="primary send" disabled={disabled || text.trim() === ''} onClick={() => send(false)}>
+        <button type="button" class="primary send" disabled={text.trim() === ''} onClick={() => send(false)}>
           {strings.send}
         </button>
       </div>

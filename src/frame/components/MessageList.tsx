@@ -25,7 +25,7 @@ export function MessageList({ messages, strings, locale, onRetry }: MessageListP
 
   return (
     // Not a live region itself: a separate one announces each new reply once (see App), never the history.
-    <div class="messages" tabIndex={0} aria-label={strings.composerLabel}>
+    <div class="messages" tabIndex={0} role="region" aria-label={strings.conversationLabel}>
       {messages.length > visible.length && (
         <button type="button" class="link-button earlier" onClick={() => setShown(shown + VISIBLE_PAGE)}>
           {strings.showEarlier}

@@ -6,7 +6,7 @@ const CAP_MS = 30_000;
 // A server may ask for a longer pause than our own cap, but not an unbounded one.
 const RETRY_AFTER_CAP_MS = 5 * 60_000;
 
-/** After this many automatic retries the panel stops and offers "Try again". */
+/** After this many automatic attempts (the first send included) the panel stops and offers "Try again". */
 export const MAX_AUTOMATIC_ATTEMPTS = 6;
 
 /**

@@ -163,6 +163,8 @@ export function createChatModel(deps: ChatModelDependencies) {
       });
       schedulePoll();
     } catch (error) {
+      // An answer about a conversation the panel has already left (ended, or replaced after expiry) changes nothing.
+      if (polled !== handle) return;
       if (error instanceof TransportError && error.code === 'session_expired') {
         forgetConversation();
         phase.value = 'ended';

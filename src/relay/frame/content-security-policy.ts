@@ -10,8 +10,7 @@ export interface FramePolicyOptions {
   preview?: boolean;
   /** Extra image sources, e.g. the origin of an http loopback logo in development. */
   extraImageSources?: readonly string[];
-  /** Extra script and connect sources, e.g. Google's tag endpoints when the configuration has a tag id. */
-  extraScriptSources?: readonly string[];
+  /** Extra connect sources: Google Analytics' collect endpoint when the configuration has a GA4 tag id. */
   extraConnectSources?: readonly string[];
 }
 
@@ -24,12 +23,11 @@ export function frameContentSecurityPolicy({
   domains,
   preview = false,
   extraImageSources = [],
-  extraScriptSources = [],
   extraConnectSources = [],
 }: FramePolicyOptions): string {
   return [
     "default-src 'none'",
-    ['script-src', "'self'", ...extraScriptSources].join(' '),
+    "script-src 'self'",
     "style-src 'self'",
     // Signed logo URLs live on the service's storage host, which the relay does not know in advance.
     ['img-src', "'self'", 'https:', ...extraImageSources].join(' '),

@@ -6,6 +6,7 @@ import { withDeadline } from '../http/deadline.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
 import { frameContentSecurityPolicy } from '../frame/content-security-policy.ts';
 import { clientIdFromQuery } from './configuration.ts';
+import { isGa4TagId } from '../../shared/configuration.ts';
 
 /** Where the panel's GA4 beacon goes; allowed by the frame's CSP only for configurations with a GA4 tag id. */
 export const GOOGLE_ANALYTICS_ORIGIN = 'https://www.google-analytics.com';
@@ -34,7 +35,7 @@ export function frameRoutes({ configurations, readFramePage, deadlineMs }: Frame
         preview,
         extraImageSources: logoOrigin?.startsWith('http:') ? [logoOrigin] : [],
         // The panel's coarse analytics beacon (src/frame/analytics.ts), only when there is a GA4 tag to send to.
-        extraConnectSources: configuration.google_tag_id?.startsWith('G-') ? [GOOGLE_ANALYTICS_ORIGIN] : [],
+        extraConnectSources: isGa4TagId(configuration.google_tag_id) ? [GOOGLE_ANALYTICS_ORIGIN] : [],
       }),
     );
     c.header('Cache-Control', 'no-store');

@@ -142,7 +142,7 @@ describe('boot', () => {
     const { reports, requests } = start();
     await settle();
     expect(requests).toEqual([]);
-    expect(reports).toEqual([`${REPORT_PREFIX}data-client-id is missing or malformed`]);
+    expect(reports).toEqual([`${REPORT_PREFIX}its script tag, with data-client-id, was not found`]);
     // The API exists and does nothing, so a page calling it never throws.
     expect(() => (win().PracticeChat as PracticeChatApi).open()).not.toThrow();
   });

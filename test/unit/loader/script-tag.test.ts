@@ -46,8 +46,10 @@ describe('findOwnScript', () => {
   it('falls back to the last loader script when currentScript is null', () => {
     // A parsed document runs no scripts, so nothing is fetched.
     const page = new DOMParser().parseFromString(
-      '<script src="https://a.example/other.js"></script><script src="https://r.example/loader.js" id="first"></script>' +
-        '<script src="https://r.example/loader.js" id="last"></script>',
+      '<script src="https://a.example/other.js"></script><script src="https://r.example/loader.js" data-client-id="a" id="first"></script>' +
+        '<script src="https://r.example/loader.js" data-client-id="b" id="last"></script>' +
+        // Another vendor's loader.js, with no client id, is not ours.
+        '<script src="https://vendor.example/loader.js" id="vendor"></script>',
       'text/html',
     );
     expect(page.currentScript).toBeNull();
