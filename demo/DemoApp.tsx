@@ -28,6 +28,10 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
       const body: unknown = await response.json();
       const configuration = response.ok ? parseWebchatConfiguration(body) : null;
       if (!configuration) {
+        // Never leave another configuration's preview and snippet on screen under the new client id.
+        preview.current?.dispose();
+        preview.current = null;
+        setDraft(null);
         const code = parseApiErrorCode(body);
         return setLoadError(code === 'not_found' ? `No configuration has the client id "${clientId}".` : 'The configuration could not be loaded; try again shortly.');
       }
@@ -86,6 +90,7 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
         <>
           <section aria-labelledby="edit-title">
             <h2 id="edit-title">Edit and watch</h2>
+            <p>The launcher in the bottom-right corner is the real one: select it to open a preview chat.</p>
             <div class="fields">
               <label for="icon-color-text">Icon colour</label>
               <div class="row">

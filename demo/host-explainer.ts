@@ -1,4 +1,5 @@
 // "Would the widget show on https://www.smile-dental.com?" — the shared host matcher's answer, explained.
+import { toAsciiHost } from '../src/shared/domains.ts';
 import { matchHost } from '../src/shared/host-match.ts';
 
 export interface HostAnswer {
@@ -9,9 +10,11 @@ export interface HostAnswer {
 /** The host name from what someone typed: a full address or a bare host. */
 export function hostFromInput(input: string): string | null {
   const text = input.trim();
-  if (text === '') return null;
+  if (text === '' || /\s/.test(text)) return null;
   try {
-    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`).hostname;
+    const hostname = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`).hostname;
+    // Only a real host name (or localhost) counts: never percent-encoded text or something the parser made up.
+    return toAsciiHost(hostname);
   } catch {
     return null;
   }

@@ -24,9 +24,23 @@ if (settings.handleSecretGenerated) {
   logger.warn('HANDLE_SECRET is not set: generated one for this run. Conversations will not survive a restart; set HANDLE_SECRET in production.');
 }
 
+/** Starting to listen can fail for reasons no setting check sees (a port in use, an unknown host): name the setting. */
+async function listening<T>(what: string, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+    const why = code === 'EADDRINUSE' ? 'that port is already in use' : code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' ? 'that address is not one of this machine\'s' : `it failed (${code || 'unknown error'})`;
+    console.error(`Could not listen for ${what}: ${why}.`);
+    process.exit(1);
+  }
+}
+
 const simulator =
   settings.upstream === null
-    ? await startSimulatorServer({ port: settings.simulatorPort, host: '127.0.0.1' })
+    ? await listening(`the built-in simulator on 127.0.0.1:${settings.simulatorPort} (SIMULATOR_PORT)`, () =>
+        startSimulatorServer({ port: settings.simulatorPort, host: '127.0.0.1' }),
+      )
     : null;
 const upstreamSettings = settings.upstream ?? {
   url: simulator!.url,
@@ -34,7 +48,7 @@ const upstreamSettings = settings.upstream ?? {
   password: simulator!.simulator.seed.password,
 };
 
-const relay = await startRelayServer({
+const relay = await listening(`the relay on ${settings.host}:${settings.port} (HOST, PORT)`, () => startRelayServer({
   settings,
   upstream: createUpstreamClient({
     baseUrl: upstreamSettings.url,
@@ -45,7 +59,7 @@ const relay = await startRelayServer({
   logger,
   distDir: fileURLToPath(new URL('../dist', import.meta.url)),
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
-});
+}));
 
 const base = settings.publicOrigin ?? relay.url.replace('127.0.0.1', 'localhost');
 console.log(

@@ -7,14 +7,14 @@ const integer = (fallback: number, min: number, max: number) =>
   z
     .string()
     .trim()
-    .regex(/^\d+$/, 'must be a whole number')
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
+    .pipe(z.number().int().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`))
     .optional()
     .transform((value) => value ?? fallback);
 
 const flag = z
-  .enum(['true', 'false', '1', '0', ''])
+  .enum(['true', 'false', '1', '0', ''], 'must be true or false')
   .optional()
   .transform((value) => value === 'true' || value === '1');
 

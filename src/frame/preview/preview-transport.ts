@@ -27,7 +27,7 @@ export function createPreviewTransport(getConfiguration: Transport['getConfigura
       const sent = add('visitor', 'Visitor', text);
       add(
         status === 'escalated' ? 'agent' : 'bot',
-        status === 'escalated' ? 'Preview team member' : botName(),
+        status === 'escalated' ? 'Preview' : botName(),
         status === 'escalated'
           ? 'This is where a team member from the practice would answer.'
           : `This is a preview reply from ${botName()}. On your website, the practice's assistant answers here.`,
@@ -47,7 +47,7 @@ export function createPreviewTransport(getConfiguration: Transport['getConfigura
     },
     async escalate() {
       status = 'escalated';
-      add('agent', 'Preview team member', 'A team member would join here. (Preview: no one at the practice is notified.)', PREVIEW_REPLY_MS);
+      add('agent', 'Preview', 'A team member would join here. (Preview: no one at the practice is notified.)', PREVIEW_REPLY_MS);
       return { status };
     },
   };

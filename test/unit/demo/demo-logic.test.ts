@@ -43,6 +43,7 @@ describe('explainHost', () => {
     ['https://www.smile-dental.com', false, /no implicit www/],
     ['https://smile-dental.com.evil.example', false, /not one of the allowed domains/],
     ['not a url at all %%%', false, /not a website address/],
+    ['not a url at all', false, /not a website address/],
   ])('%s → %s', (input, shows, explanation) => {
     const answer = explainHost(input, domains);
     expect(answer.shows).toBe(shows);
