@@ -16,8 +16,9 @@ export interface ScriptSettings {
 export function findOwnScript(doc: Document): HTMLScriptElement | null {
   const current = doc.currentScript;
   if (current && current.tagName === 'SCRIPT') return current as HTMLScriptElement;
-  // Only a tag that names a client id: another vendor's loader.js on the page is not ours.
-  const candidates = doc.querySelectorAll<HTMLScriptElement>('script[src*="/loader.js"][data-client-id], script[src*="/loader.js?"][src*="client_id="]');
+  // Only a tag that names a client id: another vendor's loader.js on the page is not ours. (A tag that puts the id in
+  // its src query is found through currentScript, the usual case.)
+  const candidates = doc.querySelectorAll<HTMLScriptElement>('script[data-client-id][src*="/loader.js"]');
   return candidates[candidates.length - 1] ?? null;
 }
 

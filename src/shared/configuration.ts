@@ -27,6 +27,7 @@ const HEX_COLOR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 // GA4 (G-), Google tag (GT-), Ads (AW-), Floodlight (DC-), and legacy Universal Analytics (UA-n-n).
 const GOOGLE_TAG_ID = /^(?:(?:G|GT|AW|DC)-[A-Z0-9]{4,20}|UA-\d{4,12}-\d{1,4})$/;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const BROWSER_LOGO = /^(?:https:\/\/[^/]|http:\/\/(?:localhost|127\.0\.0\.1|\[::1\])[:/])/i;
 
 /** A strict hex colour, or the default: `red;background:url(...)`, `var(--x)` and `</style>` never pass. */
 export function normalizeIconColor(value: unknown): string {
@@ -119,8 +120,9 @@ export function parseWebchatConfiguration(json: unknown): WebchatConfiguration |
     client_id,
     is_active,
     domains: domains.filter((entry): entry is string => typeof entry === 'string'),
-    // Only the relay decides whether loopback http logos are allowed; a browser never accepts other http logos.
-    logo_url: normalizeLogoUrl(logo_url, true),
+    // https, or http to a loopback host (the relay allows those only in development): the scheme is what matters
+    // here, and a prefix check keeps URL parsing out of the loader.
+    logo_url: typeof logo_url === 'string' && BROWSER_LOGO.test(logo_url) ? logo_url : null,
     icon_color: normalizeIconColor(value.icon_color),
     icon_opacity: normalizeIconOpacity(value.icon_opacity),
     bot_name: typeof bot_name === 'string' && bot_name.trim() !== '' ? bot_name.trim().slice(0, BOT_NAME_MAX_LENGTH) : DEFAULT_BOT_NAME,

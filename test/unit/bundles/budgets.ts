@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants } from 'node:zlib';
 
 /**
- * loader.js. Issue 4 asked for 1,500 bytes; the launcher with every behaviour the issue lists measured 3,705 bytes
- * (see the commit that set this), so the ceiling is that plus a little headroom, until the loader is made smaller.
+ * loader.js. Issue 4 asked for 1,500 bytes; the launcher with every behaviour the issue lists measured 3,705 bytes (3,772
+ * after the review fixes; see the commits), so the ceiling is that plus a little headroom, until the loader is made smaller.
  */
 export const LOADER_BROTLI_CEILING = 3_800;
 

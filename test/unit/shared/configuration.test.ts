@@ -110,6 +110,19 @@ describe('parseWebchatConfiguration', () => {
     },
   );
 
+  it.each([
+    ['https://cdn.example/logo.png', true],
+    ['http://127.0.0.1:8788/media/logo.svg', true],
+    ['http://localhost/logo.svg', true],
+    ['http://cdn.example/logo.png', false],
+    ['http://127.0.0.1.evil.example/logo.png', false],
+    ['javascript:alert(1)', false],
+    ['data:image/svg+xml,<svg/>', false],
+    ['https:///nohost', false],
+  ])('keeps the logo %s in a browser: %s', (logo, kept) => {
+    expect(parseWebchatConfiguration({ ...good, logo_url: logo })?.logo_url).toBe(kept ? logo : null);
+  });
+
   it('checks again every value that reaches a style, a URL or a text', () => {
     expect(
       parseWebchatConfiguration({
