@@ -1,6 +1,6 @@
 // The frame page's HTML. Vite builds the panel's script and stylesheet with hashed names and records them in its
 // manifest; the relay writes the small page around them, with no inline script or style (its CSP allows none).
-import { readUnder } from '../routes/static-assets.ts';
+import { readUnder } from '../http/files.ts';
 
 /** The panel's entry as Vite's manifest names it. */
 export const FRAME_ENTRY = 'src/frame/main.tsx';

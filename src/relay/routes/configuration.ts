@@ -1,19 +1,8 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
-import { CLIENT_ID_PATTERN } from '../../shared/configuration.ts';
-import { ApiError } from '../http/api-error.ts';
+import { clientIdFromQuery } from '../http/client-id.ts';
 import { withDeadline } from '../http/deadline.ts';
 import type { RelayEnv } from '../http/env.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
-
-export const clientIdSchema = z.string().regex(CLIENT_ID_PATTERN);
-
-/** Reads `client_id` from the query, or fails with `bad_request`. */
-export function clientIdFromQuery(value: string | undefined): string {
-  const parsed = clientIdSchema.safeParse(value);
-  if (!parsed.success) throw new ApiError('bad_request', undefined, 'client_id is missing or malformed.');
-  return parsed.data;
-}
 
 /**
  * GET /v1/webchat-configuration?client_id=ID — readable by any origin: the loader asks for it from the practice's

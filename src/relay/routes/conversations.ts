@@ -13,7 +13,7 @@ import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
 import type { RateLimiter } from '../protection/rate-limiter.ts';
 import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
-import { clientIdSchema } from './configuration.ts';
+import { clientIdSchema } from '../http/client-id.ts';
 
 export interface ConversationRouteOptions {
   upstream: UpstreamClient;

@@ -5,7 +5,7 @@ import type { RelayEnv } from '../http/env.ts';
 import { withDeadline } from '../http/deadline.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
 import { frameContentSecurityPolicy } from '../frame/content-security-policy.ts';
-import { clientIdFromQuery } from './configuration.ts';
+import { clientIdFromQuery } from '../http/client-id.ts';
 import { isGa4TagId } from '../../shared/configuration.ts';
 
 /** Where the panel's GA4 beacon goes; allowed by the frame's CSP only for configurations with a GA4 tag id. */

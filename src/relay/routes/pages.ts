@@ -2,7 +2,7 @@
 // (and the browser tests) can see the widget on a page with a strict Content-Security-Policy.
 import { Hono } from 'hono';
 import type { RelayEnv } from '../http/env.ts';
-import { clientIdFromQuery } from './configuration.ts';
+import { clientIdFromQuery } from '../http/client-id.ts';
 
 // The try page is a host page like a practice's: it allows scripts only from itself (the relay), no inline script or
 // style, so the loader is shown to work under a strict CSP. Logos may come from the development simulator over http.

@@ -1,9 +1,9 @@
 // The built browser files: the loader (short cache, so a fix reaches every practice within minutes), and the hashed
 // frame and demo assets (cached for a year: their names change whenever their content does).
-import { readFile } from 'node:fs/promises';
-import { join, normalize, sep } from 'node:path';
+import { join } from 'node:path';
 import { Hono } from 'hono';
 import type { RelayEnv } from '../http/env.ts';
+import { readUnder } from '../http/files.ts';
 
 export const LOADER_CACHE_CONTROL = 'public, max-age=300';
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -32,17 +32,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
 };
-
-/** Reads a file under `root`, refusing any path that would step outside it. */
-export async function readUnder(root: string, relativePath: string): Promise<Buffer | null> {
-  const path = normalize(join(root, relativePath));
-  if (!path.startsWith(normalize(root) + sep)) return null;
-  try {
-    return await readFile(path);
-  } catch {
-    return null;
-  }
-}
 
 function contentType(path: string): string {
   const dot = path.lastIndexOf('.');

@@ -22,7 +22,8 @@ describe('the chat panel bundle', () => {
     expect(script).not.toMatch(pattern);
   });
 
-  it('never writes message text to storage: the only storage call is the handle store', () => {
+  // Message text staying out of sessionStorage is shown by the handle store's tests and the reload browser test.
+  it('uses no persistent browser storage at all: no localStorage, IndexedDB or cookies', () => {
     expect(script.match(/localStorage/g) ?? []).toEqual([]);
     expect(script).not.toMatch(/indexedDB|document\.cookie/);
   });
