@@ -8,7 +8,8 @@ const send = (handle: string, text: string, key = 'key-0000001') =>
   harness.fromFrame(`/v1/conversations/${handle}/messages`, { body: { text }, headers: { 'Idempotency-Key': key } });
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let attempt = 0; attempt < 50; attempt++) {
+  // Up to about 5 s: returns as soon as the condition holds, and a loaded shared machine can be slow.
+  for (let attempt = 0; attempt < 250; attempt++) {
     const value = await read();
     if (done(value)) return value;
     await new Promise((resolve) => setTimeout(resolve, 20));

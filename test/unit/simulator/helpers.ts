@@ -26,7 +26,8 @@ export async function authedSimulator(options: SimulatorOptions = {}) {
 }
 
 /** Waits for a condition driven by timers in the simulator (bot and agent replies with tiny delays). */
-export async function eventually(check: () => boolean, timeoutMs = 1000): Promise<void> {
+// Generous: it returns as soon as the check holds, and a loaded shared machine can be slow.
+export async function eventually(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > end) throw new Error('condition not met in time');
