@@ -194,17 +194,7 @@ describe('POST /v1/conversations/:handle/messages', () => {
   it('says a resolved conversation has ended', async () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
-    const [upstreamId] = [...harness.simulator.store.conversations.keys()];
-    const token = await (
-      await harness.simulator.fetch('http://127.0.0.1:8788/api/oauth/token/', {
-        method: 'POST',
-        body: new URLSearchParams({ username: harness.simulator.seed.username, password: harness.simulator.seed.password }),
-      })
-    ).json();
-    await harness.simulator.fetch(`http://127.0.0.1:8788/api/conversations/${upstreamId}/resolve/`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token.access_token}` },
-    });
+    await harness.resolveUpstream();
     const response = await send(handle, 'are you there?');
     expect(response.status).toBe(409);
     expect((await response.json()).error.code).toBe('conversation_resolved');
@@ -308,17 +298,7 @@ describe('escalating a resolved conversation', () => {
   it('says the conversation has ended', async () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
-    const [upstreamId] = [...harness.simulator.store.conversations.keys()];
-    const token = await (
-      await harness.simulator.fetch('http://127.0.0.1:8788/api/oauth/token/', {
-        method: 'POST',
-        body: new URLSearchParams({ username: harness.simulator.seed.username, password: harness.simulator.seed.password }),
-      })
-    ).json();
-    await harness.simulator.fetch(`http://127.0.0.1:8788/api/conversations/${upstreamId}/resolve/`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token.access_token}` },
-    });
+    await harness.resolveUpstream();
     const response = await harness.fromFrame(`/v1/conversations/${handle}/escalate`, { body: {} });
     expect(response.status).toBe(409);
     expect((await response.json()).error.code).toBe('conversation_resolved');

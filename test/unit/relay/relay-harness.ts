@@ -55,5 +55,20 @@ export function createRelayHarness({ environment = {}, simulator: simulatorOptio
     return ((await response.json()) as { conversation: string }).conversation;
   }
 
-  return { app, simulator, settings, logLines, fromFrame, startConversation, close: () => simulator.close() };
+  /** The practice resolves the (only) conversation, as staff would, straight through the service. */
+  async function resolveUpstream(): Promise<void> {
+    const [upstreamId] = [...simulator.store.conversations.keys()];
+    const token = await (
+      await simulator.fetch(`${UPSTREAM_BASE_URL}/api/oauth/token/`, {
+        method: 'POST',
+        body: new URLSearchParams({ username: simulator.seed.username, password: simulator.seed.password }),
+      })
+    ).json();
+    await simulator.fetch(`${UPSTREAM_BASE_URL}/api/conversations/${upstreamId}/resolve/`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token.access_token}` },
+    });
+  }
+
+  return { app, simulator, settings, logLines, fromFrame, startConversation, resolveUpstream, close: () => simulator.close() };
 }
