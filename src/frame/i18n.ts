@@ -18,7 +18,6 @@ export interface Strings {
   send: string;
   charactersLeft(count: number): string;
   sending: string;
-  sent: string;
   failed: string;
   retry: string;
   retrying: string;
@@ -80,7 +79,6 @@ const en: Strings = {
   send: 'Send',
   charactersLeft: (count) => (count === 1 ? '1 character left' : `${count} characters left`),
   sending: 'Sending…',
-  sent: 'Sent',
   failed: 'Not sent.',
   retry: 'Try again',
   retrying: 'Connection problem — retrying…',
@@ -145,7 +143,6 @@ const es: Strings = {
   send: 'Enviar',
   charactersLeft: (count) => (count === 1 ? 'Queda 1 carácter' : `Quedan ${count} caracteres`),
   sending: 'Enviando…',
-  sent: 'Enviado',
   failed: 'No se envió.',
   retry: 'Intentar de nuevo',
   retrying: 'Problema de conexión: reintentando…',

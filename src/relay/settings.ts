@@ -1,6 +1,7 @@
 // Every setting of the relay comes from the environment, parsed here once (README "Settings" lists them). A bad value
 // stops the start with a message naming the variable, rather than running with a surprise.
 import { z } from 'zod';
+import { LOOPBACK_HOSTS } from '../shared/configuration.ts';
 import { MESSAGE_MAX_LENGTH } from '../shared/wire.ts';
 
 const integer = (fallback: number, min: number, max: number) =>
@@ -76,7 +77,7 @@ export class SettingsError extends Error {}
 
 function isHttpsOrLoopback(address: string): boolean {
   const url = new URL(address);
-  return url.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
 }
 
 export function readSettings(environment: Record<string, string | undefined>, randomSecret: () => Uint8Array): RelaySettings {

@@ -26,7 +26,8 @@ export const BOT_NAME_MAX_LENGTH = 40;
 const HEX_COLOR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 // GA4 (G-), Google tag (GT-), Ads (AW-), Floodlight (DC-), and legacy Universal Analytics (UA-n-n).
 const GOOGLE_TAG_ID = /^(?:(?:G|GT|AW|DC)-[A-Z0-9]{4,20}|UA-\d{4,12}-\d{1,4})$/;
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** Host names of this machine: http to them is allowed in development (logos here, the upstream in the relay). */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 const BROWSER_LOGO = /^(?:https:\/\/[^/]|http:\/\/(?:localhost|127\.0\.0\.1|\[::1\])[:/])/i;
 
 /** A strict hex colour, or the default: `red;background:url(...)`, `var(--x)` and `</style>` never pass. */
