@@ -63,7 +63,7 @@ describe('the greeting in real Chromium', () => {
       expect(await frame.locator('.message.visitor .text').allInnerTexts()).toEqual(['What are your opening hours?']);
       expect(conversationsUpstream()).toBe(before + 1);
       expect(visitorTextsUpstream().filter((text) => text === 'What are your opening hours?')).toHaveLength(1);
-      expect(await frame.locator('.greeting').count()).toBe(0);
+      expect(await frame.locator('.suggestions').count()).toBe(0);
       // Focus moved on to the composer, not lost with the button.
       expect(await frame.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
     } finally {

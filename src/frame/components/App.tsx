@@ -64,7 +64,7 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
           onTalkToPerson={() => (void escalate(), inputRef.current?.focus())}
         />
       ) : (
-        <MessageList messages={model.messages.value} strings={strings} locale={locale} onRetry={model.retry} />
+        <MessageList messages={model.messages.value} strings={strings} locale={locale} onRetry={model.retry} greeting={strings.greeting(botName)} />
       )}
       {model.typing.value && (
         <p class="typing" aria-hidden="true">

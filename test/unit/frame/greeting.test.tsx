@@ -67,12 +67,13 @@ describe('the greeting on a new conversation', () => {
     expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
   });
 
-  it('leaves the greeting out of the conversation: it is never sent or kept', async () => {
+  it('keeps the greeting above the conversation as the panel\'s own text: never sent or kept', async () => {
     const { relay, model } = renderPanel();
     fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'hello' } });
     fireEvent.keyDown(screen.getByRole('textbox', { name: 'Message' }), { key: 'Enter' });
     await settle();
-    expect(screen.queryByText("Hi, I'm Aimee. How can I help?")).toBeNull();
+    expect(screen.getByText("Hi, I'm Aimee. How can I help?")).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Suggested questions' })).toBeNull();
     expect(model.messages.value.map((message) => message.text)).not.toContain("Hi, I'm Aimee. How can I help?");
     expect(visitorTexts(relay)).toEqual(['hello']);
   });
