@@ -60,14 +60,14 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
     return () => preview.current?.dispose();
   }, []);
 
-  // A new preview frame for each client id, language and theme (the frame reads them once, from its address).
+  // A new preview frame for each client id, language, theme and sample choice (the frame reads them from its address).
   useEffect(() => {
     preview.current?.dispose();
     preview.current = null;
     if (loadedClientId === null || !mockPage.current || !closedLook.current) return;
-    preview.current = createPreview(window, loadedClientId, { page: mockPage.current, closedLook: closedLook.current }, view);
+    preview.current = createPreview(window, loadedClientId, { page: mockPage.current, closedLook: closedLook.current }, { ...view, sample: view.conversation === 'sample' });
     if (normalised) preview.current.show(normalised.configuration);
-  }, [loadedClientId, view.locale, view.theme]);
+  }, [loadedClientId, view.locale, view.theme, view.conversation]);
 
   useEffect(() => {
     if (normalised) preview.current?.show(normalised.configuration);

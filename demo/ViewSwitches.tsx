@@ -6,6 +6,7 @@ const GROUPS = [
   { key: 'device', legend: 'Device', options: [['desktop', 'Desktop'], ['phone', 'Phone']] },
   { key: 'theme', legend: 'Theme', options: [['light', 'Light'], ['dark', 'Dark']] },
   { key: 'locale', legend: 'Language', options: [['en', 'English'], ['es', 'Español']] },
+  { key: 'conversation', legend: 'Panel shows', options: [['greeting', 'Greeting'], ['sample', 'Sample chat']] },
 ] as const;
 
 export function ViewSwitches({ view, onChange }: { view: View; onChange: (next: View) => void }) {

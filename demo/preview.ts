@@ -21,6 +21,8 @@ export interface PreviewPlaces {
 export interface PreviewOptions {
   locale: 'en' | 'es';
   theme: 'light' | 'dark';
+  /** A short exchange with the preview bot under the greeting. */
+  sample: boolean;
 }
 
 const launcherLabel = (locale: PreviewOptions['locale'], botName: string) => (locale === 'es' ? `Chatear con ${botName}` : `Chat with ${botName}`);
@@ -42,12 +44,12 @@ export function createPreview(win: Window, clientId: string, places: PreviewPlac
   let closed: Launcher | null = null;
   let current: WebchatConfiguration | null = null;
   let ready = false;
-  // Open from the start, so the greeting and suggestions patients see first are visible at once.
+  // Open from the start, so what patients will see is visible at once.
   let open = true;
 
   const frame = doc.createElement('iframe');
   frame.className = 'preview-frame';
-  frame.src = `/frame?${new URLSearchParams({ client_id: clientId, preview: '1', origin, locale: options.locale, theme: options.theme })}`;
+  frame.src = `/frame?${new URLSearchParams({ client_id: clientId, preview: '1', origin, locale: options.locale, theme: options.theme, ...(options.sample ? { sample: '1' } : {}) })}`;
   places.page.append(frame);
 
   const post = (message: Parameters<typeof envelope>[0]) => frame.contentWindow?.postMessage(envelope(message), origin);

@@ -7,9 +7,14 @@ export interface View {
   device: 'desktop' | 'phone';
   theme: 'light' | 'dark';
   locale: 'en' | 'es';
+  /**
+   * What the open panel shows: the greeting with its suggestions (what a patient sees first, and all of it fits at
+   * once), or a short sample exchange under the greeting.
+   */
+  conversation: 'greeting' | 'sample';
 }
 
-export const DEFAULT_VIEW: View = { device: 'desktop', theme: 'light', locale: 'en' };
+export const DEFAULT_VIEW: View = { device: 'desktop', theme: 'light', locale: 'en', conversation: 'greeting' };
 
 export interface Shared {
   draft: Partial<Draft>;
@@ -61,6 +66,7 @@ export function parseShareFragment(hash: string): Shared | null {
       device: oneOf(input.device, ['desktop', 'phone'], DEFAULT_VIEW.device),
       theme: oneOf(input.theme, ['light', 'dark'], DEFAULT_VIEW.theme),
       locale: oneOf(input.locale, ['en', 'es'], DEFAULT_VIEW.locale),
+      conversation: oneOf(input.conversation, ['greeting', 'sample'], DEFAULT_VIEW.conversation),
     },
   };
 }

@@ -109,6 +109,8 @@ async function start() {
       root,
     );
   draw();
+  // The demo's sample exchange: the first suggestion, answered by the preview bot (preview only: never the relay).
+  if (preview && params.get('sample') === '1') model.send(strings.suggestions[0] ?? '');
   bridge?.post({ type: 'ready' });
 }
 

@@ -144,7 +144,9 @@ describe('the demo page', () => {
     expect(panel.x + panel.width).toBeLessThanOrEqual(mock.x + mock.width + 1);
     expect(await page.locator('.mock-page practice-chat.preview-launcher button').getAttribute('aria-expanded')).toBe('true');
     expect(await page.locator('.closed-look practice-chat button').getAttribute('aria-expanded')).toBe('false');
-    for (const name of ['Desktop', 'Phone', 'Light', 'Dark', 'English', 'Español']) {
+    // By default the greeting with its suggestions, as a patient first sees it; one switch away, a sample exchange.
+    expect(await frame.locator('.suggestion').count()).toBe(4);
+    for (const name of ['Desktop', 'Phone', 'Light', 'Dark', 'English', 'Español', 'Greeting', 'Sample chat']) {
       expect(await page.getByRole('radio', { name }).count(), name).toBe(1);
     }
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -160,7 +162,13 @@ describe('the demo page', () => {
     await page.getByText('Dark', { exact: true }).click();
     await page.getByText('Español', { exact: true }).click();
     const frame = page.frameLocator('iframe.preview-frame');
-    await expect.poll(() => frame.locator('.messages .bubble').innerText()).toBe('Hola, soy Aimee. ¿En qué puedo ayudarle?');
+    await expect.poll(() => frame.locator('.greeting .bubble').innerText()).toBe('Hola, soy Aimee. ¿En qué puedo ayudarle?');
+    expect(await frame.locator('.suggestion').count()).toBe(4);
+    // The sample exchange: the first suggestion, answered by the preview bot, under the greeting.
+    await page.getByText('Sample chat', { exact: true }).click();
+    await expect.poll(() => frame.locator('.message.visitor .text').innerText()).toBe('¿Cuál es su horario de atención?');
+    await expect.poll(() => frame.locator('.message.bot').count(), { timeout: 10_000 }).toBe(1);
+    expect(await frame.locator('.messages > .bubble').innerText()).toBe('Hola, soy Aimee. ¿En qué puedo ayudarle?');
     expect(await frame.locator('html').getAttribute('data-theme')).toBe('dark');
     expect(await frame.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor)).toBe('rgb(17, 24, 39)');
     expect(await page.locator('.mock-page practice-chat button').getAttribute('aria-label')).toBe('Chatear con Aimee');

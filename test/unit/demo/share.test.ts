@@ -17,7 +17,7 @@ const encode = (value: unknown) => `#preview=${Buffer.from(JSON.stringify(value)
 
 describe('the share link\'s fragment', () => {
   it('round-trips the settings and the switches, accents included', () => {
-    const view = { device: 'phone', theme: 'dark', locale: 'es' } as const;
+    const view = { device: 'phone', theme: 'dark', locale: 'es', conversation: 'sample' } as const;
     expect(parseShareFragment(shareFragment(draft, view))).toEqual({ draft, view });
   });
 
@@ -30,6 +30,6 @@ describe('the share link\'s fragment', () => {
 
   it('keeps only well-formed fields, and defaults unknown switches', () => {
     const parsed = parseShareFragment(encode({ botName: 42, iconColor: '#123456', active: 'yes', iconOpacity: 'NaN', domains: 'x'.repeat(5000), device: 'tv', theme: 'dark', __proto__x: 1 }));
-    expect(parsed).toEqual({ draft: { iconColor: '#123456' }, view: { device: 'desktop', theme: 'dark', locale: 'en' } });
+    expect(parsed).toEqual({ draft: { iconColor: '#123456' }, view: { device: 'desktop', theme: 'dark', locale: 'en', conversation: 'greeting' } });
   });
 });
