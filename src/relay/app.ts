@@ -20,6 +20,7 @@ import { conversationRoutes } from './routes/conversations.ts';
 import { frameRoutes } from './routes/frame.ts';
 import { logoRoutes } from './routes/logo.ts';
 import { createLogoFetcher } from './logo/logo-fetcher.ts';
+import { LOGO_ROUTE } from './logo/logo-url.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { staticRoutes } from './routes/static-assets.ts';
 import { readFramePage } from './frame/frame-page.ts';
@@ -78,7 +79,7 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
     async function noStore(c, next) {
       await next();
       // The logo alone sets its own caching (it is addressed by its content hash); everything else is no-store.
-      if (!(c.req.path === '/v1/logo' && c.res.ok)) c.res.headers.set('Cache-Control', 'no-store');
+      if (!(c.req.path === LOGO_ROUTE && c.res.ok)) c.res.headers.set('Cache-Control', 'no-store');
     },
     perAddress,
     bodyLimit({ maxSize: settings.bodyLimitBytes, onError: (c) => errorResponse(c, new ApiError('payload_too_large')) }),
@@ -87,7 +88,7 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
   app.use('/v1/conversations/*', sameOrigin({ publicOrigin: settings.publicOrigin }));
 
   app.route('/v1/webchat-configuration', configurationRoutes({ configurations, deadlineMs, publicOrigin: settings.publicOrigin }));
-  app.route('/v1/logo', logoRoutes({ configurations, deadlineMs }));
+  app.route(LOGO_ROUTE, logoRoutes({ configurations, deadlineMs }));
   app.route(
     '/v1/conversations',
     conversationRoutes({
