@@ -25,11 +25,20 @@ const clientId = params.get('client_id') ?? '';
 const preview = params.get('preview') === '1';
 const relayTransport = createTransport((input, init) => fetch(input, init));
 
+/**
+ * sessionStorage when the browser really lets the frame write to it, else null. Chrome, Firefox and Safari partition a
+ * cross-site frame's storage by the top-level site rather than deny it, but a visitor's setting (all cookies blocked,
+ * some private modes) can still deny it: the getter throws, or a write does.
+ */
 function sessionStorageOrNull(): Storage | null {
   try {
-    return window.sessionStorage;
+    const storage = window.sessionStorage;
+    const probe = 'practice-chat:probe';
+    storage.setItem(probe, '1');
+    storage.removeItem(probe);
+    return storage;
   } catch {
-    // Blocked third-party storage: the chat works, it just does not resume after a reload.
+    // The chat works; it just does not resume after a reload or on another page, and the panel says so.
     return null;
   }
 }
@@ -55,10 +64,11 @@ async function start() {
     randomKey,
   );
   let bridge: ReturnType<typeof createHostBridge> | null = null;
+  const storage = preview ? null : sessionStorageOrNull();
   const model = createChatModel({
     transport,
     clientId,
-    handles: createHandleStorage(preview ? null : sessionStorageOrNull(), clientId, Date.now),
+    handles: createHandleStorage(storage, clientId, Date.now),
     analytics,
     now: Date.now,
     random: Math.random,
@@ -99,6 +109,7 @@ async function start() {
         maxLength={MESSAGE_MAX_LENGTH}
         composerRef={composerRef}
         preview={preview}
+        storageUnavailable={!preview && storage === null}
         onClose={() => bridge?.post({ type: 'close' })}
         refreshLogo={() => relayTransport.getConfiguration(clientId).then((fresh) => fresh.logo_url, () => null)}
       />,

@@ -19,8 +19,44 @@ const CHROMIUM_FLAGS = [
   '--host-resolver-rules=MAP *.test 127.0.0.1',
 ];
 
+/**
+ * Playwright's own `--disable-features` list (playwright-core 1.65.1, lib/coreBundle.js, "chromiumSwitches.ts").
+ * Playwright disables ThirdPartyStoragePartitioning there (microsoft/playwright#32230). With it disabled, Chromium
+ * blocks sessionStorage in a frame from another site, which no user's Chrome does: Chrome partitions third-party
+ * storage by top-level site instead (https://developer.chrome.com/docs/privacy-sandbox/storage-partitioning, Chrome 115 and later).
+ * Tests that run with it disabled see a browser nobody has, so we drop that one switch and pass the rest again.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+] as const;
+
+const PLAYWRIGHT_DISABLE_FEATURES_SWITCH = `--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.join(',')}`;
+const OUR_DISABLE_FEATURES_SWITCH = `--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.filter((name) => name !== 'ThirdPartyStoragePartitioning').join(',')}`;
+
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    // ignoreDefaultArgs matches whole arguments: if an upgrade of playwright-core changes its list, this no longer
+    // matches, and test/unit/browser-harness checks the list above against the installed playwright-core.
+    ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_SWITCH],
+    args: [...CHROMIUM_FLAGS, OUR_DISABLE_FEATURES_SWITCH],
+  });
 }
 
 /** A fresh context and page; the caller closes the context. Console lines are collected for assertions. */

@@ -165,3 +165,19 @@ describe('the panel', () => {
     expect(document.querySelector('img.avatar')?.getAttribute('src')).toBe('https://cdn.example/logo.png?sig=new');
   });
 });
+
+describe('the panel when the browser gives it no storage', () => {
+  for (const locale of ['en', 'es'] as const) {
+    it(`says in one line (${locale}) that the chat will not continue on another page, and only then`, () => {
+      const test = createTestModel();
+      const props = { model: test.model, configuration, strings: STRINGS[locale], locale, maxLength: 2000, onClose: () => {}, refreshLogo: async () => null };
+      const { unmount } = render(<App {...props} storageUnavailable />);
+      const line = screen.getByText(STRINGS[locale].noResume);
+      expect(line.tagName).toBe('P');
+      expect(STRINGS[locale].noResume).toMatch(locale === 'en' ? /another page/ : /otra página/);
+      unmount();
+      render(<App {...props} />);
+      expect(screen.queryByText(STRINGS[locale].noResume)).toBeNull();
+    });
+  }
+});
