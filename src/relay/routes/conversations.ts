@@ -36,13 +36,16 @@ export interface ConversationRouteOptions {
 }
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
-const createBody = z.object({ client_id: clientIdSchema });
+// Strict: a field the frame never sends is a caller that is not the frame, or a mistake; either way it is refused
+// rather than silently dropped.
+const createBody = z.strictObject({ client_id: clientIdSchema });
+const escalateBody = z.strictObject({});
 const afterQuery = z.union([z.undefined(), z.string().regex(/^\d{1,15}$/).transform(Number)]);
 
 export function conversationRoutes(options: ConversationRouteOptions) {
   const { upstream, configurations, handles, idempotency, deadlineMs, now = Date.now } = options;
   const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes ?? createUnknownOutcomeStore({ now }), now });
-  const messageBody = z.object({
+  const messageBody = z.strictObject({
     text: z
       .string()
       .max(options.messageMaxLength)
@@ -122,6 +125,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     .post('/:handle/escalate', requireJson(), async (c) => {
       const claims = claimsOf(c);
       c.set('clientId', claims.clientId);
+      if (!escalateBody.safeParse(await readJson(c)).success) throw new ApiError('bad_request', undefined, 'The body must be {}.');
       const conversation = await upstreamCall(
         upstream.escalate(claims.conversationId).catch(async (error: unknown) => {
           throw await explainRefusal(error, claims.conversationId);
