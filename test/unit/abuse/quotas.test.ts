@@ -34,7 +34,7 @@ describe('quotas', () => {
     harness = createRelayHarness({ environment: { MESSAGES_PER_MINUTE_PER_CONVERSATION: '5' } });
     const flooder = await harness.startConversation();
     const visitor = await harness.startConversation();
-    const statuses = await Promise.all(Array.from({ length: 40 }, (_, index) => send(flooder, index).then((response) => response)));
+    const statuses = await Promise.all(Array.from({ length: 40 }, async (_, index) => send(flooder, index)));
     const accepted = statuses.filter((response) => response.status === 201);
     const refused = statuses.filter((response) => response.status === 429);
     expect(accepted).toHaveLength(5);
