@@ -16,7 +16,7 @@ import { registerTokenRoutes } from './routes/token.ts';
 import { registerWebchatConfigurationRoutes } from './routes/webchat-configuration.ts';
 import { CONFIGURATIONS, PRACTICE_BOT_NAMES, SEED, type ConfigurationSeed, type SeedIds } from './seed.ts';
 import type { CallRecord } from './calls-seed.ts';
-import { createConversationStore, type ConversationRecord, type MessageRecord, type PatientLinkRecord } from './store.ts';
+import { addMessage, createConversationStore, type ConversationRecord, type MessageRecord, type PatientLinkRecord } from './store.ts';
 import { createTokenStore } from './tokens.ts';
 
 export type { FaultSettings } from './faults.ts';
@@ -62,6 +62,11 @@ export interface Simulator {
   setTokenLifetime(seconds: number): void;
   /** Every issued token becomes invalid (401). */
   revokeAllTokens(): void;
+  /**
+   * The practice's side writes in a conversation, as its bot or a team member would (for tests and demos of what a
+   * visitor sees). Returns false for an unknown conversation.
+   */
+  writeAs(conversationId: string, sender: 'bot' | 'agent', text: string): boolean;
   counters: Counters;
   store: SimulatorStore;
   seed: SeedIds;
@@ -134,6 +139,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     faults,
     setTokenLifetime: (seconds) => tokens.setLifetime(seconds),
     revokeAllTokens: () => tokens.revokeAll(),
+    writeAs(conversationId, sender, text) {
+      const conversation = store.conversations.get(conversationId);
+      if (conversation === undefined) return false;
+      const authorName = sender === 'bot' ? (store.botNames.get(conversationId) ?? 'Aimee') : 'Team member';
+      addMessage(store, conversation, { sender, authorName, text, at: new Date(now()).toISOString() });
+      return true;
+    },
     counters,
     store: {
       conversations: store.conversations,
