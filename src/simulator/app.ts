@@ -40,6 +40,10 @@ export interface SimulatorOptions {
   logoSecret?: string;
   /** Lifetime of signed logo URLs, default 900. */
   logoUrlLifetimeSeconds?: number;
+  /** The seeded account's password, default the public demo one; canary tests set their own. */
+  password?: string;
+  /** Put in front of every issued access token, so a canary test can look for any token anywhere. */
+  accessTokenPrefix?: string;
 }
 
 /** Read access to the simulator's state, for assertions such as "no upstream conversation was created". */
@@ -78,7 +82,7 @@ export interface Simulator {
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const now = options.now ?? Date.now;
   const counters: Counters = { tokenRequests: 0, apiRequests: 0, conversationsCreated: 0, messagesReceived: 0 };
-  const tokens = createTokenStore({ now, lifetimeSeconds: options.tokenLifetimeSeconds ?? 3600 });
+  const tokens = createTokenStore({ now, lifetimeSeconds: options.tokenLifetimeSeconds ?? 3600, prefix: options.accessTokenPrefix ?? '' });
   const store = createConversationStore();
   const faults = createFaultControl();
   const configurations = new Map(CONFIGURATIONS.map((config) => [config.id, config]));
@@ -89,7 +93,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   const ctx: SimulatorContext = {
     now,
-    account: { username: SEED.username, password: SEED.password },
+    account: { username: SEED.username, password: options.password ?? SEED.password },
     tokens,
     auth: bearerAuth({ tokens }),
     grantedPractices: new Set([SEED.grantedPracticeId]),
@@ -154,7 +158,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       calls,
       configurations,
     },
-    seed: { ...SEED },
+    seed: { ...SEED, password: options.password ?? SEED.password },
     close: () => ctx.responder.close(),
   };
 }
