@@ -8,7 +8,7 @@ import { randomKey } from '../../src/frame/random-key.ts';
 export interface PanelVisitor {
   send(text: string): void;
   /** Visitor messages as the panel shows them. */
-  delivery(): Array<{ text: string; delivery: string | undefined }>;
+  delivery(): Array<{ text: string; delivery: string | null }>;
   /** Resolves when every visitor message is sent; rejects if one is shown as failed. */
   allSent(timeoutMs: number): Promise<void>;
   dispose(): void;
