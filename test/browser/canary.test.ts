@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame } from 'playwright-core';
-import { launchBrowser, serveHostPages, type HostPageServer } from './harness.ts';
+import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { BUILT_DIST, startProduct } from '../support/product.ts';
 
 const PASSWORD = 'CANARYPASSWORDq7Zr41';
@@ -65,13 +65,11 @@ describe('canaries never leave the relay\'s upstream client', () => {
       await page.goto(`${host.url}/`);
       await page.locator('practice-chat button').click();
       let frame: Frame = (await (await page.locator('practice-chat iframe').elementHandle())!.contentFrame())!;
-      await frame.locator('textarea').fill(TEXT);
-      await frame.locator('textarea').press('Enter');
+      await typeAndSend(frame, TEXT);
       await expect.poll(() => frame.locator('.message.bot').count(), { timeout: 10_000 }).toBeGreaterThan(0);
       // Error paths too: upstream failing while the message is sent, and every token revoked.
       product.simulator.faults.set({ errorRate: 1, match: /messages\/$/ });
-      await frame.locator('textarea').fill(`${TEXT} again`);
-      await frame.locator('textarea').press('Enter');
+      await typeAndSend(frame, `${TEXT} again`);
       await expect.poll(() => bodies.length, { timeout: 10_000 }).toBeGreaterThan(0);
       product.simulator.faults.reset();
       product.simulator.revokeAllTokens();

@@ -3,7 +3,7 @@
 // chat.vendor-relay.test; the seeded smile-dental configuration allows *.smile-dental.test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { CHROMIUM_PATH, launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
+import { CHROMIUM_PATH, launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 
 let browser: Browser;
@@ -39,9 +39,8 @@ async function openPanel(tab: Page, path = '/'): Promise<Frame> {
 }
 
 async function sendAndWaitForReply(frame: Frame, text: string) {
-  await frame.locator('textarea').fill(text);
-  await frame.locator('textarea').press('Enter');
-  await expect.poll(() => frame.locator(".message.bot").count(), { timeout: 10_000 }).toBeGreaterThan(0);
+  await typeAndSend(frame, text);
+  await expect.poll(() => frame.locator('.message.bot').count(), { timeout: 10_000 }).toBeGreaterThan(0);
 }
 
 const messagesText = (frame: Frame) => frame.locator('.messages').innerText();

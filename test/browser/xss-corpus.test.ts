@@ -3,7 +3,7 @@
 // could only have made as HTML, and every payload shows as the exact text it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { launchBrowser, serveHostPages, type HostPageServer } from './harness.ts';
+import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { SAFE_HREF, xssPayloads } from '../support/xss-corpus.ts';
 
@@ -123,8 +123,7 @@ describe('the XSS corpus in the real panel', () => {
 
   it('delivered as bot and team-member messages through the simulator: zero executed, shown as exact text', async () => {
     const start = 'Starting the XSS corpus run';
-    await frame.locator('textarea').fill(start);
-    await frame.locator('textarea').press('Enter');
+    await typeAndSend(frame, start);
     await expect.poll(() => product.simulator.store.messages.size, { timeout: 10_000 }).toBeGreaterThan(0);
     await expect.poll(() => { try { return upstreamConversationWith(start); } catch { return null; } }, { timeout: 10_000 }).not.toBeNull();
     const conversationId = upstreamConversationWith(start);
@@ -140,15 +139,7 @@ describe('the XSS corpus in the real panel', () => {
   }, 120_000);
 
   it('typed by the visitor: zero executed, shown as exact text', async () => {
-    const textarea = frame.locator('textarea');
-    for (let from = 0; from < PAYLOADS.length; from += 10) {
-      const text = PAYLOADS.slice(from, from + 10).join('\n');
-      await textarea.fill(text);
-      await textarea.press('Enter');
-      const sendAnyway = frame.getByRole('button', { name: 'Send anyway' });
-      if (await sendAnyway.isVisible()) await sendAnyway.click();
-      await expect.poll(() => textarea.inputValue()).toBe('');
-    }
+    for (let from = 0; from < PAYLOADS.length; from += 10) await typeAndSend(frame, PAYLOADS.slice(from, from + 10).join('\n'), 'paste');
     const last = PAYLOADS.slice(Math.floor((PAYLOADS.length - 1) / 10) * 10).join('\n');
     await expect.poll(async () => (await scan(frame)).texts.includes(last), { timeout: 15_000 }).toBe(true);
     await expectClean([last]);

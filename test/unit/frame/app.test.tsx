@@ -49,6 +49,15 @@ describe('the panel', () => {
     expect(composer().style.fontSize || getComputedStyle(composer()).fontSize).not.toBe('12px');
   });
 
+  it('Enter sends what the textarea holds even before the last keystroke has rendered', async () => {
+    const { relay, composer, pressEnter } = renderPanel();
+    // The value is in the textarea but no input event has reached the state yet (a fast paste-and-Enter).
+    composer().value = 'typed faster than a render';
+    pressEnter();
+    await settle();
+    expect(relay.visitorMessages('handle-1').map((message) => message.text)).toEqual(['typed faster than a render']);
+  });
+
   it('renders only safe links; javascript: and data: stay text, and nothing is rendered as HTML', async () => {
     const { model, relay, clock } = renderPanel();
     model.send('hi');
