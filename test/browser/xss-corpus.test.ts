@@ -45,7 +45,9 @@ beforeAll(async () => {
   await frame.locator('textarea').waitFor();
 });
 afterAll(async () => {
-  await Promise.all([context?.close(), browser?.close(), product?.close(), host?.close()]);
+  // The context before its browser: closed together, the browser can win and the context's close then throws.
+  await context?.close();
+  await Promise.all([browser?.close(), product?.close(), host?.close()]);
 });
 
 interface Scan {
