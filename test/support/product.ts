@@ -23,7 +23,7 @@ export interface ProductOptions {
 
 export async function startProduct({ distDir = BUILT_DIST, environment = {}, simulator: simulatorOptions = {}, relayPort = 0 }: ProductOptions = {}) {
   const upstream = await startSimulatorServer({ port: 0, botReplyDelayMs: 50, agentJoinDelayMs: 100, ...simulatorOptions });
-  const settings = readSettings({ PORT: String(relayPort), ...environment }, () => new Uint8Array(32).fill(9));
+  const settings = readSettings({ NODE_ENV: 'test', PORT: String(relayPort), ...environment }, () => new Uint8Array(32).fill(9));
   const logLines: string[] = [];
   const relayOptions = {
     settings,
