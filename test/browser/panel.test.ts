@@ -13,7 +13,7 @@ let product: Awaited<ReturnType<typeof startProduct>>;
 let host: HostPageServer;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.smile-dental.test' })]);
   host = await serveHostPages({
     '/': () => ({
       body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
