@@ -14,7 +14,7 @@ import autocannon from 'autocannon';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const LEVELS = [1, 10, 100];
+const LEVELS = process.env.BENCH_LEVELS ? process.env.BENCH_LEVELS.split(',').map(Number) : [1, 10, 100];
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const root = new URL('..', import.meta.url);
 const serverJs = new URL('dist-server/server.js', root).pathname;
@@ -43,6 +43,13 @@ function stopAll() {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
 }
 process.on('exit', stopAll);
+
+/** CPU time (user + system) a process has used so far, in ms: per request it is a cost that noise on a shared
+ * machine barely moves, unlike req/s. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
 
 function rssMb(pid) {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -122,6 +129,8 @@ function load(target, connections, seconds) {
 for (const target of targets) await load(target, 10, 1);
 const idleRss = rssMb(relay.child.pid);
 
+// The CPU a target's own process spends (the simulator's answers are counted in the simulator's column).
+const cpuOf = (target) => cpuMs({ relay: relay.child, floor: floor.child, simulator: simulator.child }[target.name].pid);
 const measured = process.env.BENCH_ONLY_RELAY ? targets.slice(0, 1) : targets;
 const runs = new Map(); // `${name}@${connections}` → results
 let loadRss = 0;
@@ -129,14 +138,16 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const connections of LEVELS) {
     for (const target of measured) {
       const sampler = target.name === 'relay' ? setInterval(() => (loadRss = Math.max(loadRss, rssMb(relay.child.pid))), 250) : null;
+      const cpuBefore = cpuOf(target);
       const result = await load(target, connections, SECONDS);
+      result.cpuPerRequestMs = (cpuOf(target) - cpuBefore) / Math.max(result.requests.total, 1);
       if (sampler) clearInterval(sampler);
       if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
         throw new Error(`${target.name} at ${connections} connections: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
       }
       const key = `${target.name}@${connections}`;
       runs.set(key, [...(runs.get(key) ?? []), result]);
-      process.stderr.write(`round ${round + 1} ${key}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms\n`);
+      process.stderr.write(`round ${round + 1} ${key}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ${(1000 * result.cpuPerRequestMs).toFixed(0)} µs CPU/request\n`);
     }
   }
 }
@@ -152,14 +163,15 @@ const summary = (name, connections) => {
     rps: median(results.map((r) => r.requests.average)),
     p50: median(results.map((r) => r.latency.p50)),
     p99: median(results.map((r) => r.latency.p99)),
+    cpuUs: median(results.map((r) => 1000 * r.cpuPerRequestMs)),
   };
 };
 
 const lines = [
   `Relay bench: ${ROUNDS} interleaved rounds × ${SECONDS} s per target and level (medians); GET messages?after=0.`,
   '',
-  '| connections | target | req/s | p50 ms | p99 ms | relay/floor req/s | relay p99 / floor p99 |',
-  '| ---: | --- | ---: | ---: | ---: | ---: | ---: |',
+  '| connections | target | req/s | p50 ms | p99 ms | own CPU µs/request | relay/floor req/s | relay p99 / floor p99 |',
+  '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
 ];
 let verdict = true;
 for (const connections of measured.length === targets.length ? LEVELS : []) {
@@ -171,7 +183,7 @@ for (const connections of measured.length === targets.length ? LEVELS : []) {
       name === 'relay'
         ? `${Math.round((100 * row.rps) / floorRow.rps)} % | ${(row.p99 / Math.max(floorRow.p99, 1)).toFixed(2)}×`
         : ' | ';
-    lines.push(`| ${connections} | ${name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${ratios} |`);
+    lines.push(`| ${connections} | ${name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${Math.round(row.cpuUs)} | ${ratios} |`);
   }
   if (connections === 100) verdict = relayRow.rps >= 0.5 * floorRow.rps && relayRow.p99 <= 4 * Math.max(floorRow.p99, 1);
 }

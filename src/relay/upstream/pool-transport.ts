@@ -21,7 +21,7 @@ export interface PoolTransport {
   close(): Promise<void>;
 }
 
-export function createPoolTransport({ origin, timeoutMs, connections = 128 }: PoolTransportOptions): PoolTransport {
+export function createPoolTransport({ origin, timeoutMs, connections = 64 }: PoolTransportOptions): PoolTransport {
   const pool = new Pool(origin, {
     connections,
     pipelining: 1,
