@@ -31,6 +31,11 @@ export interface Strings {
   ended: string;
   resolved: string;
   newChat: string;
+  /** The panel's own welcome on a new conversation: shown, never sent or stored. */
+  greeting(botName: string): string;
+  suggestionsLabel: string;
+  /** Suggested first messages: a button sends exactly these words. */
+  suggestions: readonly string[];
   showEarlier: string;
   sensitiveTitle: string;
   sensitiveBody(kinds: readonly SensitiveKind[]): string;
@@ -92,6 +97,9 @@ const en: Strings = {
   ended: 'This chat has ended.',
   resolved: 'The practice has closed this conversation.',
   newChat: 'Start a new chat',
+  greeting: (bot) => `Hi, I'm ${bot}. How can I help?`,
+  suggestionsLabel: 'Suggested questions',
+  suggestions: ['What are your opening hours?', "I'd like to book an appointment.", 'I have a question about insurance or billing.'],
   showEarlier: 'Show earlier messages',
   sensitiveTitle: 'Check before sending',
   sensitiveBody: (kinds) => {
@@ -156,6 +164,9 @@ const es: Strings = {
   ended: 'Este chat ha terminado.',
   resolved: 'El consultorio cerró esta conversación.',
   newChat: 'Iniciar un chat nuevo',
+  greeting: (bot) => `Hola, soy ${bot}. ¿En qué puedo ayudarle?`,
+  suggestionsLabel: 'Preguntas sugeridas',
+  suggestions: ['¿Cuál es su horario de atención?', 'Quisiera pedir una cita.', 'Tengo una pregunta sobre seguros o facturación.'],
   showEarlier: 'Mostrar mensajes anteriores',
   sensitiveTitle: 'Revise antes de enviar',
   sensitiveBody: (kinds) => {

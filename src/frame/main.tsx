@@ -23,6 +23,9 @@ const clientId = params.get('client_id') ?? '';
 // The demo page's preview: a local preview bot, no storage, no analytics, and configurations sent by the demo page
 // (the relay lets only its own pages embed a preview frame).
 const preview = params.get('preview') === '1';
+// The demo's switches: a light or dark preview whatever the manager's own device uses.
+const theme = params.get('theme');
+if (preview && (theme === 'light' || theme === 'dark')) document.documentElement.dataset.theme = theme;
 const relayTransport = createTransport((input, init) => fetch(input, init));
 
 function sessionStorageOrNull(): Storage | null {
@@ -80,7 +83,8 @@ async function start() {
         return;
       }
       model.setPanelOpen(message.type === 'open');
-      if (message.type === 'open') composerRef.current?.focus();
+      // The demo opens its preview panel on page load: focus stays on the demo page there.
+      if (message.type === 'open' && !preview) composerRef.current?.focus();
     });
   } else {
     // Opened on its own (not in a practice's page): the panel is simply open.
@@ -105,6 +109,8 @@ async function start() {
       root,
     );
   draw();
+  // The demo's sample exchange: the first suggestion, answered by the preview bot (preview only: never the relay).
+  if (preview && params.get('sample') === '1') model.send(strings.suggestions[0] ?? '');
   bridge?.post({ type: 'ready' });
 }
 

@@ -4,7 +4,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { RelaySettings } from './settings.ts';
 import type { Logger } from './log.ts';
-import type { UpstreamClient } from './upstream/index.ts';
+import type { FetchLike, UpstreamClient } from './upstream/index.ts';
 import { ApiError, errorResponse } from './http/api-error.ts';
 import { clientAddress } from './http/client-address.ts';
 import type { RelayEnv } from './http/env.ts';
@@ -18,6 +18,9 @@ import { createRateLimiter } from './protection/rate-limiter.ts';
 import { configurationRoutes } from './routes/configuration.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { frameRoutes } from './routes/frame.ts';
+import { logoRoutes } from './routes/logo.ts';
+import { createLogoFetcher } from './logo/logo-fetcher.ts';
+import { LOGO_ROUTE } from './logo/logo-url.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { staticRoutes } from './routes/static-assets.ts';
 import { readFramePage } from './frame/frame-page.ts';
@@ -29,6 +32,8 @@ export interface RelayAppOptions {
   /** Where `vite build` put the browser files (loader.js, frame.html, assets/, demo/). */
   distDir: string;
   publicDir: string;
+  /** How the relay fetches signed logo URLs: a plain fetch, never the upstream client's (which adds the token). */
+  fetchLogo?: FetchLike;
   now?: () => number;
 }
 
@@ -50,9 +55,10 @@ function cacheOnceFound<T>(read: () => Promise<T | null>): () => Promise<T | nul
   return async () => (found ??= await read());
 }
 
-export function createRelayApp({ settings, upstream, logger, distDir, publicDir, now = Date.now }: RelayAppOptions) {
+export function createRelayApp({ settings, upstream, logger, distDir, publicDir, fetchLogo, now = Date.now }: RelayAppOptions) {
   const configurations = createConfigurationService({
     upstream,
+    fetchLogo: createLogoFetcher(fetchLogo ? { fetch: fetchLogo } : {}),
     cacheMs: settings.configCacheSeconds * 1000,
     allowLoopbackHttp: settings.development,
     now,
@@ -82,6 +88,8 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
   app.use('/frame', perAddress);
   app.use(
     '/v1/*',
+    // Everything under /v1 is no-store, except what a route sets for itself on success (the logo, addressed by its
+    // content hash); error answers set no-store again (errorResponse).
     async function noStore(c, next) {
       c.header('Cache-Control', 'no-store');
       await next();
@@ -92,7 +100,8 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
   app.use('/v1/conversations', sameOrigin({ publicOrigin: settings.publicOrigin }));
   app.use('/v1/conversations/*', sameOrigin({ publicOrigin: settings.publicOrigin }));
 
-  app.route('/v1/webchat-configuration', configurationRoutes({ configurations, deadlineMs }));
+  app.route('/v1/webchat-configuration', configurationRoutes({ configurations, deadlineMs, publicOrigin: settings.publicOrigin }));
+  app.route(LOGO_ROUTE, logoRoutes({ configurations, deadlineMs }));
   app.route(
     '/v1/conversations',
     conversationRoutes({

@@ -5,7 +5,7 @@ import { generateCalls } from './calls-seed.ts';
 import type { Counters, SimulatorContext } from './context.ts';
 import { apiError, notFound } from './errors.ts';
 import { ConnectionDropped, createFaultControl, faultInjection, type FaultControl } from './faults.ts';
-import { createLogoSigner } from './logo.ts';
+import { createLogoSigner, LOGO_SVG, type LogoImage } from './logo.ts';
 import { createRandom, opaqueId, randomSeed } from './random.ts';
 import { registerCallRoutes } from './routes/calls.ts';
 import { registerConversationRoutes } from './routes/conversations.ts';
@@ -40,6 +40,8 @@ export interface SimulatorOptions {
   logoSecret?: string;
   /** Lifetime of signed logo URLs, default 900. */
   logoUrlLifetimeSeconds?: number;
+  /** What the signed logo URL serves, default the tooth SVG: tests swap in hostile or odd files. */
+  logoImage?: LogoImage;
 }
 
 /** Read access to the simulator's state, for assertions such as "no upstream conversation was created". */
@@ -96,6 +98,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       lifetimeSeconds: options.logoUrlLifetimeSeconds ?? 900,
       now,
     }),
+    logoImage: options.logoImage ?? { body: LOGO_SVG, contentType: 'image/svg+xml' },
     store,
     responder: createResponder({
       store,

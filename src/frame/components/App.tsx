@@ -4,6 +4,7 @@ import type { WebchatConfiguration } from '../../shared/configuration.ts';
 import type { Locale, Strings } from '../i18n.ts';
 import type { ChatModel } from '../model/chat-model.ts';
 import { Composer } from './Composer.tsx';
+import { Greeting } from './Greeting.tsx';
 import { Header } from './Header.tsx';
 import { MessageList } from './MessageList.tsx';
 
@@ -30,6 +31,8 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
   const finished = phase === 'resolved' || phase === 'ended';
   const botName = configuration.bot_name;
   const latest = model.announcement.value;
+  // A new, empty conversation greets and suggests; its "Talk to a person" then sits among the suggestions.
+  const greeting = phase === 'new' && model.messages.value.length === 0;
 
   async function escalate() {
     const failure = await model.escalate();
@@ -52,7 +55,17 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
       <p class="notice">
         <strong>{strings.emergencyNotice()}</strong> {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}
       </p>
-      <MessageList messages={model.messages.value} strings={strings} locale={locale} onRetry={model.retry} />
+      {greeting ? (
+        <Greeting
+          botName={botName}
+          strings={strings}
+          // The picked button disappears with the greeting: keyboard focus moves on to the composer.
+          onSuggest={(text) => (model.send(text), inputRef.current?.focus())}
+          onTalkToPerson={() => (void escalate(), inputRef.current?.focus())}
+        />
+      ) : (
+        <MessageList messages={model.messages.value} strings={strings} locale={locale} onRetry={model.retry} greeting={strings.greeting(botName)} />
+      )}
       {model.typing.value && (
         <p class="typing" aria-hidden="true">
           <span class="dots" /> {strings.typing(botName)}
@@ -74,7 +87,7 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
       ) : (
         <>
           <div class="actions">
-            {phase !== 'escalated' && (
+            {phase !== 'escalated' && !greeting && (
               <button type="button" class="secondary" onClick={escalate}>
                 {strings.talkToPerson}
               </button>

@@ -3,17 +3,27 @@ import { clientIdFromQuery } from '../http/client-id.ts';
 import { withDeadline } from '../http/deadline.ts';
 import type { RelayEnv } from '../http/env.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
+import { browserConfiguration } from '../logo/logo-url.ts';
 
 /**
  * GET /v1/webchat-configuration?client_id=ID — readable by any origin: the loader asks for it from the practice's
  * page before it knows anything else. It carries nothing secret (no practice id, no token).
  */
-export function configurationRoutes({ configurations, deadlineMs }: { configurations: ConfigurationService; deadlineMs: number }) {
+export function configurationRoutes({
+  configurations,
+  deadlineMs,
+  publicOrigin,
+}: {
+  configurations: ConfigurationService;
+  deadlineMs: number;
+  /** The relay's public origin, which the logo URL is on; null: this request's own origin (development). */
+  publicOrigin: string | null;
+}) {
   return new Hono<RelayEnv>().get('/', async (c) => {
     c.header('Access-Control-Allow-Origin', '*');
     const clientId = clientIdFromQuery(c.req.query('client_id'));
     c.set('clientId', clientId);
-    const { configuration } = await withDeadline(deadlineMs, configurations.get(clientId));
-    return c.json(configuration);
+    const resolved = await withDeadline(deadlineMs, configurations.get(clientId));
+    return c.json(browserConfiguration(resolved, publicOrigin ?? new URL(c.req.url).origin));
   });
 }
