@@ -46,6 +46,8 @@ export interface Strings {
   unavailable: string;
   loading: string;
   preview: string;
+  /** Shown when the browser gives the frame no storage: the conversation ends with this page. */
+  noResume: string;
 }
 
 // Only the language subtag counts: "es", "es-MX", "es_419"; a tag such as "est" is not Spanish.
@@ -138,6 +140,7 @@ const en: Strings = {
   unavailable: 'Chat is unavailable right now.',
   loading: 'Loading…',
   preview: 'Preview — messages are not sent to the practice',
+  noResume: 'Your browser blocks storage for this chat, so it will not continue on another page or after a reload.',
 };
 
 const es: Strings = {
@@ -205,6 +208,7 @@ const es: Strings = {
   unavailable: 'El chat no está disponible en este momento.',
   loading: 'Cargando…',
   preview: 'Vista previa: los mensajes no se envían al consultorio',
+  noResume: 'Su navegador bloquea el almacenamiento de este chat, así que no continuará en otra página ni al recargar.',
 };
 
 export const STRINGS: Record<Locale, Strings> = { en, es };

@@ -28,11 +28,20 @@ const theme = params.get('theme');
 if (preview && (theme === 'light' || theme === 'dark')) document.documentElement.dataset.theme = theme;
 const relayTransport = createTransport((input, init) => fetch(input, init));
 
+/**
+ * sessionStorage when the browser really lets the frame write to it, else null. Chrome, Firefox and Safari partition a
+ * cross-site frame's storage by the top-level site rather than deny it, but a visitor's setting (all cookies blocked,
+ * some private modes) can still deny it: the getter throws, or a write does.
+ */
 function sessionStorageOrNull(): Storage | null {
   try {
-    return window.sessionStorage;
+    const storage = window.sessionStorage;
+    const probe = 'practice-chat:probe';
+    storage.setItem(probe, '1');
+    storage.removeItem(probe);
+    return storage;
   } catch {
-    // Blocked third-party storage: the chat works, it just does not resume after a reload.
+    // The chat works; it just does not resume after a reload or on another page, and the panel says so.
     return null;
   }
 }
@@ -58,10 +67,11 @@ async function start() {
     randomKey,
   );
   let bridge: ReturnType<typeof createHostBridge> | null = null;
+  const storage = preview ? null : sessionStorageOrNull();
   const model = createChatModel({
     transport,
     clientId,
-    handles: createHandleStorage(preview ? null : sessionStorageOrNull(), clientId, Date.now),
+    handles: createHandleStorage(storage, clientId, Date.now),
     analytics,
     now: Date.now,
     random: Math.random,
@@ -103,6 +113,7 @@ async function start() {
         maxLength={MESSAGE_MAX_LENGTH}
         composerRef={composerRef}
         preview={preview}
+        storageUnavailable={!preview && storage === null}
         onClose={() => bridge?.post({ type: 'close' })}
         refreshLogo={() => relayTransport.getConfiguration(clientId).then((fresh) => fresh.logo_url, () => null)}
       />,

@@ -20,9 +20,11 @@ export interface AppProps {
   composerRef?: { current: HTMLTextAreaElement | null };
   /** The demo's preview: nothing goes to the practice. */
   preview?: boolean;
+  /** The browser gives the frame no storage (a setting), so the conversation cannot resume elsewhere: say so. */
+  storageUnavailable?: boolean;
 }
 
-export function App({ model, configuration, strings, locale, maxLength, onClose, refreshLogo, composerRef, preview = false }: AppProps) {
+export function App({ model, configuration, strings, locale, maxLength, onClose, refreshLogo, composerRef, preview = false, storageUnavailable = false }: AppProps) {
   const ownRef = useRef<HTMLTextAreaElement>(null);
   const inputRef = composerRef ?? ownRef;
   const [escalationError, setEscalationError] = useState<string | null>(null);
@@ -52,6 +54,7 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
       {/* Keyed by the logo, so a new configuration (the demo's preview) starts its logo checks afresh. */}
       <Header key={configuration.logo_url ?? ''} botName={botName} logoUrl={configuration.logo_url} strings={strings} refreshLogo={refreshLogo} onClose={onClose} />
       {preview && <p class="notice preview">{strings.preview}</p>}
+      {storageUnavailable && !preview && <p class="notice no-resume">{strings.noResume}</p>}
       <p class="notice">
         <strong>{strings.emergencyNotice()}</strong> {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}
       </p>
