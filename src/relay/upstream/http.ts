@@ -3,8 +3,8 @@
 // 401 is final, so a broken account can never make a loop.
 import type { z } from 'zod';
 import { UpstreamError, errorForStatus } from './errors.ts';
-import { transportOf, type TokenSource } from './token-manager.ts';
-import { decode, type FetchLike, type RawResponse, type Transport } from './transport.ts';
+import type { TokenSource } from './token-manager.ts';
+import { decode, transportOf, type FetchLike, type RawResponse, type Transport } from './transport.ts';
 
 export type QueryValue = string | number | boolean | null | undefined;
 export type Query = Readonly<Record<string, QueryValue>>;

@@ -34,7 +34,7 @@ export function createPoolTransport({ origin, timeoutMs, connections = 64 }: Poo
     if (url.origin !== origin) throw new UpstreamError('upstream_bad_response', { path: route });
     try {
       const response = await pool.request({
-        method: method as 'GET',
+        method,
         path: url.pathname + url.search,
         headers,
         body: body ?? null,

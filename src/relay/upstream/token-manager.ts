@@ -3,7 +3,7 @@
 import { UpstreamError, errorForStatus } from './errors.ts';
 import { lifetimeSeconds, refreshAfterMs } from './lifetime.ts';
 import { tokenResponseSchema } from './schemas.ts';
-import { decode, fetchTransport, type FetchLike, type Transport } from './transport.ts';
+import { decode, transportOf, type FetchLike, type Transport } from './transport.ts';
 
 export interface TokenSource {
   getToken(): Promise<string>;
@@ -117,11 +117,4 @@ export function createTokenManager(options: TokenManagerOptions): TokenSource {
   }
 
   return { getToken, invalidate };
-}
-
-/** The given transport, else one over the given fetch (with the per-request deadline). */
-export function transportOf(options: { transport?: Transport; fetch?: FetchLike; timeoutMs?: number }): Transport {
-  if (options.transport) return options.transport;
-  if (!options.fetch) throw new TypeError('an upstream transport or fetch is required');
-  return fetchTransport(options.fetch, options.timeoutMs ?? 10_000);
 }

@@ -17,7 +17,7 @@ export interface RawResponse {
 }
 
 export interface OutgoingRequest {
-  method: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: URL;
   /** How errors name the request: a path template, without ids or query. */
   route: string;
@@ -55,6 +55,13 @@ export function fetchTransport(fetch: FetchLike, timeoutMs: number): Transport {
       throw new UpstreamError('upstream_unavailable', { path: route });
     }
   };
+}
+
+/** The given transport, else one over the given fetch (with the per-request deadline). */
+export function transportOf(options: { transport?: Transport; fetch?: FetchLike; timeoutMs?: number }): Transport {
+  if (options.transport) return options.transport;
+  if (!options.fetch) throw new TypeError('an upstream transport or fetch is required');
+  return fetchTransport(options.fetch, options.timeoutMs ?? 10_000);
 }
 
 /** JSON.parse then the schema; either failing is the upstream's fault, reported without quoting the body. */
