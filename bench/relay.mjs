@@ -6,6 +6,8 @@
 // Environment: BENCH_SECONDS (default 4), BENCH_ROUNDS (default 3), BENCH_CPU_PROF=DIR (write the relay's CPU
 // profile there; with BENCH_ONLY_RELAY=1 only the relay is loaded, so the profile's idle share means something). Needs `npm run build` (the script runs it first).
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { mkdtempSync, openSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +27,15 @@ const logDir = mkdtempSync(join(tmpdir(), 'bench-relay-'));
 const children = [];
 
 /** Starts a process whose output goes to a file (as a journal would take it), and waits for its URL line. */
+/** A loopback port that was free a moment ago. */
+async function freePort() {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 async function start(name, args, env = {}, pattern = /listening on (http:\/\/\S+)/i) {
   const logPath = join(logDir, `${name}.log`);
   const out = openSync(logPath, 'w');
@@ -67,16 +78,20 @@ async function json(url, init) {
 const simulator = await start('simulator', [simulatorJs, '--port', '0']);
 const username = 'demo@practice.example';
 const password = 'demo-password';
+// As in production (NODE_ENV=production, which needs PUBLIC_ORIGIN, so the port is chosen up front).
+const relayPort = await freePort();
 const relay = await start(
   'relay',
   [...(PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []), serverJs],
   {
-    PORT: '0',
+    NODE_ENV: 'production',
+    PORT: String(relayPort),
+    PUBLIC_ORIGIN: `http://127.0.0.1:${relayPort}`,
     HOST: '127.0.0.1',
     UPSTREAM_URL: simulator.url,
     UPSTREAM_USERNAME: username,
     UPSTREAM_PASSWORD: password,
-    HANDLE_SECRET: 'bench-handle-secret-bench-handle-secret',
+    HANDLE_SECRET: randomBytes(32).toString('base64'),
     REQUESTS_PER_MINUTE_PER_IP: '1000000',
   },
   /Relay listening on (http:\/\/\S+)/,
