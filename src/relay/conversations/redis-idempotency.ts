@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError } from '../http/api-error.ts';
-import type { RedisClient } from '../shared-state/redis-client.ts';
+import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
 import { bodyFingerprint, type IdempotencyStore, type IdempotentOutcome } from './idempotency.ts';
 
 export interface RedisIdempotencyOptions<T> {
@@ -42,6 +42,7 @@ export function createRedisIdempotencyStore<T>({
   ]);
 
   async function redis<R>(command: () => Promise<R>): Promise<R> {
+    if (isReconnecting(client)) throw unreachable();
     try {
       return await command();
     } catch {

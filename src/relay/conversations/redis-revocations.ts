@@ -2,7 +2,7 @@
 // with the handle. While Redis is unreachable a check answers "not retired", so reads keep working; End chat then
 // fails with upstream_unavailable, and the panel has already forgotten the handle either way.
 import { ApiError } from '../http/api-error.ts';
-import type { RedisClient } from '../shared-state/redis-client.ts';
+import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
 import { revocationKey, type RevocationStore } from './revocations.ts';
 
 const KEY_PREFIX = 'pwc:retired:';
@@ -17,6 +17,10 @@ export function createRedisRevocationStore(client: RedisClient, onUnavailable: (
       }
     },
     async isRevoked(conversationId) {
+      if (isReconnecting(client)) {
+        onUnavailable();
+        return false;
+      }
       try {
         return (await client.exists(`${KEY_PREFIX}${revocationKey(conversationId)}`)) === 1;
       } catch {

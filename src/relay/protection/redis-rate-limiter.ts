@@ -2,7 +2,7 @@
 // maintained library for exactly this). When Redis is unreachable a quota fails open: patients keep chatting, and
 // the operator gets one warning a minute, not one per request.
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RedisClient } from '../shared-state/redis-client.ts';
+import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
 import type { RateDecision, RateLimiter } from './rate-limiter.ts';
 
 export interface RedisRateLimitOptions {
@@ -24,6 +24,10 @@ export function createRedisRateLimiter({ client, name, limit, windowMs, onUnavai
   });
   return {
     async hit(key): Promise<RateDecision> {
+      if (isReconnecting(client)) {
+        onUnavailable();
+        return { allowed: true };
+      }
       try {
         await limiter.consume(key);
         return { allowed: true };

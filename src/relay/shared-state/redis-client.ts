@@ -7,13 +7,14 @@ import type { Logger } from '../log.ts';
 export type RedisClient = Redis;
 
 /**
- * A client that fails fast while Redis is unreachable (no offline queue: a command errors at once instead of waiting),
- * so a send answers `upstream_unavailable` with Retry-After and the panel retries, and reconnects by itself.
+ * A client that fails soon while Redis is unreachable (every command gives up after a second, and after one failed
+ * reconnection), so a send answers `upstream_unavailable` with Retry-After and the panel retries; it reconnects by
+ * itself. Commands issued while it first connects wait for the connection rather than fail.
  */
 export function createRedisClient(url: string, logger: Logger): RedisClient {
   const client = new Redis(url, {
-    enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
+    commandTimeout: 1_000,
     connectTimeout: 2_000,
     // Reconnect quickly at first, then every 2 s while Redis is away.
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
@@ -22,6 +23,15 @@ export function createRedisClient(url: string, logger: Logger): RedisClient {
   // Without a listener ioredis prints every failed reconnection; one line a minute is enough for an operator.
   client.on('error', () => warn('Redis (REDIS_URL) is unreachable: sends are refused with Retry-After, quotas are not enforced.'));
   return client;
+}
+
+/**
+ * True while the client has lost Redis and is trying to get it back: callers then answer at once (a quota fails
+ * open, a send is refused) instead of making every request wait for a command timeout. While it first connects,
+ * commands wait for the connection instead.
+ */
+export function isReconnecting(client: RedisClient): boolean {
+  return client.status === 'reconnecting' || client.status === 'close' || client.status === 'end';
 }
 
 /** Whether Redis answers a PING within `timeoutMs`, for /readyz. */
