@@ -13,9 +13,7 @@ import { requestLog } from './http/request-log.ts';
 import { sameOrigin } from './http/same-origin.ts';
 import { createConfigurationService } from './configuration/configuration-service.ts';
 import { createHandleSealer } from './conversations/handles.ts';
-import { createIdempotencyStore } from './conversations/idempotency.ts';
-import { createMemoryRevocationStore } from './conversations/revocations.ts';
-import { createRateLimiter } from './protection/rate-limiter.ts';
+import { createMemoryStores, type RelayStores } from './shared-state/stores.ts';
 import { configurationRoutes } from './routes/configuration.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { frameRoutes } from './routes/frame.ts';
@@ -35,6 +33,8 @@ export interface RelayAppOptions {
   publicDir: string;
   /** How the relay fetches signed logo URLs: a plain fetch, never the upstream client's (which adds the token). */
   fetchLogo?: FetchLike;
+  /** Idempotency records, retired handles and quotas; in memory unless given (serve.ts picks Redis for REDIS_URL). */
+  stores?: RelayStores;
   now?: () => number;
 }
 
@@ -56,7 +56,7 @@ function cacheOnceFound<T>(read: () => Promise<T | null>): () => Promise<T | nul
   return async () => (found ??= await read());
 }
 
-export function createRelayApp({ settings, upstream, logger, distDir, publicDir, fetchLogo, now = Date.now }: RelayAppOptions) {
+export function createRelayApp({ settings, upstream, logger, distDir, publicDir, fetchLogo, now = Date.now, stores = createMemoryStores(now) }: RelayAppOptions) {
   const configurations = createConfigurationService({
     upstream,
     fetchLogo: createLogoFetcher(fetchLogo ? { fetch: fetchLogo } : {}),
@@ -85,7 +85,7 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
 
   // One quota per address for everything that can reach upstream: the API and the frame page (which loads a
   // configuration, so a flood of made-up client ids would otherwise become a flood of upstream requests).
-  const perAddress = rateLimit({ limiter: createRateLimiter({ limit: settings.requestsPerMinutePerIp, windowMs: MINUTE, now }), keyOf: addressOf });
+  const perAddress = rateLimit({ limiter: stores.quota('requests-per-address', settings.requestsPerMinutePerIp, MINUTE), keyOf: addressOf });
   app.use('/frame', perAddress);
   app.use(
     '/v1/*',
@@ -109,10 +109,10 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
       upstream,
       configurations,
       handles: createHandleSealer(settings.handleSecret, now),
-      idempotency: createIdempotencyStore({ now }),
-      revocations: createMemoryRevocationStore(now),
-      conversationLimiter: createRateLimiter({ limit: settings.conversationsPerHourPerIp, windowMs: HOUR, now }),
-      messageLimiter: createRateLimiter({ limit: settings.messagesPerMinutePerConversation, windowMs: MINUTE, now }),
+      idempotency: stores.idempotency,
+      revocations: stores.revocations,
+      conversationLimiter: stores.quota('conversations-per-address', settings.conversationsPerHourPerIp, HOUR),
+      messageLimiter: stores.quota('messages-per-conversation', settings.messagesPerMinutePerConversation, MINUTE),
       addressOf,
       handleTtlMs: settings.handleTtlMs,
       messageMaxLength: settings.messageMaxLength,

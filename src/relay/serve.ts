@@ -2,6 +2,7 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createRelayApp, type RelayAppOptions } from './app.ts';
+import { createStores } from './shared-state/stores.ts';
 
 export interface RunningRelay {
   /** e.g. http://127.0.0.1:8787 */
@@ -10,7 +11,9 @@ export interface RunningRelay {
 }
 
 export function startRelayServer(options: RelayAppOptions): Promise<RunningRelay> {
-  const app = createRelayApp(options);
+  // Shared state (Redis for REDIS_URL) lives as long as this server; stores passed in belong to the caller.
+  const ownStores = options.stores === undefined ? createStores(options.settings.redisUrl, options.logger, options.now) : null;
+  const app = createRelayApp({ ...options, stores: options.stores ?? ownStores! });
   const { host, port } = options.settings;
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
@@ -19,7 +22,7 @@ export function startRelayServer(options: RelayAppOptions): Promise<RunningRelay
         url: `http://${shownHost}:${info.port}`,
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => done());
+            server.close(() => void (ownStores === null ? done() : ownStores.close().then(done, done)));
             // Keep-alive connections (a browser's polling) would otherwise hold the close open.
             if ('closeAllConnections' in server) server.closeAllConnections();
           }),

@@ -41,6 +41,7 @@ const environmentSchema = z.object({
   MESSAGE_MAX_LENGTH: integer(MESSAGE_MAX_LENGTH, 1, MESSAGE_MAX_LENGTH),
   SIMULATOR_PORT: integer(8788, 0, 65535),
   ALLOW_PLAIN_HTTP_UPSTREAM: flag,
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
 });
 
 export interface UpstreamSettings {
@@ -74,6 +75,8 @@ export interface RelaySettings {
   messagesPerMinutePerConversation: number;
   bodyLimitBytes: number;
   messageMaxLength: number;
+  /** Redis (or Valkey) shared by all instances: idempotency records, quotas, retired handles. null: in memory. */
+  redisUrl: string | null;
   /** Where `npm start` runs the built-in simulator when no upstream is configured. */
   simulatorPort: number;
 }
@@ -149,6 +152,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     messagesPerMinutePerConversation: env.MESSAGES_PER_MINUTE_PER_CONVERSATION,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     messageMaxLength: env.MESSAGE_MAX_LENGTH,
+    redisUrl: env.REDIS_URL ?? null,
     simulatorPort: env.SIMULATOR_PORT,
   };
 }
