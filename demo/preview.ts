@@ -4,6 +4,7 @@
 import type { WebchatConfiguration } from '../src/shared/configuration.ts';
 import { envelope, parseFrameMessage } from '../src/shared/protocol.ts';
 import { mountLauncher, type Launcher } from '../src/loader/launcher.ts';
+import { withLauncherLook } from '../src/shared/launcher-look.ts';
 
 export interface Preview {
   show(configuration: WebchatConfiguration): void;
@@ -53,7 +54,7 @@ export function createPreview(win: Window, clientId: string): Preview {
       current = configuration;
       frame.title = `Chat with ${configuration.bot_name} (preview)`;
       launcher?.host.remove();
-      launcher = mountLauncher(doc, configuration, '', `Chat with ${configuration.bot_name}`);
+      launcher = mountLauncher(doc, withLauncherLook(configuration), '', `Chat with ${configuration.bot_name}`);
       launcher.host.classList.add('preview-launcher');
       launcher.button.addEventListener('click', () => setOpen(!open));
       launcher.setOpen(open);

@@ -3,10 +3,12 @@ import { clientIdFromQuery } from '../http/client-id.ts';
 import { withDeadline } from '../http/deadline.ts';
 import type { RelayEnv } from '../http/env.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
+import { withLauncherLook } from '../../shared/launcher-look.ts';
 
 /**
  * GET /v1/webchat-configuration?client_id=ID — readable by any origin: the loader asks for it from the practice's
- * page before it knows anything else. It carries nothing secret (no practice id, no token).
+ * page before it knows anything else. It carries nothing secret (no practice id, no token). `launcher` is what the
+ * loader draws, precomputed here with the shared rules so the loader stays small.
  */
 export function configurationRoutes({ configurations, deadlineMs }: { configurations: ConfigurationService; deadlineMs: number }) {
   return new Hono<RelayEnv>().get('/', async (c) => {
@@ -14,6 +16,6 @@ export function configurationRoutes({ configurations, deadlineMs }: { configurat
     const clientId = clientIdFromQuery(c.req.query('client_id'));
     c.set('clientId', clientId);
     const { configuration } = await withDeadline(deadlineMs, configurations.get(clientId));
-    return c.json(configuration);
+    return c.json(withLauncherLook(configuration));
   });
 }
