@@ -22,29 +22,20 @@ const IDLE_TIMEOUT_MS = 4000;
 export function boot({ win, fetch, wait, report }: BootEnvironment): void {
   const existing = win.PracticeChat as PracticeChatApi | undefined;
   // Pasted twice, or loaded again by a single-page app: the first copy stays the only widget.
-  if (existing?.loaded === true) return;
+  if (existing?.loaded) return;
   const doc = win.document;
   const settings = readScriptTag(findOwnScript(doc));
 
-  let launcher: Launcher | null = null;
-  let frame: ChatFrame | null = null;
+  let launcher: Launcher;
+  let frame: ChatFrame | undefined;
   let destroyed = false;
   let isOpen = false;
   // open()/close() called before the launcher exists: applied once it does.
-  let wanted: boolean | null = null;
-  const cleanups: Array<() => void> = [];
-  const listen = (target: EventTarget, type: string, listener: () => void, options?: AddEventListenerOptions) => {
-    target.addEventListener(type, listener, options);
-    cleanups.push(() => target.removeEventListener(type, listener));
-  };
+  let wanted: boolean | undefined;
 
   function setOpen(want: boolean | 'toggle', fromFrame?: boolean) {
-    if (destroyed) return;
-    if (!launcher || !frame) {
-      wanted = want == 'toggle' ? !wanted : want;
-      return;
-    }
-    const next = want == 'toggle' ? !isOpen : want;
+    const next = want == 'toggle' ? !(frame ? isOpen : wanted) : want;
+    if (destroyed || !frame) return void (wanted = next);
     if (next == isOpen) return;
     isOpen = next;
     frame.ensure();
@@ -56,60 +47,53 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
     events.emit(next ? 'open' : 'close');
   }
 
+  // Listeners and timers the loader leaves on the page (the load event, the idle callback) check `destroyed` and do
+  // nothing once it is set; everything else is removed here.
   function destroy() {
     if (destroyed) return;
     destroyed = true;
-    cleanups.forEach((cleanup) => cleanup());
     frame?.remove();
     launcher?.host.remove();
     events.clear();
     if (win.PracticeChat == api) delete win.PracticeChat;
   }
 
-  const { api, events } = createApi({ setOpen, destroy }, () => !!launcher);
+  const { api, events } = createApi({ setOpen, destroy }, () => !!frame);
   win.PracticeChat = api;
   replayQueue(api, existing);
 
   const refuse = (why: string) => destroyed || report(REPORT_PREFIX + why);
   if (typeof settings == 'string') return void refuse(settings);
-  const relayOrigin = settings.relayOrigin;
-  const locale = settings.locale;
+  const { relayOrigin, locale, clientId } = settings;
 
-  fetchConfiguration(relayOrigin, settings.clientId, fetch, wait)
+  fetchConfiguration(relayOrigin, clientId, fetch, wait)
     .then((configuration) => {
       if (destroyed) return;
-      const hostname = win.location.hostname;
-      const refusal = typeof configuration == 'string' ? configuration : refusalFor(configuration, hostname);
+      const location = win.location;
+      const refusal = typeof configuration == 'string' ? configuration : refusalFor(configuration, location.hostname);
       if (refusal || typeof configuration == 'string') return refuse(refusal!);
       // The same choice as the panel's: data-locale, else the browser's language.
       const labels = configuration.launcher.label;
       const label = /^es/i.test(locale ?? win.navigator.language) ? labels.es : labels.en;
-      const mounted = (launcher = mountLauncher(doc, configuration, settings.nonce, label));
+      launcher = mountLauncher(doc, configuration, settings.nonce, label);
+      const button = launcher.button;
       // The frame learns its configuration, the page's exact origin (its postMessage target) and the language.
-      const frameQuery = new URLSearchParams({ client_id: settings.clientId, origin: win.location.origin });
+      const frameQuery = new URLSearchParams({ client_id: clientId, origin: location.origin });
       if (locale) frameQuery.set('locale', locale);
-      const chat = (frame = createChatFrame(win, mounted.shadow, relayOrigin, frameQuery, label, (message) => {
+      const chat = (frame = createChatFrame(win, launcher.shadow, relayOrigin, frameQuery, label, (message) => {
         if (message.type == 'close') setOpen(false, true);
         if (message.type == 'unread') {
-          mounted.setUnread(message.count);
+          launcher.setUnread(message.count);
           events.emit('unread', message.count);
         }
       }));
       // The frame is created on the first hover, focus or touch, or once the page is idle: never during first render.
-      const ensure = () => chat.ensure();
-      for (const type of ['pointerenter', 'focus', 'touchstart']) mounted.button.addEventListener(type, ensure, { once: true, passive: true });
-      const whenIdle = () => {
-        if (win.requestIdleCallback) {
-          const id = win.requestIdleCallback(ensure, { timeout: IDLE_TIMEOUT_MS });
-          cleanups.push(() => win.cancelIdleCallback(id));
-        } else {
-          const id = win.setTimeout(ensure, IDLE_TIMEOUT_MS / 2);
-          cleanups.push(() => win.clearTimeout(id));
-        }
-      };
+      const ensure = () => destroyed || chat.ensure();
+      for (const type of ['pointerenter', 'focus', 'touchstart']) button.addEventListener(type, ensure, { once: true, passive: true });
+      const whenIdle = () => (win.requestIdleCallback ? win.requestIdleCallback(ensure, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(ensure, IDLE_TIMEOUT_MS / 2));
       if (doc.readyState == 'complete') whenIdle();
-      else listen(win, 'load', whenIdle, { once: true });
-      mounted.button.addEventListener('click', () => setOpen('toggle'));
+      else win.addEventListener('load', whenIdle, { once: true });
+      button.addEventListener('click', () => setOpen('toggle'));
       events.emit('ready');
       if (wanted != null) setOpen(wanted);
     })
