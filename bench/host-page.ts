@@ -178,7 +178,7 @@ async function traceBreakdown(browser: Browser, url: string): Promise<Array<[str
   const page = await context.newPage();
   const cdp: CDPSession = await context.newCDPSession(page);
   const events: Array<{ name: string; ph: string; dur?: number; tid: number; pid: number; args?: { data?: { url?: string; frame?: string } } }> = [];
-  cdp.on('Tracing.dataCollected', (message) => events.push(...(message.value as typeof events)));
+  cdp.on('Tracing.dataCollected', (message) => events.push(...(message.value as unknown as typeof events)));
   await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8.execute,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
   await page.goto(url, { waitUntil: 'load' });
   await page.locator('practice-chat button').waitFor();
