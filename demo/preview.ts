@@ -1,6 +1,7 @@
-// The live preview: the real launcher (the loader's own launcher module) on this page, and the real chat panel in a
-// preview frame that answers with a local preview bot. Each configuration change re-mounts the launcher and is sent
-// to the frame, which parses it with the shared rules.
+// The live preview: the real launcher (the loader's own launcher module) and the real chat panel in a preview frame
+// that answers with a local preview bot, both placed inside the mock practice page. Each configuration change
+// re-mounts the launcher and is sent to the frame, which parses it with the shared rules. A second, inert launcher
+// shows the closed look beside the open panel.
 import type { WebchatConfiguration } from '../src/shared/configuration.ts';
 import { envelope, parseFrameMessage } from '../src/shared/protocol.ts';
 import { mountLauncher, type Launcher } from '../src/loader/launcher.ts';
@@ -11,19 +12,46 @@ export interface Preview {
   dispose(): void;
 }
 
-export function createPreview(win: Window, clientId: string): Preview {
+export interface PreviewPlaces {
+  /** The mock practice page: the launcher and the panel sit in its corner. */
+  page: HTMLElement;
+  /** Where the closed launcher is shown. */
+  closedLook: HTMLElement;
+}
+
+export interface PreviewOptions {
+  locale: 'en' | 'es';
+  theme: 'light' | 'dark';
+  /** A short exchange with the preview bot under the greeting. */
+  sample: boolean;
+}
+
+const launcherLabel = (locale: PreviewOptions['locale'], botName: string) => (locale === 'es' ? `Chatear con ${botName}` : `Chat with ${botName}`);
+
+/** The loader puts its launcher in the top layer of the page; the preview keeps it inside the mock page instead. */
+function placeIn(place: HTMLElement, launcher: Launcher): Launcher {
+  if (launcher.host.popover) {
+    launcher.host.hidePopover?.();
+    launcher.host.removeAttribute('popover');
+  }
+  place.append(launcher.host);
+  return launcher;
+}
+
+export function createPreview(win: Window, clientId: string, places: PreviewPlaces, options: PreviewOptions): Preview {
   const doc = win.document;
   const origin = win.location.origin;
   let launcher: Launcher | null = null;
+  let closed: Launcher | null = null;
   let current: WebchatConfiguration | null = null;
   let ready = false;
-  let open = false;
+  // Open from the start, so what patients will see is visible at once.
+  let open = true;
 
   const frame = doc.createElement('iframe');
   frame.className = 'preview-frame';
-  frame.hidden = true;
-  frame.src = `/frame?${new URLSearchParams({ client_id: clientId, preview: '1', origin })}`;
-  doc.body.append(frame);
+  frame.src = `/frame?${new URLSearchParams({ client_id: clientId, preview: '1', origin, locale: options.locale, theme: options.theme, ...(options.sample ? { sample: '1' } : {}) })}`;
+  places.page.append(frame);
 
   const post = (message: Parameters<typeof envelope>[0]) => frame.contentWindow?.postMessage(envelope(message), origin);
   const configure = () => current && ready && post({ type: 'configure', configuration: current });
@@ -52,17 +80,24 @@ export function createPreview(win: Window, clientId: string): Preview {
   return {
     show(configuration) {
       current = configuration;
-      frame.title = `Chat with ${configuration.bot_name} (preview)`;
+      const label = launcherLabel(options.locale, configuration.bot_name);
+      frame.title = `${label} (preview)`;
       launcher?.host.remove();
-      launcher = mountLauncher(doc, withLauncherLook(configuration), '', `Chat with ${configuration.bot_name}`);
+      launcher = placeIn(places.page, mountLauncher(doc, withLauncherLook(configuration), '', label));
       launcher.host.classList.add('preview-launcher');
       launcher.button.addEventListener('click', () => setOpen(!open));
       launcher.setOpen(open);
+      closed?.host.remove();
+      closed = placeIn(places.closedLook, mountLauncher(doc, withLauncherLook(configuration), '', label));
+      closed.host.classList.add('closed-launcher');
+      // A picture of the closed launcher: not a second control for keyboards and screen readers.
+      closed.host.inert = true;
       configure();
     },
     dispose() {
       win.removeEventListener('message', receive);
       launcher?.host.remove();
+      closed?.host.remove();
       frame.remove();
     },
   };

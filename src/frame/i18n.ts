@@ -31,6 +31,11 @@ export interface Strings {
   ended: string;
   resolved: string;
   newChat: string;
+  /** The panel's own welcome on a new conversation: shown, never sent or stored. */
+  greeting(botName: string): string;
+  suggestionsLabel: string;
+  /** Suggested first messages: a button sends exactly these words. */
+  suggestions: readonly string[];
   showEarlier: string;
   sensitiveTitle: string;
   sensitiveBody(kinds: readonly SensitiveKind[]): string;
@@ -41,6 +46,8 @@ export interface Strings {
   unavailable: string;
   loading: string;
   preview: string;
+  /** Shown when the browser gives the frame no storage: the conversation ends with this page. */
+  noResume: string;
 }
 
 // Only the language subtag counts: "es", "es-MX", "es_419"; a tag such as "est" is not Spanish.
@@ -92,6 +99,9 @@ const en: Strings = {
   ended: 'This chat has ended.',
   resolved: 'The practice has closed this conversation.',
   newChat: 'Start a new chat',
+  greeting: (bot) => `Hi, I'm ${bot}. How can I help?`,
+  suggestionsLabel: 'Suggested questions',
+  suggestions: ['What are your opening hours?', "I'd like to book an appointment.", 'I have a question about insurance or billing.'],
   showEarlier: 'Show earlier messages',
   sensitiveTitle: 'Check before sending',
   sensitiveBody: (kinds) => {
@@ -130,6 +140,7 @@ const en: Strings = {
   unavailable: 'Chat is unavailable right now.',
   loading: 'Loading…',
   preview: 'Preview — messages are not sent to the practice',
+  noResume: 'Your browser blocks storage for this chat, so it will not continue on another page or after a reload.',
 };
 
 const es: Strings = {
@@ -156,6 +167,9 @@ const es: Strings = {
   ended: 'Este chat ha terminado.',
   resolved: 'El consultorio cerró esta conversación.',
   newChat: 'Iniciar un chat nuevo',
+  greeting: (bot) => `Hola, soy ${bot}. ¿En qué puedo ayudarle?`,
+  suggestionsLabel: 'Preguntas sugeridas',
+  suggestions: ['¿Cuál es su horario de atención?', 'Quisiera pedir una cita.', 'Tengo una pregunta sobre seguros o facturación.'],
   showEarlier: 'Mostrar mensajes anteriores',
   sensitiveTitle: 'Revise antes de enviar',
   sensitiveBody: (kinds) => {
@@ -194,6 +208,7 @@ const es: Strings = {
   unavailable: 'El chat no está disponible en este momento.',
   loading: 'Cargando…',
   preview: 'Vista previa: los mensajes no se envían al consultorio',
+  noResume: 'Su navegador bloquea el almacenamiento de este chat, así que no continuará en otra página ni al recargar.',
 };
 
 export const STRINGS: Record<Locale, Strings> = { en, es };

@@ -23,13 +23,25 @@ const clientId = params.get('client_id') ?? '';
 // The demo page's preview: a local preview bot, no storage, no analytics, and configurations sent by the demo page
 // (the relay lets only its own pages embed a preview frame).
 const preview = params.get('preview') === '1';
+// The demo's switches: a light or dark preview whatever the manager's own device uses.
+const theme = params.get('theme');
+if (preview && (theme === 'light' || theme === 'dark')) document.documentElement.dataset.theme = theme;
 const relayTransport = createTransport((input, init) => fetch(input, init));
 
+/**
+ * sessionStorage when the browser really lets the frame write to it, else null. Chrome, Firefox and Safari partition a
+ * cross-site frame's storage by the top-level site rather than deny it, but a visitor's setting (all cookies blocked,
+ * some private modes) can still deny it: the getter throws, or a write does.
+ */
 function sessionStorageOrNull(): Storage | null {
   try {
-    return window.sessionStorage;
+    const storage = window.sessionStorage;
+    const probe = 'practice-chat:probe';
+    storage.setItem(probe, '1');
+    storage.removeItem(probe);
+    return storage;
   } catch {
-    // Blocked third-party storage: the chat works, it just does not resume after a reload.
+    // The chat works; it just does not resume after a reload or on another page, and the panel says so.
     return null;
   }
 }
@@ -55,10 +67,11 @@ async function start() {
     randomKey,
   );
   let bridge: ReturnType<typeof createHostBridge> | null = null;
+  const storage = preview ? null : sessionStorageOrNull();
   const model = createChatModel({
     transport,
     clientId,
-    handles: createHandleStorage(preview ? null : sessionStorageOrNull(), clientId, Date.now),
+    handles: createHandleStorage(storage, clientId, Date.now),
     analytics,
     now: Date.now,
     random: Math.random,
@@ -80,7 +93,8 @@ async function start() {
         return;
       }
       model.setPanelOpen(message.type === 'open');
-      if (message.type === 'open') composerRef.current?.focus();
+      // The demo opens its preview panel on page load: focus stays on the demo page there.
+      if (message.type === 'open' && !preview) composerRef.current?.focus();
     });
   } else {
     // Opened on its own (not in a practice's page): the panel is simply open.
@@ -99,12 +113,15 @@ async function start() {
         maxLength={MESSAGE_MAX_LENGTH}
         composerRef={composerRef}
         preview={preview}
+        storageUnavailable={!preview && storage === null}
         onClose={() => bridge?.post({ type: 'close' })}
         refreshLogo={() => relayTransport.getConfiguration(clientId).then((fresh) => fresh.logo_url, () => null)}
       />,
       root,
     );
   draw();
+  // The demo's sample exchange: the first suggestion, answered by the preview bot (preview only: never the relay).
+  if (preview && params.get('sample') === '1') model.send(strings.suggestions[0] ?? '');
   bridge?.post({ type: 'ready' });
 }
 

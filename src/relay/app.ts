@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { RelaySettings } from './settings.ts';
 import type { Logger } from './log.ts';
-import type { UpstreamClient } from './upstream/index.ts';
+import type { FetchLike, UpstreamClient } from './upstream/index.ts';
 import { ApiError, errorResponse } from './http/api-error.ts';
 import { clientAddress } from './http/client-address.ts';
 import type { RelayEnv } from './http/env.ts';
@@ -18,6 +18,9 @@ import { createRateLimiter } from './protection/rate-limiter.ts';
 import { configurationRoutes } from './routes/configuration.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { frameRoutes } from './routes/frame.ts';
+import { logoRoutes } from './routes/logo.ts';
+import { createLogoFetcher } from './logo/logo-fetcher.ts';
+import { LOGO_ROUTE } from './logo/logo-url.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { staticRoutes } from './routes/static-assets.ts';
 import { readFramePage } from './frame/frame-page.ts';
@@ -29,6 +32,8 @@ export interface RelayAppOptions {
   /** Where `vite build` put the browser files (loader.js, frame.html, assets/, demo/). */
   distDir: string;
   publicDir: string;
+  /** How the relay fetches signed logo URLs: a plain fetch, never the upstream client's (which adds the token). */
+  fetchLogo?: FetchLike;
   now?: () => number;
 }
 
@@ -41,9 +46,10 @@ function cacheOnceFound<T>(read: () => Promise<T | null>): () => Promise<T | nul
   return async () => (found ??= await read());
 }
 
-export function createRelayApp({ settings, upstream, logger, distDir, publicDir, now = Date.now }: RelayAppOptions) {
+export function createRelayApp({ settings, upstream, logger, distDir, publicDir, fetchLogo, now = Date.now }: RelayAppOptions) {
   const configurations = createConfigurationService({
     upstream,
+    fetchLogo: createLogoFetcher(fetchLogo ? { fetch: fetchLogo } : {}),
     cacheMs: settings.configCacheSeconds * 1000,
     allowLoopbackHttp: settings.development,
     now,
@@ -72,7 +78,8 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
     '/v1/*',
     async function noStore(c, next) {
       await next();
-      c.res.headers.set('Cache-Control', 'no-store');
+      // The logo alone sets its own caching (it is addressed by its content hash); everything else is no-store.
+      if (!(c.req.path === LOGO_ROUTE && c.res.ok)) c.res.headers.set('Cache-Control', 'no-store');
     },
     perAddress,
     bodyLimit({ maxSize: settings.bodyLimitBytes, onError: (c) => errorResponse(c, new ApiError('payload_too_large')) }),
@@ -80,7 +87,8 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
   app.use('/v1/conversations', sameOrigin({ publicOrigin: settings.publicOrigin }));
   app.use('/v1/conversations/*', sameOrigin({ publicOrigin: settings.publicOrigin }));
 
-  app.route('/v1/webchat-configuration', configurationRoutes({ configurations, deadlineMs }));
+  app.route('/v1/webchat-configuration', configurationRoutes({ configurations, deadlineMs, publicOrigin: settings.publicOrigin }));
+  app.route(LOGO_ROUTE, logoRoutes({ configurations, deadlineMs }));
   app.route(
     '/v1/conversations',
     conversationRoutes({

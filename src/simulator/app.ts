@@ -5,7 +5,7 @@ import { generateCalls } from './calls-seed.ts';
 import type { Counters, SimulatorContext } from './context.ts';
 import { apiError, notFound } from './errors.ts';
 import { ConnectionDropped, createFaultControl, faultInjection, type FaultControl } from './faults.ts';
-import { createLogoSigner } from './logo.ts';
+import { createLogoSigner, LOGO_SVG, type LogoImage } from './logo.ts';
 import { createRandom, opaqueId, randomSeed } from './random.ts';
 import { registerCallRoutes } from './routes/calls.ts';
 import { registerConversationRoutes } from './routes/conversations.ts';
@@ -16,7 +16,7 @@ import { registerTokenRoutes } from './routes/token.ts';
 import { registerWebchatConfigurationRoutes } from './routes/webchat-configuration.ts';
 import { CONFIGURATIONS, PRACTICE_BOT_NAMES, SEED, type ConfigurationSeed, type SeedIds } from './seed.ts';
 import type { CallRecord } from './calls-seed.ts';
-import { createConversationStore, type ConversationRecord, type MessageRecord, type PatientLinkRecord } from './store.ts';
+import { addMessage, createConversationStore, type ConversationRecord, type MessageRecord, type PatientLinkRecord } from './store.ts';
 import { createTokenStore } from './tokens.ts';
 
 export type { FaultSettings } from './faults.ts';
@@ -40,6 +40,12 @@ export interface SimulatorOptions {
   logoSecret?: string;
   /** Lifetime of signed logo URLs, default 900. */
   logoUrlLifetimeSeconds?: number;
+  /** What the signed logo URL serves, default the tooth SVG: tests swap in hostile or odd files. */
+  logoImage?: LogoImage;
+  /** The seeded account's password, default the public demo one; canary tests set their own. */
+  password?: string;
+  /** Put in front of every issued access token, so a canary test can look for any token anywhere. */
+  accessTokenPrefix?: string;
 }
 
 /** Read access to the simulator's state, for assertions such as "no upstream conversation was created". */
@@ -62,6 +68,11 @@ export interface Simulator {
   setTokenLifetime(seconds: number): void;
   /** Every issued token becomes invalid (401). */
   revokeAllTokens(): void;
+  /**
+   * The practice's side writes in a conversation, as its bot or a team member would (for tests and demos of what a
+   * visitor sees). Returns false for an unknown conversation.
+   */
+  writeAs(conversationId: string, sender: 'bot' | 'agent', text: string): boolean;
   counters: Counters;
   store: SimulatorStore;
   seed: SeedIds;
@@ -73,7 +84,7 @@ export interface Simulator {
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const now = options.now ?? Date.now;
   const counters: Counters = { tokenRequests: 0, apiRequests: 0, conversationsCreated: 0, messagesReceived: 0 };
-  const tokens = createTokenStore({ now, lifetimeSeconds: options.tokenLifetimeSeconds ?? 3600 });
+  const tokens = createTokenStore({ now, lifetimeSeconds: options.tokenLifetimeSeconds ?? 3600, prefix: options.accessTokenPrefix ?? '' });
   const store = createConversationStore();
   const faults = createFaultControl();
   const configurations = new Map(CONFIGURATIONS.map((config) => [config.id, config]));
@@ -84,7 +95,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   const ctx: SimulatorContext = {
     now,
-    account: { username: SEED.username, password: SEED.password },
+    account: { username: SEED.username, password: options.password ?? SEED.password },
     tokens,
     auth: bearerAuth({ tokens }),
     grantedPractices: new Set([SEED.grantedPracticeId]),
@@ -96,6 +107,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       lifetimeSeconds: options.logoUrlLifetimeSeconds ?? 900,
       now,
     }),
+    logoImage: options.logoImage ?? { body: LOGO_SVG, contentType: 'image/svg+xml' },
     store,
     responder: createResponder({
       store,
@@ -134,6 +146,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     faults,
     setTokenLifetime: (seconds) => tokens.setLifetime(seconds),
     revokeAllTokens: () => tokens.revokeAll(),
+    writeAs(conversationId, sender, text) {
+      const conversation = store.conversations.get(conversationId);
+      if (conversation === undefined) return false;
+      const authorName = sender === 'bot' ? (store.botNames.get(conversationId) ?? 'Aimee') : 'Team member';
+      addMessage(store, conversation, { sender, authorName, text, at: new Date(now()).toISOString() });
+      return true;
+    },
     counters,
     store: {
       conversations: store.conversations,
@@ -142,7 +161,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       calls,
       configurations,
     },
-    seed: { ...SEED },
+    seed: { ...SEED, password: options.password ?? SEED.password },
     close: () => ctx.responder.close(),
   };
 }

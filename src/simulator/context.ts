@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Responder } from './bot.ts';
 import type { CallRecord } from './calls-seed.ts';
-import type { LogoSigner } from './logo.ts';
+import type { LogoImage, LogoSigner } from './logo.ts';
 import type { ConfigurationSeed } from './seed.ts';
 import type { ConversationStore } from './store.ts';
 import type { TokenStore } from './tokens.ts';
@@ -25,6 +25,7 @@ export interface SimulatorContext {
   configurations: ReadonlyMap<string, ConfigurationSeed>;
   botNames: ReadonlyMap<string, string>;
   logo: LogoSigner;
+  logoImage: LogoImage;
   store: ConversationStore;
   responder: Responder;
   counters: Counters;

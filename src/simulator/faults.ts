@@ -10,8 +10,13 @@ export interface FaultSettings {
   rateLimitRate?: number;
   /** Retry-After of those 429s, default 1. */
   retryAfterSeconds?: number;
-  /** 0..1 share whose connection is dropped without an answer. */
+  /** 0..1 share whose connection is dropped without an answer, before the request is handled. */
   dropRate?: number;
+  /**
+   * 0..1 share that is handled (a message is stored) and whose connection is then dropped before the answer: the
+   * caller cannot know whether its request took effect.
+   */
+  dropAfterHandlingRate?: number;
   /** Only paths matching this get faults. */
   match?: RegExp;
 }
@@ -30,6 +35,7 @@ const settingsSchema = z.object({
   rateLimitRate: rate,
   retryAfterSeconds: z.number().int().min(0).optional(),
   dropRate: rate,
+  dropAfterHandlingRate: rate,
   match: z.instanceof(RegExp).optional(),
 });
 
@@ -61,8 +67,8 @@ export class ConnectionDropped extends TypeError {
 }
 
 /**
- * Injects latency, then at most one of 429 / 500 / dropped connection, chosen by one draw of the seeded PRNG against
- * the cumulative shares (rate limit first, then error, then drop).
+ * Injects latency, then at most one of 429 / 500 / dropped connection / dropped after handling, chosen by one draw of
+ * the seeded PRNG against the cumulative shares (rate limit first, then error, then drop, then drop after handling).
  *
  * @example
  * app.use('/api/*', faultInjection({ control, random: createRandom(1) }))
@@ -78,6 +84,7 @@ export function faultInjection(options: { control: FaultControl; random: () => n
     const rateLimit = settings.rateLimitRate ?? 0;
     const error = rateLimit + (settings.errorRate ?? 0);
     const drop = error + (settings.dropRate ?? 0);
+    const dropAfter = drop + (settings.dropAfterHandlingRate ?? 0);
     if (draw < rateLimit) {
       c.header('Retry-After', String(settings.retryAfterSeconds ?? 1));
       return c.json({ detail: 'Request was throttled.', code: 'throttled' }, 429);
@@ -88,6 +95,13 @@ export function faultInjection(options: { control: FaultControl; random: () => n
       if (!socket) throw new ConnectionDropped();
       socket.destroy();
       // Never delivered: the socket is gone. Returned only so the adapter has something to discard.
+      return c.body(null, 500);
+    }
+    if (draw < dropAfter) {
+      await next();
+      const socket = nodeSocket(c.env);
+      if (!socket) throw new ConnectionDropped();
+      socket.destroy();
       return c.body(null, 500);
     }
     return next();

@@ -2,6 +2,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const LOGO_PATH = '/media/logo.svg';
 
+/** The file behind the signed logo URL, with the Content-Type the storage host claims for it. */
+export interface LogoImage {
+  body: string | Uint8Array<ArrayBuffer>;
+  contentType: string;
+}
+
 /** A small real logo (a tooth in a circle), so the widget has an actual image to load. */
 export const LOGO_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64" role="img" aria-label="Practice logo">' +

@@ -1,30 +1,29 @@
-// `npm run simulator`: the upstream stand-in on its own port (default 8788, `--port N`, `--host H`).
-import { parseArgs } from 'node:util';
+// `npm run simulator`: the upstream stand-in on its own port, with fault knobs as flags (`--help` lists them), so
+// anyone can try the widget against a failing upstream.
+import { parseSimulatorArgs, SIMULATOR_USAGE } from './cli-options.ts';
 import { startSimulatorServer } from './server.ts';
 
-const DEFAULT_PORT = 8788;
-
-function parsePort(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_PORT;
-  const port = Number(raw);
-  if (!/^[0-9]+$/.test(raw) || port > 65535) {
-    console.error(`--port must be a whole number from 0 to 65535, not "${raw}".`);
-    process.exit(2);
-  }
-  return port;
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(SIMULATOR_USAGE);
+  process.exit(0);
 }
+const parsed = parseSimulatorArgs(args);
+if (!parsed.ok) {
+  console.error(`${parsed.error}\n\n${SIMULATOR_USAGE}`);
+  process.exit(2);
+}
+const { port, host, randomSeed, faults } = parsed.options;
 
-const { values } = parseArgs({
-  options: { port: { type: 'string' }, host: { type: 'string' } },
-  strict: true,
-});
-
-const server = await startSimulatorServer({ port: parsePort(values.port), host: values.host ?? '127.0.0.1' });
+const server = await startSimulatorServer({ port, host, ...(randomSeed === undefined ? {} : { randomSeed }) });
+server.simulator.faults.set(faults);
 const { seed } = server.simulator;
 console.log(`Upstream simulator listening on ${server.url}`);
 // The seeded account is a public demo account (it is in the README), not a real credential.
 console.log(`Seeded account: ${seed.username} / ${seed.password} (granted practice ${seed.grantedPracticeId})`);
 console.log('Webchat client ids: demo-client, smile-dental, demo-inactive, demo-other-practice, demo-empty-color, demo-analytics, demo-hostile');
+const active = Object.entries(faults).map(([name, value]) => `${name}=${String(value)}`);
+if (active.length > 0) console.log(`Faults: ${active.join(', ')}`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

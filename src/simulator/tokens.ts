@@ -16,13 +16,13 @@ export interface TokenStore {
 }
 
 /** Access tokens with an expiry on the simulator's own clock, so tests can expire them without waiting. */
-export function createTokenStore(options: { now: () => number; lifetimeSeconds: number }): TokenStore {
+export function createTokenStore(options: { now: () => number; lifetimeSeconds: number; prefix?: string }): TokenStore {
   const expiries = new Map<string, number>();
   let lifetimeSeconds = checkLifetime(options.lifetimeSeconds);
 
   return {
     issue() {
-      const access_token = opaqueId('', 32);
+      const access_token = opaqueId(options.prefix ?? '', 32);
       expiries.set(access_token, options.now() + lifetimeSeconds * 1000);
       // The refresh token is returned as the document says, but the exchange is undocumented, so nothing accepts it.
       return { access_token, refresh_token: opaqueId('', 32), expires_in: lifetimeSeconds };

@@ -22,15 +22,15 @@ afterAll(async () => {
   await Promise.all([browser?.close(), product?.close()]);
 });
 
-async function openDemo(query = '') {
+async function openDemo(query = '', viewport = { width: 1280, height: 800 }) {
   await context?.close();
-  context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  context = await browser.newContext({ viewport, ...(viewport.width < 600 ? { isMobile: true, hasTouch: true } : {}) });
   page = await context.newPage();
   await page.goto(`${product.relayUrl}/demo/${query}`);
   await page.locator('#icon-color-text').waitFor();
 }
 
-const launcher = () => page.locator('practice-chat button');
+const launcher = () => page.locator('.mock-page practice-chat button');
 const launcherStyle = () =>
   launcher().evaluate((button) => ({ background: getComputedStyle(button).backgroundColor, opacity: getComputedStyle(button).opacity, label: button.getAttribute('aria-label') }));
 
@@ -59,7 +59,7 @@ describe('the demo page', () => {
     await page.locator('#bot-name').fill('Dr. Smile');
     await expect.poll(launcherStyle).toEqual({ background: 'rgb(185, 28, 28)', opacity: '0.4', label: 'Chat with Dr. Smile' });
     await expect.poll(() => page.locator('.checks').innerText()).toMatch(/40% opacity the launcher is hard to see/);
-    await launcher().click();
+    // The panel is open from the start.
     const frame = page.frameLocator('iframe.preview-frame');
     await expect.poll(() => frame.locator('#chat-title').innerText()).toBe('Chat with Dr. Smile');
   });
@@ -89,7 +89,6 @@ describe('the demo page', () => {
     await openDemo();
     const createdBefore = product.simulator.counters.conversationsCreated;
     const messagesBefore = product.simulator.counters.messagesReceived;
-    await launcher().click();
     const frame = page.frameLocator('iframe.preview-frame');
     await expect.poll(() => frame.locator('.notice.preview').innerText()).toMatch(/Preview/);
     await frame.locator('textarea').fill('Can I book a cleaning?');
@@ -106,10 +105,13 @@ describe('the demo page', () => {
     expect(response.headers.get('Content-Security-Policy')).toMatch(/frame-ancestors 'self'/);
   });
 
-  it('has no axe-core violations, in light and dark, and keeps a screenshot', async () => {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await openDemo();
+  it('has no axe-core violations at 1280×800 and 390×844, in light and dark, and keeps screenshots', async () => {
+    for (const [width, height, colorScheme] of [[1280, 800, 'light'], [1280, 800, 'dark'], [390, 844, 'light'], [390, 844, 'dark']] as const) {
+      await openDemo('', { width, height });
       await page.emulateMedia({ colorScheme });
+      // The preview in the same scheme, so its panel is scanned too.
+      if (colorScheme === 'dark') await page.getByText('Dark', { exact: true }).click();
+      await page.frameLocator('iframe.preview-frame').locator('.messages .bubble').waitFor();
       await page.locator('#icon-color-text').fill('nonsense');
       await expect.poll(() => page.locator('#iconColor-note').count()).toBe(1);
       await page.evaluate(AXE_SOURCE);
@@ -118,22 +120,95 @@ describe('the demo page', () => {
         const result = await axe.run(document);
         return result.violations.map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
       });
-      expect(violations, colorScheme).toEqual([]);
+      expect(violations, `${width}×${height} ${colorScheme}`).toEqual([]);
       mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: new URL(`demo-${colorScheme}.png`, ARTIFACTS).pathname, fullPage: true });
+      await page.screenshot({ path: new URL(`demo-${width}-${colorScheme}.png`, ARTIFACTS).pathname, fullPage: true });
     }
   });
 
-  it('works on a phone-sized screen', async () => {
+  it.each([
+    ['1280×800', 1280, 800],
+    ['390×844', 390, 844],
+  ])('at %s shows the open panel with its greeting in the mock page, the closed launcher and the switches, without sideways scrolling', async (_name, width, height) => {
     await context?.close();
-    context = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+    context = await browser.newContext({ viewport: { width, height }, ...(width < 600 ? { isMobile: true, hasTouch: true } : {}) });
     page = await context.newPage();
     await page.goto(`${product.relayUrl}/demo/`);
     await page.locator('#icon-color-text').waitFor();
+    const frame = page.frameLocator('.mock-page iframe.preview-frame');
+    await expect.poll(() => frame.locator('.messages .bubble').innerText()).toBe("Hi, I'm Aimee. How can I help?");
+    const mock = (await page.locator('.mock-page').boundingBox())!;
+    const panel = (await page.locator('iframe.preview-frame').boundingBox())!;
+    // The panel sits inside the mock practice page, and the real launcher in its corner.
+    expect(panel.x).toBeGreaterThanOrEqual(mock.x);
+    expect(panel.x + panel.width).toBeLessThanOrEqual(mock.x + mock.width + 1);
+    expect(await page.locator('.mock-page practice-chat.preview-launcher button').getAttribute('aria-expanded')).toBe('true');
+    expect(await page.locator('.closed-look practice-chat button').getAttribute('aria-expanded')).toBe('false');
+    // By default the greeting with its suggestions, as a patient first sees it; one switch away, a sample exchange.
+    expect(await frame.locator('.suggestion').count()).toBe(4);
+    for (const name of ['Desktop', 'Phone', 'Light', 'Dark', 'English', 'Español', 'Greeting', 'Sample chat']) {
+      expect(await page.getByRole('radio', { name }).count(), name).toBe(1);
+    }
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    await launcher().tap();
-    const box = await page.locator('iframe.preview-frame').boundingBox();
-    expect(box).toMatchObject({ x: 0, y: 0, width: 375 });
+    expect(await page.getByRole('radio', { name: width < 600 ? 'Phone' : 'Desktop' }).isChecked()).toBe(true);
+  });
+
+  it('switches the preview to the phone, dark and Spanish views', async () => {
+    await openDemo();
+    const desktopWidth = (await page.locator('.mock-page').boundingBox())!.width;
+    await page.getByText('Phone', { exact: true }).click();
+    await expect.poll(async () => (await page.locator('.mock-page').boundingBox())!.width).toBeLessThan(desktopWidth);
+    await page.getByText('Dark', { exact: true }).click();
+    await page.getByText('Español', { exact: true }).click();
+    const frame = page.frameLocator('iframe.preview-frame');
+    await expect.poll(() => frame.locator('.greeting .bubble').innerText()).toBe('Hola, soy Aimee. ¿En qué puedo ayudarle?');
+    expect(await frame.locator('.suggestion').count()).toBe(4);
+    // The sample exchange: the first suggestion, answered by the preview bot, under the greeting.
+    await page.getByText('Sample chat', { exact: true }).click();
+    await expect.poll(() => frame.locator('.message.visitor .text').innerText()).toBe('¿Cuál es su horario de atención?');
+    await expect.poll(() => frame.locator('.message.bot').count(), { timeout: 10_000 }).toBe(1);
+    expect(await frame.locator('.messages > .bubble').innerText()).toBe('Hola, soy Aimee. ¿En qué puedo ayudarle?');
+    expect(await frame.locator('html').getAttribute('data-theme')).toBe('dark');
+    expect(await frame.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor)).toBe('rgb(17, 24, 39)');
+    expect(await page.locator('.mock-page practice-chat button').getAttribute('aria-label')).toBe('Chatear con Aimee');
+  });
+
+  it('narrows the CSP advice to the relay\'s origin, images included', async () => {
+    await openDemo();
+    const origin = product.relayUrl;
+    expect((await page.locator('#csp').innerText()).split('\n')).toEqual([
+      `script-src ${origin};`,
+      `connect-src ${origin};`,
+      `frame-src ${origin};`,
+      `img-src ${origin};`,
+    ]);
+  });
+
+  it('shares the preview in a link whose settings live in the fragment, and the link restores them', async () => {
+    await openDemo();
+    await page.locator('#bot-name').fill('Dr. Smile');
+    await page.locator('#icon-color-text').fill('#b91c1c');
+    await page.getByText('Dark', { exact: true }).click();
+    await page.getByText('Español', { exact: true }).click();
+    const link = await page.locator('#share-link').getAttribute('href');
+    expect(new URL(link!).search).toBe('');
+    expect(new URL(link!).hash).toMatch(/^#preview=[A-Za-z0-9_-]+$/);
+    const requested: string[] = [];
+    await context.close();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.on('request', (request) => requested.push(request.url()));
+    await page.goto(link!);
+    await page.locator('#icon-color-text').waitFor();
+    await expect.poll(() => page.locator('#bot-name').inputValue()).toBe('Dr. Smile');
+    expect(await page.locator('#icon-color-text').inputValue()).toBe('#b91c1c');
+    expect(await page.getByRole('radio', { name: 'Dark' }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: 'Español' }).isChecked()).toBe(true);
+    await expect.poll(launcherStyle).toMatchObject({ background: 'rgb(185, 28, 28)', label: 'Chatear con Dr. Smile' });
+    // The settings never reach a server: no request carries the fragment's contents.
+    const carried = new URL(link!).hash.slice('#preview='.length);
+    expect(requested.length).toBeGreaterThan(0);
+    expect(requested.filter((url) => url.includes(carried) || /Dr\.|Smile|b91c1c/i.test(decodeURIComponent(url)))).toEqual([]);
   });
 });

@@ -46,4 +46,13 @@ describe('frame-ancestors in real Chromium', () => {
     expect(shown).toBe(false);
     expect(consoleLines.join('\n')).toMatch(/frame-ancestors/);
   });
+
+  // Look-alikes of the allowed entries, all resolving to loopback like the allowed ones: only the policy stops them.
+  for (const hostName of ['smile-dental.test', 'evil-smile-dental.test', 'www.smile-dental.test.evil.test', 'wwwsmile-dental.test', 'smile-dental.evil.test']) {
+    it(`refuses the frame on the look-alike ${hostName}`, async () => {
+      const { shown, consoleLines } = await frameShownOn(hostName);
+      expect(shown).toBe(false);
+      expect(consoleLines.join('\n')).toMatch(/frame-ancestors/);
+    });
+  }
 });

@@ -27,8 +27,8 @@ afterAll(async () => {
 
 const PAGE = () => `http://www.smile-dental.test:${host.port}/`;
 /**
- * The relay under the practice's own site (chat.smile-dental.test beside www.smile-dental.test). Chromium denies storage
- * to cross-site frames, so a conversation survives a reload only when the relay is same-site (README, Known gaps).
+ * The relay under the practice's own site (chat.smile-dental.test beside www.smile-dental.test); the relay on another
+ * site is tested in cross-site-resume.test.ts.
  */
 const relaySameSite = () => `http://chat.smile-dental.test:${new URL(product.relayUrl).port}`;
 

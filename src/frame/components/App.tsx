@@ -4,6 +4,7 @@ import type { WebchatConfiguration } from '../../shared/configuration.ts';
 import type { Locale, Strings } from '../i18n.ts';
 import type { ChatModel } from '../model/chat-model.ts';
 import { Composer } from './Composer.tsx';
+import { Greeting } from './Greeting.tsx';
 import { Header } from './Header.tsx';
 import { MessageList } from './MessageList.tsx';
 
@@ -19,9 +20,11 @@ export interface AppProps {
   composerRef?: { current: HTMLTextAreaElement | null };
   /** The demo's preview: nothing goes to the practice. */
   preview?: boolean;
+  /** The browser gives the frame no storage (a setting), so the conversation cannot resume elsewhere: say so. */
+  storageUnavailable?: boolean;
 }
 
-export function App({ model, configuration, strings, locale, maxLength, onClose, refreshLogo, composerRef, preview = false }: AppProps) {
+export function App({ model, configuration, strings, locale, maxLength, onClose, refreshLogo, composerRef, preview = false, storageUnavailable = false }: AppProps) {
   const ownRef = useRef<HTMLTextAreaElement>(null);
   const inputRef = composerRef ?? ownRef;
   const [escalationError, setEscalationError] = useState<string | null>(null);
@@ -30,6 +33,8 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
   const finished = phase === 'resolved' || phase === 'ended';
   const botName = configuration.bot_name;
   const latest = model.announcement.value;
+  // A new, empty conversation greets and suggests; its "Talk to a person" then sits among the suggestions.
+  const greeting = phase === 'new' && model.messages.value.length === 0;
 
   async function escalate() {
     const failure = await model.escalate();
@@ -49,10 +54,21 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
       {/* Keyed by the logo, so a new configuration (the demo's preview) starts its logo checks afresh. */}
       <Header key={configuration.logo_url ?? ''} botName={botName} logoUrl={configuration.logo_url} strings={strings} refreshLogo={refreshLogo} onClose={onClose} />
       {preview && <p class="notice preview">{strings.preview}</p>}
+      {storageUnavailable && !preview && <p class="notice no-resume">{strings.noResume}</p>}
       <p class="notice">
         <strong>{strings.emergencyNotice()}</strong> {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}
       </p>
-      <MessageList messages={model.messages.value} strings={strings} locale={locale} onRetry={model.retry} />
+      {greeting ? (
+        <Greeting
+          botName={botName}
+          strings={strings}
+          // The picked button disappears with the greeting: keyboard focus moves on to the composer.
+          onSuggest={(text) => (model.send(text), inputRef.current?.focus())}
+          onTalkToPerson={() => (void escalate(), inputRef.current?.focus())}
+        />
+      ) : (
+        <MessageList messages={model.messages.value} strings={strings} locale={locale} onRetry={model.retry} greeting={strings.greeting(botName)} />
+      )}
       {model.typing.value && (
         <p class="typing" aria-hidden="true">
           <span class="dots" /> {strings.typing(botName)}
@@ -74,7 +90,7 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
       ) : (
         <>
           <div class="actions">
-            {phase !== 'escalated' && (
+            {phase !== 'escalated' && !greeting && (
               <button type="button" class="secondary" onClick={escalate}>
                 {strings.talkToPerson}
               </button>

@@ -17,11 +17,16 @@ export function Composer({ strings, maxLength, onSend, inputRef }: ComposerProps
   const [warning, setWarning] = useState<SensitiveKind[] | null>(null);
   const left = maxLength - text.length;
 
-  function send(confirmed: boolean) {
-    if (text.trim() === '') return;
-    const kinds = findSensitiveNumbers(text);
-    if (!confirmed && kinds.length > 0) return setWarning(kinds);
-    onSend(text);
+  // `current` is what the textarea holds right now: an Enter pressed before the last keystroke's render reached the
+  // state would otherwise send nothing (or the text without its last characters).
+  function send(confirmed: boolean, current = text) {
+    if (current.trim() === '') return;
+    const kinds = findSensitiveNumbers(current);
+    if (!confirmed && kinds.length > 0) {
+      setText(current);
+      return setWarning(kinds);
+    }
+    onSend(current);
     setText('');
     setWarning(null);
   }
@@ -56,7 +61,7 @@ export function Composer({ strings, maxLength, onSend, inputRef }: ComposerProps
             // Enter sends; Shift+Enter breaks the line; an IME composing text keeps its Enter.
             if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
               event.preventDefault();
-              send(false);
+              send(false, event.currentTarget.value);
             }
           }}
         />

@@ -11,32 +11,36 @@ interface MessageListProps {
   strings: Strings;
   locale: Locale;
   onRetry: (key: string) => void;
+  /** The panel's welcome, shown above the start of the conversation (never a stored message). */
+  greeting?: string;
 }
 
-export function MessageList({ messages, strings, locale, onRetry }: MessageListProps) {
+export function MessageList({ messages, strings, locale, onRetry, greeting }: MessageListProps) {
   const [shown, setShown] = useState(VISIBLE_PAGE);
-  const end = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLDivElement>(null);
   const visible = messages.length > shown ? messages.slice(messages.length - shown) : messages;
   const last = messages.at(-1)?.key;
 
   useEffect(() => {
-    end.current?.scrollIntoView?.({ block: 'end' });
+    // Scrolls only the list: scrollIntoView would also scroll the page the panel is embedded in.
+    const element = list.current;
+    if (element) element.scrollTop = element.scrollHeight;
   }, [last]);
 
   return (
     // Not a live region itself: a separate one announces each new reply once (see App), never the history.
-    <div class="messages" tabIndex={0} role="region" aria-label={strings.conversationLabel}>
+    <div ref={list} class="messages" tabIndex={0} role="region" aria-label={strings.conversationLabel}>
       {messages.length > visible.length && (
         <button type="button" class="link-button earlier" onClick={() => setShown(shown + VISIBLE_PAGE)}>
           {strings.showEarlier}
         </button>
       )}
+      {greeting && messages.length === visible.length && <p class="bubble">{greeting}</p>}
       <ol>
         {visible.map((message) => (
           <MessageItem key={message.key} message={message} strings={strings} locale={locale} onRetry={onRetry} />
         ))}
       </ol>
-      <div ref={end} />
     </div>
   );
 }

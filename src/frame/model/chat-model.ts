@@ -87,9 +87,29 @@ export function createChatModel(deps: ChatModelDependencies) {
     deps.clearTimer(pollTimer);
   }
 
+  /** The visitor message being delivered (in flight, or waiting for its retry), if any. */
+  const delivering = new Set<string>();
+
+  /**
+   * Messages go out one at a time, in the order the visitor wrote them, so that a message waiting for a retry is never
+   * overtaken by a later one: upstream gets the conversation in the order it was written.
+   */
+  function deliverNext(): void {
+    if (delivering.size > 0 || disposed) return;
+    const next = messages.value.find((candidate) => candidate.sender === 'visitor' && (candidate.delivery === 'sending' || candidate.delivery === 'retrying'));
+    if (next === undefined) return;
+    delivering.add(next.key);
+    void deliver(next.key, 1);
+  }
+
+  function settle(key: string): void {
+    delivering.delete(key);
+    deliverNext();
+  }
+
   async function deliver(key: string, attempt: number): Promise<void> {
     const message = messages.value.find((candidate) => candidate.key === key);
-    if (disposed || !message || message.delivery === 'sent') return;
+    if (disposed || !message || message.delivery === 'sent') return settle(key);
     try {
       const current = await ensureConversation();
       const sent = await transport.sendMessage(current, message.text, message.idempotencyKey ?? key);
@@ -98,6 +118,7 @@ export function createChatModel(deps: ChatModelDependencies) {
         connectionTrouble.value = false;
       });
       schedulePoll(0);
+      settle(key);
     } catch (error) {
       const code = error instanceof TransportError ? error.code : 'network';
       if (code === 'session_expired' && attempt < MAX_AUTOMATIC_ATTEMPTS) {
@@ -108,7 +129,7 @@ export function createChatModel(deps: ChatModelDependencies) {
       if (code === 'conversation_resolved') {
         phase.value = 'resolved';
         messages.value = updateMessage(messages.value, key, { delivery: 'failed' });
-        return;
+        return settle(key);
       }
       if (RETRYABLE.has(code) && attempt < MAX_AUTOMATIC_ATTEMPTS) {
         batch(() => {
@@ -120,6 +141,7 @@ export function createChatModel(deps: ChatModelDependencies) {
         return;
       }
       messages.value = updateMessage(messages.value, key, { delivery: 'failed' });
+      settle(key);
     }
   }
 
@@ -210,13 +232,13 @@ export function createChatModel(deps: ChatModelDependencies) {
       deps.clearTimer(typingTimer);
       typingTimer = deps.setTimer(() => (awaitingReply.value = false), TYPING_TIMEOUT_MS);
       deps.analytics.track('message_sent');
-      void deliver(key, 1);
+      deliverNext();
     },
 
     /** The visitor's retry of a failed message: the same Idempotency-Key, so it is never sent twice. */
     retry(key: string) {
       messages.value = updateMessage(messages.value, key, { delivery: 'sending' });
-      void deliver(key, 1);
+      deliverNext();
     },
 
     async escalate(): Promise<TransportErrorCode | null> {
@@ -234,6 +256,7 @@ export function createChatModel(deps: ChatModelDependencies) {
     /** Forgets the conversation in this browser; the panel offers a new one. */
     endChat() {
       forgetConversation();
+      delivering.clear();
       batch(() => {
         messages.value = [];
         phase.value = 'ended';
@@ -245,6 +268,7 @@ export function createChatModel(deps: ChatModelDependencies) {
 
     startNewChat() {
       forgetConversation();
+      delivering.clear();
       batch(() => {
         messages.value = [];
         phase.value = 'new';

@@ -8,7 +8,7 @@ export interface FramePolicyOptions {
   domains: readonly string[];
   /** The demo's preview: only the relay's own pages may embed it (`frame-ancestors 'self'`). */
   preview?: boolean;
-  /** Extra image sources, e.g. the origin of an http loopback logo in development. */
+  /** Extra image sources: only the demo's preview, which may try out a logo address before it is configured. */
   extraImageSources?: readonly string[];
   /** Extra connect sources: Google Analytics' collect endpoint when the configuration has a GA4 tag id. */
   extraConnectSources?: readonly string[];
@@ -29,8 +29,8 @@ export function frameContentSecurityPolicy({
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    // Signed logo URLs live on the service's storage host, which the relay does not know in advance.
-    ['img-src', "'self'", 'https:', ...extraImageSources].join(' '),
+    // The logo is served by the relay itself (/v1/logo), so images come from nowhere else.
+    ['img-src', "'self'", ...extraImageSources].join(' '),
     ['connect-src', "'self'", ...extraConnectSources].join(' '),
     "base-uri 'none'",
     "form-action 'none'",

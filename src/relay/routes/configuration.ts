@@ -4,18 +4,28 @@ import { withDeadline } from '../http/deadline.ts';
 import type { RelayEnv } from '../http/env.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
 import { withLauncherLook } from '../../shared/launcher-look.ts';
+import { browserConfiguration } from '../logo/logo-url.ts';
 
 /**
  * GET /v1/webchat-configuration?client_id=ID — readable by any origin: the loader asks for it from the practice's
  * page before it knows anything else. It carries nothing secret (no practice id, no token). `launcher` is what the
  * loader draws, precomputed here with the shared rules so the loader stays small.
  */
-export function configurationRoutes({ configurations, deadlineMs }: { configurations: ConfigurationService; deadlineMs: number }) {
+export function configurationRoutes({
+  configurations,
+  deadlineMs,
+  publicOrigin,
+}: {
+  configurations: ConfigurationService;
+  deadlineMs: number;
+  /** The relay's public origin, which the logo URL is on; null: this request's own origin (development). */
+  publicOrigin: string | null;
+}) {
   return new Hono<RelayEnv>().get('/', async (c) => {
     c.header('Access-Control-Allow-Origin', '*');
     const clientId = clientIdFromQuery(c.req.query('client_id'));
     c.set('clientId', clientId);
-    const { configuration } = await withDeadline(deadlineMs, configurations.get(clientId));
-    return c.json(withLauncherLook(configuration));
+    const resolved = await withDeadline(deadlineMs, configurations.get(clientId));
+    return c.json(withLauncherLook(browserConfiguration(resolved, publicOrigin ?? new URL(c.req.url).origin)));
   });
 }

@@ -11,6 +11,8 @@ import { apiErrorFromUpstream } from '../http/upstream-errors.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
 import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
+import { createDeliverOnce } from '../conversations/deliver-once.ts';
+import { createUnknownOutcomeStore, type UnknownOutcomeStore } from '../conversations/unknown-outcomes.ts';
 import type { RateLimiter } from '../protection/rate-limiter.ts';
 import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
 import { clientIdSchema } from '../http/client-id.ts';
@@ -20,6 +22,8 @@ export interface ConversationRouteOptions {
   configurations: ConfigurationService;
   handles: HandleSealer;
   idempotency: IdempotencyStore;
+  /** Sends whose answer was lost, checked before a retry sends again (default: in memory). */
+  unknownOutcomes?: UnknownOutcomeStore;
   /** New conversations per client address. */
   conversationLimiter: RateLimiter;
   /** Messages per conversation. */
@@ -32,12 +36,16 @@ export interface ConversationRouteOptions {
 }
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
-const createBody = z.object({ client_id: clientIdSchema });
+// Strict: a field the frame never sends is a caller that is not the frame, or a mistake; either way it is refused
+// rather than silently dropped.
+const createBody = z.strictObject({ client_id: clientIdSchema });
+const escalateBody = z.strictObject({});
 const afterQuery = z.union([z.undefined(), z.string().regex(/^\d{1,15}$/).transform(Number)]);
 
 export function conversationRoutes(options: ConversationRouteOptions) {
   const { upstream, configurations, handles, idempotency, deadlineMs, now = Date.now } = options;
-  const messageBody = z.object({
+  const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes ?? createUnknownOutcomeStore({ now }), now });
+  const messageBody = z.strictObject({
     text: z
       .string()
       .max(options.messageMaxLength)
@@ -86,10 +94,11 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
       const text = body.data.text;
       // The store holds the upstream send itself, and the deadline applies outside it: if the browser gives up
-      // waiting, the send goes on and the key stays taken until it settles, so the retry cannot send it twice.
+      // waiting, the send goes on and the key stays taken until it settles, so the retry cannot send it twice. A send
+      // whose answer was lost is read back before the retry sends again (deliver-once.ts).
       const outcome = await upstreamCall(
         idempotency.run(claims.conversationId, key, text, () =>
-          upstream.sendMessage(claims.conversationId, text).catch(async (error: unknown) => {
+          deliverOnce(claims.conversationId, key, text).catch(async (error: unknown) => {
             throw await explainRefusal(error, claims.conversationId);
           }),
         ),
@@ -116,6 +125,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     .post('/:handle/escalate', requireJson(), async (c) => {
       const claims = claimsOf(c);
       c.set('clientId', claims.clientId);
+      if (!escalateBody.safeParse(await readJson(c)).success) throw new ApiError('bad_request', undefined, 'The body must be {}.');
       const conversation = await upstreamCall(
         upstream.escalate(claims.conversationId).catch(async (error: unknown) => {
           throw await explainRefusal(error, claims.conversationId);

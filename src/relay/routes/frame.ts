@@ -25,7 +25,6 @@ export function frameRoutes({ configurations, readFramePage, deadlineMs }: Frame
     const { configuration } = await withDeadline(deadlineMs, configurations.get(clientId));
     const page = await readFramePage();
     if (page === null) return c.text('The chat panel has not been built: run `npm run build`.', 503);
-    const logoOrigin = configuration.logo_url === null ? null : new URL(configuration.logo_url).origin;
     // The demo's preview frame may be embedded only by the relay's own pages, whatever the configuration's domains.
     const preview = c.req.query('preview') === '1';
     c.header(
@@ -33,7 +32,8 @@ export function frameRoutes({ configurations, readFramePage, deadlineMs }: Frame
       frameContentSecurityPolicy({
         domains: configuration.is_active ? configuration.domains : [],
         preview,
-        extraImageSources: logoOrigin?.startsWith('http:') ? [logoOrigin] : [],
+        // The panel's logo is on the relay ('self'). Only the demo's preview may show a logo address being tried out.
+        extraImageSources: preview ? ['https:'] : [],
         // The panel's coarse analytics beacon (src/frame/analytics.ts), only when there is a GA4 tag to send to.
         extraConnectSources: isGa4TagId(configuration.google_tag_id) ? [GOOGLE_ANALYTICS_ORIGIN] : [],
       }),

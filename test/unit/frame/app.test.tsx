@@ -49,6 +49,15 @@ describe('the panel', () => {
     expect(composer().style.fontSize || getComputedStyle(composer()).fontSize).not.toBe('12px');
   });
 
+  it('Enter sends what the textarea holds even before the last keystroke has rendered', async () => {
+    const { relay, composer, pressEnter } = renderPanel();
+    // The value is in the textarea but no input event has reached the state yet (a fast paste-and-Enter).
+    composer().value = 'typed faster than a render';
+    pressEnter();
+    await settle();
+    expect(relay.visitorMessages('handle-1').map((message) => message.text)).toEqual(['typed faster than a render']);
+  });
+
   it('renders only safe links; javascript: and data: stay text, and nothing is rendered as HTML', async () => {
     const { model, relay, clock } = renderPanel();
     model.send('hi');
@@ -164,4 +173,20 @@ describe('the panel', () => {
     await settle();
     expect(document.querySelector('img.avatar')?.getAttribute('src')).toBe('https://cdn.example/logo.png?sig=new');
   });
+});
+
+describe('the panel when the browser gives it no storage', () => {
+  for (const locale of ['en', 'es'] as const) {
+    it(`says in one line (${locale}) that the chat will not continue on another page, and only then`, () => {
+      const test = createTestModel();
+      const props = { model: test.model, configuration, strings: STRINGS[locale], locale, maxLength: 2000, onClose: () => {}, refreshLogo: async () => null };
+      const { unmount } = render(<App {...props} storageUnavailable />);
+      const line = screen.getByText(STRINGS[locale].noResume);
+      expect(line.tagName).toBe('P');
+      expect(STRINGS[locale].noResume).toMatch(locale === 'en' ? /another page/ : /otra página/);
+      unmount();
+      render(<App {...props} />);
+      expect(screen.queryByText(STRINGS[locale].noResume)).toBeNull();
+    });
+  }
 });

@@ -41,6 +41,20 @@ describe('sending', () => {
     expect(relay.visitorMessages('handle-1')).toHaveLength(1);
   });
 
+  it('never lets a later message overtake one waiting for a retry: upstream gets them in the order written', async () => {
+    const { model, relay, clock } = createTestModel();
+    model.send('first');
+    await settle();
+    relay.failures.push(new TransportError('network'));
+    model.send('second');
+    model.send('third');
+    await settle();
+    expect(texts(model)).toEqual(['visitor:first:sent', 'visitor:second:retrying', 'visitor:third:sending']);
+    await clock.advance(60_000);
+    expect(texts(model)).toEqual(['visitor:first:sent', 'visitor:second:sent', 'visitor:third:sent']);
+    expect(relay.visitorMessages('handle-1').map((message) => message.text)).toEqual(['first', 'second', 'third']);
+  });
+
   it('waits at least as long as Retry-After says', async () => {
     const { model, relay, clock } = createTestModel();
     await settle();

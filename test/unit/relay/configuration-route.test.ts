@@ -24,7 +24,7 @@ describe('GET /v1/webchat-configuration', () => {
       bot_name: 'Aimee',
       google_tag_id: null,
     });
-    expect(body.logo_url).toMatch(/^http:\/\/127\.0\.0\.1:8788\/media\/logo\.svg\?/);
+    expect(body.logo_url).toMatch(/^http:\/\/relay\.test\/v1\/logo\?client_id=demo-client&v=[A-Za-z0-9_-]{22}$/);
     expect(Object.keys(body).sort()).toEqual(
       ['bot_name', 'client_id', 'domains', 'google_tag_id', 'icon_color', 'icon_opacity', 'is_active', 'launcher', 'logo_url'],
     );

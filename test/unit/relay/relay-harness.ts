@@ -38,6 +38,8 @@ export function createRelayHarness({ environment = {}, simulator: simulatorOptio
     logger: createJsonLogger((line) => logLines.push(line)),
     distDir: FIXTURE_DIST,
     publicDir: PUBLIC_DIR,
+    // The signed logo URL points at the simulator too; fetched without the upstream client (no token).
+    fetchLogo: (input, init) => simulator.fetch(input, init),
     ...(now ? { now } : {}),
   });
 

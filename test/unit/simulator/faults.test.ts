@@ -54,6 +54,15 @@ describe('fault injection', () => {
     await expect(sim.fetch('http://upstream.test/api/calls/')).rejects.toThrow(/fetch failed/);
   });
 
+  it('dropAfterHandlingRate 1 stores the message and then fails the request like a network error', async () => {
+    const { sim, json } = await authedSimulator();
+    const created = await json('/api/conversations/', 'POST', { practice: sim.seed.grantedPracticeId, channel: 'webchat' });
+    const { id } = (await created.json()) as { id: string };
+    sim.faults.set({ dropAfterHandlingRate: 1 });
+    await expect(json(`/api/conversations/${id}/messages/`, 'POST', { text: 'stored, answer lost', sender: 'visitor' })).rejects.toBeInstanceOf(TypeError);
+    expect(sim.store.messages.get(id)?.map((message) => message.text)).toEqual(['stored, answer lost']);
+  });
+
   it('applies faults only to paths matching match', async () => {
     const { sim, request } = await authedSimulator();
     sim.faults.set({ errorRate: 1, match: /\/oauth\// });

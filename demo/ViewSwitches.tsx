@@ -1,0 +1,34 @@
+// The preview's switches: which device, theme and language the mock practice page shows. Radio groups, so each is
+// one Tab stop with arrow keys inside, and a screen reader says which choice is on.
+import type { View } from './share.ts';
+
+const GROUPS = [
+  { key: 'device', legend: 'Device', options: [['desktop', 'Desktop'], ['phone', 'Phone']] },
+  { key: 'theme', legend: 'Theme', options: [['light', 'Light'], ['dark', 'Dark']] },
+  { key: 'locale', legend: 'Language', options: [['en', 'English'], ['es', 'Español']] },
+  { key: 'conversation', legend: 'Panel shows', options: [['greeting', 'Greeting'], ['sample', 'Sample chat']] },
+] as const;
+
+export function ViewSwitches({ view, onChange }: { view: View; onChange: (next: View) => void }) {
+  return (
+    <div class="switches">
+      {GROUPS.map((group) => (
+        <fieldset key={group.key}>
+          <legend>{group.legend}</legend>
+          {group.options.map(([value, label]) => (
+            <label key={value} lang={group.key === 'locale' ? value : undefined}>
+              <input
+                type="radio"
+                name={group.key}
+                value={value}
+                checked={view[group.key] === value}
+                onChange={() => onChange({ ...view, [group.key]: value })}
+              />
+              <span>{label}</span>
+            </label>
+          ))}
+        </fieldset>
+      ))}
+    </div>
+  );
+}

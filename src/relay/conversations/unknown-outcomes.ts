@@ -1,0 +1,68 @@
+// Sends whose outcome is unknown: the request left for upstream and no answer came back (connection dropped, timeout,
+// a 5xx). Upstream may have stored the message. The service documents no idempotency of its own, so before the
+// visitor's retry (same Idempotency-Key) sends again, the relay reads the conversation back (deliver-once.ts). This
+// store remembers just enough for that: a hash of the body and when the attempt began, never the text. It also keeps
+// the upstream ids this relay has already answered with, so an identical earlier message ("yes", twice) is never
+// mistaken for the lost one.
+
+export interface UnknownAttempt {
+  bodyHash: string;
+  /** ms since the epoch, the relay's clock, when the first attempt with an unknown outcome began. */
+  startedAt: number;
+}
+
+export interface UnknownOutcomeStore {
+  remember(scope: string, key: string, attempt: UnknownAttempt): void;
+  get(scope: string, key: string): UnknownAttempt | null;
+  forget(scope: string, key: string): void;
+  /** Marks an upstream message id as the answer to some key in this conversation. */
+  claim(scope: string, messageId: string): void;
+  isClaimed(scope: string, messageId: string): boolean;
+}
+
+export interface UnknownOutcomeOptions {
+  /** How long both kinds of record are kept (a visitor's retries stop long before). */
+  ttlMs?: number;
+  /** The most records of each kind; the oldest go first. Bounds memory under abuse. */
+  maxEntries?: number;
+  now?: () => number;
+}
+
+/** In memory, per relay process. A relay restarted between a lost answer and its retry has no record to check. */
+export function createUnknownOutcomeStore({ ttlMs = 24 * 60 * 60 * 1000, maxEntries = 50_000, now = Date.now }: UnknownOutcomeOptions = {}): UnknownOutcomeStore {
+  const attempts = new Map<string, UnknownAttempt & { storedAt: number }>();
+  const claimed = new Map<string, number>();
+  const id = (scope: string, part: string) => `${scope}\u0000${part}`;
+
+  function evict<T>(map: Map<string, T>, storedAt: (value: T) => number): void {
+    const oldest = now() - ttlMs;
+    for (const [key, value] of map) {
+      if (storedAt(value) >= oldest && map.size <= maxEntries) break;
+      map.delete(key);
+    }
+  }
+
+  return {
+    remember(scope, key, attempt) {
+      const entry = id(scope, key);
+      attempts.delete(entry);
+      attempts.set(entry, { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt, storedAt: now() });
+      evict(attempts, (value) => value.storedAt);
+    },
+    get(scope, key) {
+      evict(attempts, (value) => value.storedAt);
+      const attempt = attempts.get(id(scope, key));
+      return attempt === undefined ? null : { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt };
+    },
+    forget(scope, key) {
+      attempts.delete(id(scope, key));
+    },
+    claim(scope, messageId) {
+      claimed.set(id(scope, messageId), now());
+      evict(claimed, (value) => value);
+    },
+    isClaimed(scope, messageId) {
+      return claimed.has(id(scope, messageId));
+    },
+  };
+}

@@ -1,0 +1,94 @@
+// `npm run simulator` flags, parsed into server options with an error that names the flag. Kept apart from main.ts so
+// the rules are tested without starting a process.
+import { parseArgs } from 'node:util';
+import type { FaultSettings } from './faults.ts';
+
+export interface SimulatorCliOptions {
+  port: number;
+  host: string;
+  randomSeed?: number;
+  faults: FaultSettings;
+}
+
+export const DEFAULT_SIMULATOR_PORT = 8788;
+
+export const SIMULATOR_USAGE = `Usage: npm run simulator -- [options]
+  --port N                      port, 0-65535 (default ${DEFAULT_SIMULATOR_PORT}; 0 = any free port)
+  --host H                      address to listen on (default 127.0.0.1)
+  --latency-ms N                delay every /api answer by N ms
+  --error-rate R                share (0-1) of /api requests answered 500
+  --rate-limit-rate R           share (0-1) answered 429 with Retry-After
+  --retry-after-seconds N       Retry-After of those 429s (default 1)
+  --drop-rate R                 share (0-1) whose connection is dropped before it is handled
+  --drop-after-handling-rate R  share (0-1) handled (a message is stored), then dropped before the answer
+  --fault-paths REGEX           only /api paths matching REGEX get faults (e.g. "messages")
+  --seed N                      seeds which requests get faults, so a run can be repeated`;
+
+export type ParseResult = { ok: true; options: SimulatorCliOptions } | { ok: false; error: string };
+
+class FlagError extends Error {}
+
+function wholeNumber(flag: string, raw: string, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^[0-9]+$/.test(raw) || Number(raw) > max) throw new FlagError(`--${flag} must be a whole number from 0 to ${max}, not "${raw}".`);
+  return Number(raw);
+}
+
+function share(flag: string, raw: string): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new FlagError(`--${flag} must be a share from 0 to 1 (0.1 = 10 %), not "${raw}".`);
+  }
+  return value;
+}
+
+function pattern(flag: string, raw: string): RegExp {
+  try {
+    return new RegExp(raw);
+  } catch {
+    throw new FlagError(`--${flag} must be a regular expression, not "${raw}".`);
+  }
+}
+
+export function parseSimulatorArgs(args: readonly string[]): ParseResult {
+  try {
+    const { values } = parseArgs({
+      args: [...args],
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'latency-ms': { type: 'string' },
+        'error-rate': { type: 'string' },
+        'rate-limit-rate': { type: 'string' },
+        'retry-after-seconds': { type: 'string' },
+        'drop-rate': { type: 'string' },
+        'drop-after-handling-rate': { type: 'string' },
+        'fault-paths': { type: 'string' },
+        seed: { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+    const faults: FaultSettings = {};
+    if (values['latency-ms'] !== undefined) faults.latencyMs = wholeNumber('latency-ms', values['latency-ms'], 600_000);
+    if (values['error-rate'] !== undefined) faults.errorRate = share('error-rate', values['error-rate']);
+    if (values['rate-limit-rate'] !== undefined) faults.rateLimitRate = share('rate-limit-rate', values['rate-limit-rate']);
+    if (values['retry-after-seconds'] !== undefined) faults.retryAfterSeconds = wholeNumber('retry-after-seconds', values['retry-after-seconds'], 86_400);
+    if (values['drop-rate'] !== undefined) faults.dropRate = share('drop-rate', values['drop-rate']);
+    if (values['drop-after-handling-rate'] !== undefined) faults.dropAfterHandlingRate = share('drop-after-handling-rate', values['drop-after-handling-rate']);
+    if (values['fault-paths'] !== undefined) faults.match = pattern('fault-paths', values['fault-paths']);
+    const total = (faults.errorRate ?? 0) + (faults.rateLimitRate ?? 0) + (faults.dropRate ?? 0) + (faults.dropAfterHandlingRate ?? 0);
+    if (total > 1) throw new FlagError(`the fault shares add up to ${total}; together they must be at most 1.`);
+    const options: SimulatorCliOptions = {
+      port: values.port === undefined ? DEFAULT_SIMULATOR_PORT : wholeNumber('port', values.port, 65_535),
+      host: values.host ?? '127.0.0.1',
+      faults,
+    };
+    if (values.seed !== undefined) options.randomSeed = wholeNumber('seed', values.seed, 2 ** 32 - 1);
+    return { ok: true, options };
+  } catch (error) {
+    if (error instanceof FlagError) return { ok: false, error: error.message };
+    // node:util parseArgs errors name the unknown option or the missing value.
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: message };
+  }
+}

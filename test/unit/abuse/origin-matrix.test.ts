@@ -1,0 +1,105 @@
+// Only the frame's own requests are served on conversation routes: every route × every kind of caller a hostile page
+// or a script can produce. A refused request costs no upstream call.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRelayHarness, RELAY_ORIGIN } from '../relay/relay-harness.ts';
+
+let harness: ReturnType<typeof createRelayHarness>;
+let handle: string;
+beforeAll(async () => {
+  harness = createRelayHarness();
+  handle = await harness.startConversation();
+});
+afterAll(() => harness.close());
+
+const upstreamCalls = () => harness.simulator.counters.apiRequests;
+
+interface Route {
+  name: string;
+  method: 'GET' | 'POST';
+  path: () => string;
+  body: () => string;
+  /** What the frame's own call answers. */
+  served: number;
+}
+
+const routes: Route[] = [
+  { name: 'POST /v1/conversations', method: 'POST', path: () => '/v1/conversations', body: () => JSON.stringify({ client_id: 'demo-client' }), served: 201 },
+  { name: 'POST messages', method: 'POST', path: () => `/v1/conversations/${handle}/messages`, body: () => JSON.stringify({ text: 'hello' }), served: 201 },
+  { name: 'GET messages', method: 'GET', path: () => `/v1/conversations/${handle}/messages?after=0`, body: () => '', served: 200 },
+  { name: 'POST escalate', method: 'POST', path: () => `/v1/conversations/${handle}/escalate`, body: () => '{}', served: 200 },
+];
+
+/** Headers a caller sends; `undefined` removes a header. */
+type Caller = { name: string; headers: Record<string, string | undefined>; /** The frame's own request. */ frame?: boolean };
+
+const json = { 'Content-Type': 'application/json' };
+const frameRead = { 'X-Practice-Chat': '1' };
+
+const callers: Caller[] = [
+  { name: 'the frame (same origin)', headers: { Origin: RELAY_ORIGIN, ...json, ...frameRead }, frame: true },
+  { name: 'another origin', headers: { Origin: 'https://evil.test', ...json, ...frameRead } },
+  { name: 'Origin: null (sandboxed frame, data: URL)', headers: { Origin: 'null', ...json, ...frameRead } },
+  { name: 'no Origin and no frame header (curl, a server)', headers: { ...json } },
+  { name: 'look-alike: the relay host as a subdomain of another', headers: { Origin: 'http://relay.test.evil.test', ...json, ...frameRead } },
+  { name: 'look-alike: localhost.evil.test', headers: { Origin: 'http://localhost.evil.test', ...json, ...frameRead } },
+  { name: 'look-alike: a suffix (evilrelay.test)', headers: { Origin: 'http://evilrelay.test', ...json, ...frameRead } },
+  { name: 'look-alike: a prefix (relay.testing)', headers: { Origin: 'http://relay.testing', ...json, ...frameRead } },
+  { name: 'look-alike: another scheme', headers: { Origin: 'https://relay.test', ...json, ...frameRead } },
+  { name: 'look-alike: another port', headers: { Origin: 'http://relay.test:8080', ...json, ...frameRead } },
+  { name: 'look-alike: a trailing slash', headers: { Origin: `${RELAY_ORIGIN}/`, ...json, ...frameRead } },
+  { name: 'look-alike: with credentials', headers: { Origin: 'http://user@relay.test', ...json, ...frameRead } },
+  { name: 'a simple cross-origin GET (img, script, fetch no-cors)', headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors' } },
+  { name: 'a cross-site read that names the frame header', headers: { 'Sec-Fetch-Site': 'cross-site', ...frameRead } },
+  { name: 'a same-site (not same-origin) read', headers: { 'Sec-Fetch-Site': 'same-site', ...frameRead } },
+  { name: 'a cross-site form POST', headers: { Origin: 'https://evil.test', 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'cross-site' } },
+  { name: 'navigator.sendBeacon from another site', headers: { Origin: 'https://evil.test', 'Content-Type': 'text/plain;charset=UTF-8', 'Sec-Fetch-Mode': 'no-cors' } },
+  { name: 'a text/plain body from another site', headers: { Origin: 'https://evil.test', 'Content-Type': 'text/plain' } },
+  { name: 'a multipart body from another site', headers: { Origin: 'https://evil.test', 'Content-Type': 'multipart/form-data; boundary=x' } },
+];
+
+async function call(route: Route, caller: Caller) {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(caller.headers)) if (value !== undefined) headers[name] = value;
+  if (route.method === 'POST') headers['Idempotency-Key'] = `key-${Math.random().toString(36).slice(2, 12)}`;
+  return harness.app.request(`${RELAY_ORIGIN}${route.path()}`, {
+    method: route.method,
+    headers,
+    ...(route.method === 'POST' ? { body: route.body() } : {}),
+  });
+}
+
+describe('only the frame\'s own requests are served on conversation routes', () => {
+  for (const route of routes) {
+    for (const caller of callers) {
+      it(`${route.name} from ${caller.name}: ${caller.frame ? 'served' : 'forbidden_origin, no upstream call'}`, async () => {
+        const before = upstreamCalls();
+        const response = await call(route, caller);
+        if (caller.frame) {
+          expect(response.status).toBe(route.served);
+          return;
+        }
+        expect(response.status).toBe(403);
+        expect(((await response.json()) as { error: { code: string } }).error.code).toBe('forbidden_origin');
+        expect(upstreamCalls() - before).toBe(0);
+      });
+    }
+  }
+
+  for (const route of routes.filter((candidate) => candidate.method === 'POST')) {
+    for (const [type, body] of [
+      ['text/plain (sendBeacon, a simple fetch)', 'text/plain;charset=UTF-8'],
+      ['a form', 'application/x-www-form-urlencoded'],
+      ['multipart', 'multipart/form-data; boundary=x'],
+      ['no content type', undefined],
+      ['JSON look-alike', 'application/jsonx'],
+    ] as const) {
+      it(`${route.name} from the relay's own origin with ${type}: unsupported_media_type, no upstream call`, async () => {
+        const before = upstreamCalls();
+        const response = await call(route, { name: type, headers: { Origin: RELAY_ORIGIN, 'Content-Type': body } });
+        expect(response.status).toBe(415);
+        expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unsupported_media_type');
+        expect(upstreamCalls() - before).toBe(0);
+      });
+    }
+  }
+});
