@@ -20,6 +20,9 @@ try {
   process.exit(1);
 }
 
+if (settings.development) {
+  logger.warn(`Running in development mode (NODE_ENV=${process.env.NODE_ENV}): loopback addresses only unless PUBLIC_ORIGIN is set. Production (npm run serve) needs HANDLE_SECRET, PUBLIC_ORIGIN and UPSTREAM_*.`);
+}
 if (settings.handleSecretGenerated) {
   logger.warn('HANDLE_SECRET is not set: generated one for this run. Conversations will not survive a restart; set HANDLE_SECRET in production.');
 }

@@ -28,6 +28,8 @@ export interface Transport {
   sendMessage(handle: string, text: string, idempotencyKey: string): Promise<WireMessage>;
   messagesAfter(handle: string, after: number): Promise<MessagesAfter>;
   escalate(handle: string): Promise<Escalated>;
+  /** End chat: retires the handle on the relay, so a copy of it opens nothing. */
+  endConversation(handle: string): Promise<void>;
 }
 
 export function createTransport(fetchImpl: typeof fetch, base = ''): Transport {
@@ -69,5 +71,7 @@ export function createTransport(fetchImpl: typeof fetch, base = ''): Transport {
       call(`${conversation(handle)}/messages`, parseSentMessage, postJson({ text }, { 'Idempotency-Key': idempotencyKey })),
     messagesAfter: (handle, after) => call(`${conversation(handle)}/messages?after=${after}`, parseMessagesAfter),
     escalate: (handle) => call(`${conversation(handle)}/escalate`, parseEscalated, postJson({})),
+    // 204, no body: any successful answer will do.
+    endConversation: (handle) => call(conversation(handle), () => undefined, { method: 'DELETE' }),
   };
 }

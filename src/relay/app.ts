@@ -14,6 +14,7 @@ import { sameOrigin } from './http/same-origin.ts';
 import { createConfigurationService } from './configuration/configuration-service.ts';
 import { createHandleSealer } from './conversations/handles.ts';
 import { createIdempotencyStore } from './conversations/idempotency.ts';
+import { createMemoryRevocationStore } from './conversations/revocations.ts';
 import { createRateLimiter } from './protection/rate-limiter.ts';
 import { configurationRoutes } from './routes/configuration.ts';
 import { conversationRoutes } from './routes/conversations.ts';
@@ -96,6 +97,7 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
       configurations,
       handles: createHandleSealer(settings.handleSecret, now),
       idempotency: createIdempotencyStore({ now }),
+      revocations: createMemoryRevocationStore(now),
       conversationLimiter: createRateLimiter({ limit: settings.conversationsPerHourPerIp, windowMs: HOUR, now }),
       messageLimiter: createRateLimiter({ limit: settings.messagesPerMinutePerConversation, windowMs: MINUTE, now }),
       addressOf,

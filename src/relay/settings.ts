@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { LOOPBACK_HOSTS } from '../shared/configuration.ts';
 import { MESSAGE_MAX_LENGTH } from '../shared/wire.ts';
+import { secretWeakness } from './secret-strength.ts';
 
 const integer = (fallback: number, min: number, max: number) =>
   z
@@ -39,6 +40,7 @@ const environmentSchema = z.object({
   BODY_LIMIT_BYTES: integer(16 * 1024, 1024, 1024 * 1024),
   MESSAGE_MAX_LENGTH: integer(MESSAGE_MAX_LENGTH, 1, MESSAGE_MAX_LENGTH),
   SIMULATOR_PORT: integer(8788, 0, 65535),
+  ALLOW_PLAIN_HTTP_UPSTREAM: flag,
 });
 
 export interface UpstreamSettings {
@@ -58,7 +60,10 @@ export interface RelaySettings {
   /** The relay's own origin as browsers see it; null means "the origin of each request". */
   publicOrigin: string | null;
   trustProxy: boolean;
-  /** Development allows http logos on loopback hosts (the embedded simulator serves its logo over http). */
+  /**
+   * Only NODE_ENV=development or test. Development allows http logos on loopback hosts (the embedded simulator serves
+   * its logo over http), a generated HANDLE_SECRET, and no PUBLIC_ORIGIN (then only loopback Host names are served).
+   */
   development: boolean;
   configCacheSeconds: number;
   upstreamTimeoutMs: number;
@@ -74,6 +79,11 @@ export interface RelaySettings {
 }
 
 export class SettingsError extends Error {}
+
+/** Exactly `development` or `test` (Vitest sets `test`); every other value, and none, means production. */
+export function isDevelopmentMode(nodeEnv: string | undefined): boolean {
+  return nodeEnv === 'development' || nodeEnv === 'test';
+}
 
 function isHttpsOrLoopback(address: string): boolean {
   const url = new URL(address);
@@ -93,17 +103,31 @@ export function readSettings(environment: Record<string, string | undefined>, ra
   if (upstreamParts.some(Boolean) && !upstreamParts.every(Boolean)) {
     throw new SettingsError('UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD go together: set all three or none.');
   }
-  const production = env.NODE_ENV === 'production';
+  // Safe by default: anything but an explicit development or test mode (unset, "Production", a typo) is production.
+  const development = isDevelopmentMode(env.NODE_ENV);
+  const production = !development;
+  const modeName = `NODE_ENV is ${env.NODE_ENV === undefined ? 'unset' : JSON.stringify(env.NODE_ENV)}, so the relay runs as production`;
   if (production && env.HANDLE_SECRET === undefined) {
-    throw new SettingsError('HANDLE_SECRET is required when NODE_ENV=production (at least 32 random characters).');
+    throw new SettingsError(`HANDLE_SECRET is required: ${modeName} (at least 32 random characters, e.g. \`openssl rand -base64 32\`; NODE_ENV=development for a local try).`);
   }
-  // In production the built-in simulator, with its public demo account, must never stand in for the real service,
-  // and the password and tokens must not travel in the clear.
+  if (env.HANDLE_SECRET !== undefined) {
+    const weakness = secretWeakness(env.HANDLE_SECRET);
+    if (weakness !== null) throw new SettingsError(`HANDLE_SECRET ${weakness}: use at least 32 random bytes, e.g. \`openssl rand -base64 32\`.`);
+  }
+  // In production the built-in simulator, with its public demo account, must never stand in for the real service.
   if (production && env.UPSTREAM_URL === undefined) {
-    throw new SettingsError('UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required when NODE_ENV=production.');
+    throw new SettingsError(`UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required: ${modeName}.`);
   }
-  if (production && env.UPSTREAM_URL !== undefined && !isHttpsOrLoopback(env.UPSTREAM_URL)) {
-    throw new SettingsError('UPSTREAM_URL must be https:// when NODE_ENV=production (plain http only to a loopback address).');
+  // The password and the access token travel to the upstream: never in the clear, unless the operator says so by name.
+  if (env.UPSTREAM_URL !== undefined && !isHttpsOrLoopback(env.UPSTREAM_URL) && !env.ALLOW_PLAIN_HTTP_UPSTREAM) {
+    throw new SettingsError('UPSTREAM_URL must be https:// (plain http only to a loopback address, or with ALLOW_PLAIN_HTTP_UPSTREAM=true).');
+  }
+  // Without it the relay would take its origin from the Host header, which a DNS-rebinding page controls.
+  if (production && env.PUBLIC_ORIGIN === undefined) {
+    throw new SettingsError(`PUBLIC_ORIGIN is required: ${modeName} (the relay's address as browsers see it, e.g. https://chat.practice.example).`);
+  }
+  if (production && env.PUBLIC_ORIGIN !== undefined && !isHttpsOrLoopback(env.PUBLIC_ORIGIN)) {
+    throw new SettingsError('PUBLIC_ORIGIN must be https:// in production (plain http only for a loopback address).');
   }
   return {
     port: env.PORT,
@@ -115,7 +139,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     handleSecretGenerated: env.HANDLE_SECRET === undefined,
     publicOrigin: env.PUBLIC_ORIGIN === undefined ? null : new URL(env.PUBLIC_ORIGIN).origin,
     trustProxy: env.TRUST_PROXY,
-    development: !production,
+    development,
     configCacheSeconds: env.CONFIG_CACHE_SECONDS,
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
     requestDeadlineMs: env.REQUEST_DEADLINE_MS,

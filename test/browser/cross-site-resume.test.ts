@@ -17,7 +17,7 @@ const hostPage = (title: string, locale = 'en') =>
 <script async src="${relay()}/loader.js" data-client-id="smile-dental" data-locale="${locale}"></script></body></html>`;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
   host = await serveHostPages({
     '/': () => ({ body: hostPage('Smile Dental') }),
     '/services': () => ({ body: hostPage('Our services') }),

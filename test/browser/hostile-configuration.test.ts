@@ -65,7 +65,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  const settings = readSettings({ PORT: '0' }, () => new Uint8Array(32).fill(5));
+  const settings = readSettings({ NODE_ENV: 'test', PORT: '0' }, () => new Uint8Array(32).fill(5));
   [browser, relay] = await Promise.all([
     launchBrowser(),
     startRelayServer({

@@ -20,7 +20,7 @@ beforeAll(async () => {
   [browser, product] = await Promise.all([
     launchBrowser(),
     // One visitor types the whole corpus; the per-conversation quota is not what this suite is about.
-    startProduct({ environment: { MESSAGES_PER_MINUTE_PER_CONVERSATION: '1000' } }),
+    startProduct({ relayHost: 'chat.vendor-relay.test', environment: { MESSAGES_PER_MINUTE_PER_CONVERSATION: '1000' } }),
   ]);
   const relay = `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
   host = await serveHostPages({

@@ -1,5 +1,6 @@
 // The whole service side on real ports, for real-port and browser tests: the simulator, and the relay talking to it
 // over HTTP with the seeded account. Log lines are captured for assertions.
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startSimulatorServer } from '../../src/simulator/server.ts';
 import type { SimulatorOptions } from '../../src/simulator/app.ts';
@@ -19,11 +20,28 @@ export interface ProductOptions {
   simulator?: SimulatorOptions;
   /** Port for the relay; 0 = any free port. A test that restarts the relay passes the port it had. */
   relayPort?: number;
+  /**
+   * The host name browsers reach the relay by, when it is not a loopback one (chat.vendor-relay.test, which the test
+   * browser maps to 127.0.0.1). The relay never takes its origin from a non-loopback Host, so the product names it in
+   * PUBLIC_ORIGIN, on a port chosen up front.
+   */
+  relayHost?: string;
 }
 
-export async function startProduct({ distDir = BUILT_DIST, environment = {}, simulator: simulatorOptions = {}, relayPort = 0 }: ProductOptions = {}) {
+/** A port that was free a moment ago (the relay takes it at once; loopback only). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+export async function startProduct({ distDir = BUILT_DIST, environment = {}, simulator: simulatorOptions = {}, relayPort = 0, relayHost }: ProductOptions = {}) {
   const upstream = await startSimulatorServer({ port: 0, botReplyDelayMs: 50, agentJoinDelayMs: 100, ...simulatorOptions });
-  const settings = readSettings({ PORT: String(relayPort), ...environment }, () => new Uint8Array(32).fill(9));
+  const port = relayHost !== undefined && relayPort === 0 ? await freePort() : relayPort;
+  const publicOrigin = relayHost === undefined ? {} : { PUBLIC_ORIGIN: `http://${relayHost}:${port}` };
+  const settings = readSettings({ NODE_ENV: 'test', PORT: String(port), ...publicOrigin, ...environment }, () => new Uint8Array(32).fill(9));
   const logLines: string[] = [];
   const relayOptions = {
     settings,
@@ -38,7 +56,7 @@ export async function startProduct({ distDir = BUILT_DIST, environment = {}, sim
     publicDir: PUBLIC_DIR,
   };
   let relay = await startRelayServer(relayOptions);
-  const port = Number(new URL(relay.url).port);
+  const listeningPort = Number(new URL(relay.url).port);
 
   return {
     relayUrl: relay.url,
@@ -49,7 +67,7 @@ export async function startProduct({ distDir = BUILT_DIST, environment = {}, sim
     stopRelay: () => relay.close(),
     /** Starts the relay again on the same port, with the same handle secret. */
     restartRelay: async () => {
-      relay = await startRelayServer({ ...relayOptions, settings: { ...settings, port } });
+      relay = await startRelayServer({ ...relayOptions, settings: { ...settings, port: listeningPort } });
     },
     close: async () => {
       await Promise.allSettled([relay.close(), upstream.close()]);

@@ -192,6 +192,12 @@ export function createChatModel(deps: ChatModelDependencies) {
         phase.value = 'ended';
         return;
       }
+      // Resolved long enough ago that the relay no longer reads it out: nothing more will come.
+      if (error instanceof TransportError && error.code === 'conversation_resolved') {
+        forgetConversation();
+        phase.value = 'resolved';
+        return;
+      }
       pollFailures += 1;
       const retryAfter = error instanceof TransportError ? error.retryAfterMs : undefined;
       schedulePoll(retryDelayMs(Math.min(pollFailures, 5), retryAfter, deps.random));
@@ -255,6 +261,8 @@ export function createChatModel(deps: ChatModelDependencies) {
 
     /** Forgets the conversation in this browser; the panel offers a new one. */
     endChat() {
+      // Best effort: the relay retires the handle; if that fails, the handle still expires by itself and is gone here.
+      if (handle !== null) transport.endConversation(handle).catch(() => undefined);
       forgetConversation();
       delivering.clear();
       batch(() => {

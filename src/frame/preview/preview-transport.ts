@@ -50,5 +50,7 @@ export function createPreviewTransport(getConfiguration: Transport['getConfigura
       add('agent', 'Preview', 'A team member would join here. (Preview: no one at the practice is notified.)', PREVIEW_REPLY_MS);
       return { status };
     },
+    // Nothing to retire: the preview never had a relay handle.
+    async endConversation() {},
   };
 }

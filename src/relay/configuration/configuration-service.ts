@@ -8,6 +8,7 @@ import type { UpstreamClient } from '../upstream/index.ts';
 import type { Logo, LogoFetcher } from '../logo/logo-fetcher.ts';
 import type { ApiError } from '../http/api-error.ts';
 import { apiErrorFromUpstream } from '../http/upstream-errors.ts';
+import { withoutPublicSuffixWildcards } from './public-suffix.ts';
 
 export interface ResolvedConfiguration {
   /**
@@ -71,7 +72,9 @@ export function createConfigurationService({
     // the storage host fails for a moment, the logo this client already had is kept rather than dropped.
     const logo =
       signedUrl === null ? null : ((await fetchLogo(signedUrl)) ?? (await previous?.then((resolved) => resolved.logo, () => null)) ?? null);
-    return { practice: raw.practice, configuration: { ...configuration, logo_url: null }, logo };
+    // The shared rules cannot know the Public Suffix List (too big for the browser bundles), so the relay applies it.
+    const domains = withoutPublicSuffixWildcards(configuration.domains);
+    return { practice: raw.practice, configuration: { ...configuration, domains, logo_url: null }, logo };
   }
 
   function remember(clientId: string, value: Promise<ResolvedConfiguration>, until: number): void {

@@ -42,6 +42,9 @@ export function createHandleSealer(secret: Uint8Array, now: () => number = Date.
     open(handle) {
       if (handle.length === 0 || handle.length > MAX_HANDLE_LENGTH || !/^[A-Za-z0-9_-]+$/.test(handle)) return null;
       const sealed = Buffer.from(handle, 'base64url');
+      // Only the one spelling seal() makes: the decoder ignores the unused low bits of the last character, so without
+      // this one handle would have several spellings, and a list of retired or logged handles could be side-stepped.
+      if (sealed.toString('base64url') !== handle) return null;
       if (sealed.length <= IV_BYTES + TAG_BYTES) return null;
       let plaintext: string;
       try {

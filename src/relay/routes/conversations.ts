@@ -13,6 +13,7 @@ import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
 import { createDeliverOnce } from '../conversations/deliver-once.ts';
 import { createUnknownOutcomeStore, type UnknownOutcomeStore } from '../conversations/unknown-outcomes.ts';
+import type { RevocationStore } from '../conversations/revocations.ts';
 import type { RateLimiter } from '../protection/rate-limiter.ts';
 import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
 import { clientIdSchema } from '../http/client-id.ts';
@@ -24,6 +25,8 @@ export interface ConversationRouteOptions {
   idempotency: IdempotencyStore;
   /** Sends whose answer was lost, checked before a retry sends again (default: in memory). */
   unknownOutcomes?: UnknownOutcomeStore;
+  /** Handles retired by End chat. */
+  revocations: RevocationStore;
   /** New conversations per client address. */
   conversationLimiter: RateLimiter;
   /** Messages per conversation. */
@@ -32,8 +35,16 @@ export interface ConversationRouteOptions {
   handleTtlMs: number;
   messageMaxLength: number;
   deadlineMs: number;
+  /** How long a resolved conversation's history stays readable, counted from its resolution. */
+  resolvedReadGraceMs?: number;
   now?: () => number;
 }
+
+/**
+ * After the practice resolves a conversation, the visitor's panel has this long to show the last replies and the
+ * "resolved" notice; then the handle reads nothing more, so a handle found later does not open the whole history.
+ */
+export const RESOLVED_READ_GRACE_MS = 15 * 60 * 1000;
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
 // Strict: a field the frame never sends is a caller that is not the frame, or a mistake; either way it is refused
@@ -43,7 +54,8 @@ const escalateBody = z.strictObject({});
 const afterQuery = z.union([z.undefined(), z.string().regex(/^\d{1,15}$/).transform(Number)]);
 
 export function conversationRoutes(options: ConversationRouteOptions) {
-  const { upstream, configurations, handles, idempotency, deadlineMs, now = Date.now } = options;
+  const { upstream, configurations, handles, idempotency, revocations, deadlineMs, now = Date.now } = options;
+  const resolvedReadGraceMs = options.resolvedReadGraceMs ?? RESOLVED_READ_GRACE_MS;
   const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes ?? createUnknownOutcomeStore({ now }), now });
   const messageBody = z.strictObject({
     text: z
@@ -57,9 +69,10 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     throw apiErrorFromUpstream(error);
   });
 
-  const claimsOf = (c: { req: { param(name: 'handle'): string } }): HandleClaims => {
+  /** The handle's claims; forged, altered, expired and retired handles are all `session_expired`, before any upstream call. */
+  const claimsOf = async (c: { req: { param(name: 'handle'): string } }): Promise<HandleClaims> => {
     const claims = handles.open(c.req.param('handle'));
-    if (claims === null) throw new ApiError('session_expired');
+    if (claims === null || (await revocations.isRevoked(claims.conversationId))) throw new ApiError('session_expired');
     return claims;
   };
 
@@ -80,7 +93,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     })
 
     .post('/:handle/messages', requireJson(), async (c) => {
-      const claims = claimsOf(c);
+      const claims = await claimsOf(c);
       c.set('clientId', claims.clientId);
       const key = c.req.header('Idempotency-Key');
       if (key === undefined || !IDEMPOTENCY_KEY.test(key)) {
@@ -109,7 +122,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     })
 
     .get('/:handle/messages', async (c) => {
-      const claims = claimsOf(c);
+      const claims = await claimsOf(c);
       c.set('clientId', claims.clientId);
       const after = afterQuery.safeParse(c.req.query('after'));
       if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
@@ -117,13 +130,25 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       const [page, conversation] = await upstreamCall(
         Promise.all([upstream.listMessagesAfter(claims.conversationId, cursor), upstream.getConversation(claims.conversationId)]),
       );
+      if (conversation.status === 'resolved' && now() - Date.parse(conversation.updated_at) > resolvedReadGraceMs) {
+        throw new ApiError('conversation_resolved');
+      }
       const messages = page.messages.map(toWireMessage);
       const answer: MessagesAfter = { messages, cursor: messages.at(-1)?.sequence ?? cursor, status: conversation.status };
       return c.json(answer);
     })
 
+    // End chat: the handle is retired on the relay for the rest of its life (any instance, when the store is shared).
+    // The conversation itself stays with the practice, open, as a visitor leaving a chat does not close the case.
+    .delete('/:handle', async (c) => {
+      const claims = await claimsOf(c);
+      c.set('clientId', claims.clientId);
+      await revocations.revoke(claims.conversationId, claims.expiresAt);
+      return c.body(null, 204);
+    })
+
     .post('/:handle/escalate', requireJson(), async (c) => {
-      const claims = claimsOf(c);
+      const claims = await claimsOf(c);
       c.set('clientId', claims.clientId);
       if (!escalateBody.safeParse(await readJson(c)).success) throw new ApiError('bad_request', undefined, 'The body must be {}.');
       const conversation = await upstreamCall(

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandleSealer } from '../../../src/relay/conversations/handles.ts';
 import { createRelayHarness } from '../relay/relay-harness.ts';
 
-const SECRET = 'handle-abuse-secret-'.padEnd(40, 'x');
+const SECRET = 'hA7b-Qz2Lm9Wx4Rt1Kc8Vn3Yp6Gd0Ej5Fs+Ub2Ho9Iw';
 let clock = Date.now();
 let harness: ReturnType<typeof createRelayHarness>;
 let good: string;

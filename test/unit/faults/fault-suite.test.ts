@@ -10,7 +10,7 @@ const ROOMY = {
   REQUESTS_PER_MINUTE_PER_IP: '1000000',
   CONVERSATIONS_PER_HOUR_PER_IP: '1000000',
   MESSAGES_PER_MINUTE_PER_CONVERSATION: '1000000',
-  HANDLE_SECRET: 'fault-suite-handle-secret-0123456789abcdef',
+  HANDLE_SECRET: 'fS7q2Lw9Xk4Rb1Zt8Nc3Vy6Hm0Pj5Gd+Ue2Aa9Ko4Ti=',
 };
 
 // `npm run test:stress` runs the longer variant: more visitors, more messages each.

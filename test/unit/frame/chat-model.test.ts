@@ -192,6 +192,44 @@ describe('escalation, ending and resuming', () => {
     expect(tracked).toContain('chat_ended');
   });
 
+  it('end chat retires the handle on the relay too, so a copy of it opens nothing (issue 14)', async () => {
+    const { model, relay } = createTestModel();
+    model.send('hello');
+    await settle();
+    model.endChat();
+    await settle();
+    expect(relay.calls).toContain('end');
+    expect(relay.conversations.has('handle-1')).toBe(false);
+  });
+
+  it('end chat still forgets locally when the relay cannot be reached', async () => {
+    const storage = new MemoryStorage();
+    const { model, relay } = createTestModel({ storage });
+    model.send('hello');
+    await settle();
+    relay.failures.push(new TransportError('network'));
+    model.endChat();
+    await settle();
+    expect(model.phase.value).toBe('ended');
+    expect(storage.length).toBe(0);
+  });
+
+  it('a conversation the relay no longer reads out (resolved past its grace period) shows as resolved and is forgotten', async () => {
+    const storage = new MemoryStorage();
+    const first = createTestModel({ storage });
+    first.model.send('hello');
+    await settle();
+    first.model.dispose();
+    expect(storage.length).toBe(1);
+
+    const second = createTestModel({ storage, relay: first.relay });
+    first.relay.failures.push(new TransportError('conversation_resolved'));
+    second.model.resume();
+    await settle();
+    expect(second.model.phase.value).toBe('resolved');
+    expect(storage.length).toBe(0);
+  });
+
   it('resumes the conversation after a reload from the handle alone: the text comes back from the relay', async () => {
     const storage = new MemoryStorage();
     const first = createTestModel({ storage });

@@ -115,6 +115,12 @@ export function createFakeRelay() {
       conversation(handle).status = 'escalated';
       return { status: 'escalated' };
     },
+    async endConversation(handle) {
+      calls.push('end');
+      failIfAsked();
+      // As the relay does: the handle opens nothing afterwards.
+      conversations.delete(handle);
+    },
   };
 
   return {

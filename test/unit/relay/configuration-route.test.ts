@@ -61,7 +61,7 @@ describe('GET /v1/webchat-configuration', () => {
 
   it('drops http logos outside development', async () => {
     harness = createRelayHarness({
-      environment: { NODE_ENV: 'production', HANDLE_SECRET: 'x'.repeat(32), UPSTREAM_URL: 'https://api.example.com', UPSTREAM_USERNAME: 'u', UPSTREAM_PASSWORD: 'p' },
+      environment: { NODE_ENV: 'production', HANDLE_SECRET: 'pZyV4QI7H4v0fJ+2mQ9sLk3XwB8rT1nE6cYdA5uGh0o=', PUBLIC_ORIGIN: 'https://chat.practice.example', UPSTREAM_URL: 'https://api.example.com', UPSTREAM_USERNAME: 'u', UPSTREAM_PASSWORD: 'p' },
     });
     expect((await (await getConfiguration('demo-client')).json()).logo_url).toBeNull();
   });

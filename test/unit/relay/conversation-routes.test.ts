@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRelayHarness, RELAY_ORIGIN } from './relay-harness.ts';
 
+// Two random-looking secrets (HANDLE_SECRET refuses guessable ones).
+const STRONG_SECRET_A = 'pZyV4QI7H4v0fJ+2mQ9sLk3XwB8rT1nE6cYdA5uGh0o=';
+const STRONG_SECRET_B = 'Q2wE4rT6yU8iO0pA1sD3fG5hJ7kL9zX+cV/bN2mQw9s=';
+
 let harness: ReturnType<typeof createRelayHarness>;
 afterEach(() => harness?.close());
 
@@ -232,9 +236,9 @@ describe('handles', () => {
   });
 
   it('refuses a handle sealed with another secret', async () => {
-    harness = createRelayHarness({ environment: { HANDLE_SECRET: 'a'.repeat(40) } });
+    harness = createRelayHarness({ environment: { HANDLE_SECRET: STRONG_SECRET_A } });
     const handle = await harness.startConversation();
-    const other = createRelayHarness({ environment: { HANDLE_SECRET: 'b'.repeat(40) } });
+    const other = createRelayHarness({ environment: { HANDLE_SECRET: STRONG_SECRET_B } });
     try {
       expect((await other.fromFrame(`/v1/conversations/${handle}/messages`)).status).toBe(401);
     } finally {

@@ -64,7 +64,7 @@ describe('an unexpected failure', () => {
       },
     } as unknown as UpstreamClient;
     const app = createRelayApp({
-      settings: readSettings({}, () => new Uint8Array(32)),
+      settings: readSettings({ NODE_ENV: 'test' }, () => new Uint8Array(32)),
       upstream: broken,
       logger: createJsonLogger((line) => logLines.push(line)),
       distDir: FIXTURE_DIST,

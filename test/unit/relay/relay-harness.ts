@@ -21,7 +21,8 @@ export interface RelayHarnessOptions {
 
 export function createRelayHarness({ environment = {}, simulator: simulatorOptions = {}, now, password }: RelayHarnessOptions = {}) {
   const simulator = createSimulator({ botReplyDelayMs: 0, agentJoinDelayMs: 0, ...simulatorOptions });
-  const settings: RelaySettings = readSettings(environment, () => new Uint8Array(32).fill(7));
+  // Tests run as NODE_ENV=test, with the test origin named (the relay takes no origin from a non-loopback Host).
+  const settings: RelaySettings = readSettings({ NODE_ENV: 'test', PUBLIC_ORIGIN: RELAY_ORIGIN, ...environment }, () => new Uint8Array(32).fill(7));
   const logLines: string[] = [];
   const upstream = createUpstreamClient({
     baseUrl: UPSTREAM_BASE_URL,

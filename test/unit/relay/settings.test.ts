@@ -1,16 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { readSettings, SettingsError } from '../../../src/relay/settings.ts';
+import { isDevelopmentMode, readSettings, SettingsError } from '../../../src/relay/settings.ts';
 
 const secret = () => new Uint8Array(32).fill(1);
+const STRONG_SECRET = 'pZyV4QI7H4v0fJ+2mQ9sLk3XwB8rT1nE6cYdA5uGh0o=';
+/** Everything production needs; each refusal below takes one thing away or makes one thing unsafe. */
+const PRODUCTION = {
+  HANDLE_SECRET: STRONG_SECRET,
+  PUBLIC_ORIGIN: 'https://chat.practice.example',
+  UPSTREAM_URL: 'https://api.example.com',
+  UPSTREAM_USERNAME: 'u',
+  UPSTREAM_PASSWORD: 'p',
+};
 
 describe('readSettings', () => {
-  it('has documented defaults and embeds the simulator when no upstream is set', () => {
-    const settings = readSettings({}, secret);
+  it('has documented defaults and embeds the simulator when no upstream is set (development)', () => {
+    const settings = readSettings({ NODE_ENV: 'development' }, secret);
     expect(settings).toMatchObject({
       port: 8787,
       host: '127.0.0.1',
       upstream: null,
       handleSecretGenerated: true,
+      publicOrigin: null,
       development: true,
       configCacheSeconds: 60,
       requestsPerMinutePerIp: 300,
@@ -28,7 +38,7 @@ describe('readSettings', () => {
         UPSTREAM_URL: 'https://api.example.com/',
         UPSTREAM_USERNAME: 'relay@practice.example',
         UPSTREAM_PASSWORD: 'secret',
-        HANDLE_SECRET: 'k'.repeat(32),
+        HANDLE_SECRET: STRONG_SECRET,
         PUBLIC_ORIGIN: 'https://chat.practice.example/ignored/path',
         TRUST_PROXY: 'true',
         REQUESTS_PER_MINUTE_PER_IP: '10',
@@ -41,6 +51,7 @@ describe('readSettings', () => {
       handleSecretGenerated: false,
       publicOrigin: 'https://chat.practice.example',
       trustProxy: true,
+      development: false,
       requestsPerMinutePerIp: 10,
     });
   });
@@ -52,12 +63,9 @@ describe('readSettings', () => {
     [{ HANDLE_SECRET: 'short' }, 'HANDLE_SECRET'],
     [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY'],
     [{ UPSTREAM_URL: 'https://api.example.com' }, 'go together'],
-    [{ NODE_ENV: 'production' }, 'HANDLE_SECRET is required'],
-    [{ NODE_ENV: 'production', HANDLE_SECRET: 'k'.repeat(32) }, 'required when NODE_ENV=production'],
-    [
-      { NODE_ENV: 'production', HANDLE_SECRET: 'k'.repeat(32), UPSTREAM_URL: 'http://api.example.com', UPSTREAM_USERNAME: 'u', UPSTREAM_PASSWORD: 'p' },
-      'must be https://',
-    ],
+    [{ ...PRODUCTION, HANDLE_SECRET: undefined }, 'HANDLE_SECRET is required'],
+    [{ ...PRODUCTION, UPSTREAM_URL: undefined, UPSTREAM_USERNAME: undefined, UPSTREAM_PASSWORD: undefined }, 'UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required'],
+    [{ ...PRODUCTION, UPSTREAM_URL: 'http://api.example.com' }, 'must be https://'],
   ])('refuses %j, naming %s', (environment, named) => {
     expect(() => readSettings(environment, secret)).toThrow(SettingsError);
     expect(() => readSettings(environment, secret)).toThrow(named);
@@ -70,5 +78,71 @@ describe('readSettings', () => {
     } catch (error) {
       expect(String(error)).not.toContain('CANARY-PW');
     }
+  });
+});
+
+describe('safe by default (issue 14, point 3)', () => {
+  it.each([undefined, '', 'production', 'Production', 'PRODUCTION', 'prod', 'staging', 'Development', 'dev'])(
+    'treats NODE_ENV=%j as production',
+    (nodeEnv) => {
+      expect(isDevelopmentMode(nodeEnv)).toBe(false);
+      // A production start needs everything production needs, whatever the spelling of NODE_ENV.
+      expect(() => readSettings({ NODE_ENV: nodeEnv }, secret)).toThrow('HANDLE_SECRET is required');
+      expect(readSettings({ NODE_ENV: nodeEnv, ...PRODUCTION }, secret).development).toBe(false);
+    },
+  );
+
+  it.each(['development', 'test'])('treats NODE_ENV=%s as development', (nodeEnv) => {
+    expect(readSettings({ NODE_ENV: nodeEnv }, secret)).toMatchObject({ development: true, handleSecretGenerated: true });
+  });
+
+  it('refuses a plain-http upstream that is not loopback in development too, unless ALLOW_PLAIN_HTTP_UPSTREAM says so', () => {
+    const plain = { NODE_ENV: 'development', UPSTREAM_URL: 'http://api.example.com', UPSTREAM_USERNAME: 'u', UPSTREAM_PASSWORD: 'p' };
+    expect(() => readSettings(plain, secret)).toThrow('ALLOW_PLAIN_HTTP_UPSTREAM');
+    expect(readSettings({ ...plain, ALLOW_PLAIN_HTTP_UPSTREAM: 'true' }, secret).upstream?.url).toBe('http://api.example.com');
+    expect(readSettings({ ...plain, UPSTREAM_URL: 'http://127.0.0.1:8788' }, secret).upstream?.url).toBe('http://127.0.0.1:8788');
+    expect(() => readSettings({ ...PRODUCTION, UPSTREAM_URL: 'http://api.example.com' }, secret)).toThrow('ALLOW_PLAIN_HTTP_UPSTREAM');
+    expect(readSettings({ ...PRODUCTION, UPSTREAM_URL: 'http://api.example.com', ALLOW_PLAIN_HTTP_UPSTREAM: '1' }, secret).upstream?.url).toBe(
+      'http://api.example.com',
+    );
+  });
+
+  it.each([
+    ['the same character 32 times', 'k'.repeat(32)],
+    ['a run of the alphabet', 'abcdefghijklmnopqrstuvwxyz0123456789'],
+    ['a repeated word', 'Password1Password1Password1Password1'],
+    ['a counting pattern', '0123456789012345678901234567890123456789'],
+  ])('refuses a guessable HANDLE_SECRET: %s', (_, weak) => {
+    expect(() => readSettings({ NODE_ENV: 'development', HANDLE_SECRET: weak }, secret)).toThrow('HANDLE_SECRET is too easy to guess');
+    expect(() => readSettings({ ...PRODUCTION, HANDLE_SECRET: weak }, secret)).toThrow('HANDLE_SECRET is too easy to guess');
+  });
+
+  it('accepts a random secret (openssl rand -base64 32) and a long passphrase', () => {
+    expect(readSettings({ ...PRODUCTION }, secret).handleSecretGenerated).toBe(false);
+    expect(readSettings({ ...PRODUCTION, HANDLE_SECRET: 'correct horse battery staple, then a fjord quiz' }, secret).handleSecretGenerated).toBe(false);
+  });
+
+  it('never repeats a refused secret in its message', () => {
+    expect(() => readSettings({ NODE_ENV: 'test', HANDLE_SECRET: 'CANARY'.repeat(6) }, secret)).toThrow(SettingsError);
+    try {
+      readSettings({ NODE_ENV: 'test', HANDLE_SECRET: 'CANARY'.repeat(6) }, secret);
+    } catch (error) {
+      expect(String(error)).not.toContain('CANARY');
+    }
+  });
+});
+
+describe('PUBLIC_ORIGIN (issue 14, point 2)', () => {
+  it('is required in production', () => {
+    expect(() => readSettings({ ...PRODUCTION, PUBLIC_ORIGIN: undefined }, secret)).toThrow('PUBLIC_ORIGIN is required');
+  });
+
+  it('must be https in production (plain http only for loopback)', () => {
+    expect(() => readSettings({ ...PRODUCTION, PUBLIC_ORIGIN: 'http://chat.practice.example' }, secret)).toThrow('PUBLIC_ORIGIN must be https://');
+    expect(readSettings({ ...PRODUCTION, PUBLIC_ORIGIN: 'http://127.0.0.1:8787' }, secret).publicOrigin).toBe('http://127.0.0.1:8787');
+  });
+
+  it('may be left out in development, where the relay serves only loopback Host names', () => {
+    expect(readSettings({ NODE_ENV: 'development' }, secret).publicOrigin).toBeNull();
   });
 });
