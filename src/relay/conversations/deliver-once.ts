@@ -37,8 +37,8 @@ export function createDeliverOnce({ upstream, outcomes, now }: DeliverOnceOption
         if (
           message.sender === 'visitor' &&
           Date.parse(message.created_at) >= since &&
-          !outcomes.isClaimed(conversationId, message.id) &&
-          bodyHash(message.text) === attempt.bodyHash
+          bodyHash(message.text) === attempt.bodyHash &&
+          !(await outcomes.isClaimed(conversationId, message.id))
         ) {
           return message;
         }
@@ -51,25 +51,25 @@ export function createDeliverOnce({ upstream, outcomes, now }: DeliverOnceOption
 
   return async function deliverOnce(conversationId: string, key: string, text: string): Promise<Message> {
     const hash = bodyHash(text);
-    const earlier = outcomes.get(conversationId, key);
+    const earlier = await outcomes.get(conversationId, key);
     if (earlier !== null && earlier.bodyHash === hash) {
       // A read-back that fails throws, and the record stays for the next retry: never send blind after a lost answer.
       const stored = await findStored(conversationId, earlier);
       if (stored !== null) {
-        outcomes.forget(conversationId, key);
-        outcomes.claim(conversationId, stored.id);
+        await Promise.all([outcomes.forget(conversationId, key), outcomes.claim(conversationId, stored.id)]);
         return stored;
       }
     }
     const startedAt = earlier?.bodyHash === hash ? earlier.startedAt : now();
     try {
       const message = await upstream.sendMessage(conversationId, text);
-      outcomes.forget(conversationId, key);
-      outcomes.claim(conversationId, message.id);
+      // Bookkeeping after the send: if it fails, the message was still sent, so it is answered all the same.
+      await Promise.all([outcomes.forget(conversationId, key), outcomes.claim(conversationId, message.id)]).catch(() => undefined);
       return message;
     } catch (error) {
-      if (outcomeIsUnknown(error)) outcomes.remember(conversationId, key, { bodyHash: hash, startedAt });
-      else outcomes.forget(conversationId, key);
+      await (outcomeIsUnknown(error) ? outcomes.remember(conversationId, key, { bodyHash: hash, startedAt }) : outcomes.forget(conversationId, key)).catch(
+        () => undefined,
+      );
       throw error;
     }
   };

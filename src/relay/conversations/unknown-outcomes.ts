@@ -11,13 +11,14 @@ export interface UnknownAttempt {
   startedAt: number;
 }
 
+/** In memory for one instance (below); in Redis for several (redis-unknown-outcomes.ts), so a retry on another instance checks too. */
 export interface UnknownOutcomeStore {
-  remember(scope: string, key: string, attempt: UnknownAttempt): void;
-  get(scope: string, key: string): UnknownAttempt | null;
-  forget(scope: string, key: string): void;
+  remember(scope: string, key: string, attempt: UnknownAttempt): Promise<void>;
+  get(scope: string, key: string): Promise<UnknownAttempt | null>;
+  forget(scope: string, key: string): Promise<void>;
   /** Marks an upstream message id as the answer to some key in this conversation. */
-  claim(scope: string, messageId: string): void;
-  isClaimed(scope: string, messageId: string): boolean;
+  claim(scope: string, messageId: string): Promise<void>;
+  isClaimed(scope: string, messageId: string): Promise<boolean>;
 }
 
 export interface UnknownOutcomeOptions {
@@ -43,25 +44,25 @@ export function createUnknownOutcomeStore({ ttlMs = 24 * 60 * 60 * 1000, maxEntr
   }
 
   return {
-    remember(scope, key, attempt) {
+    async remember(scope, key, attempt) {
       const entry = id(scope, key);
       attempts.delete(entry);
       attempts.set(entry, { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt, storedAt: now() });
       evict(attempts, (value) => value.storedAt);
     },
-    get(scope, key) {
+    async get(scope, key) {
       evict(attempts, (value) => value.storedAt);
       const attempt = attempts.get(id(scope, key));
       return attempt === undefined ? null : { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt };
     },
-    forget(scope, key) {
+    async forget(scope, key) {
       attempts.delete(id(scope, key));
     },
-    claim(scope, messageId) {
+    async claim(scope, messageId) {
       claimed.set(id(scope, messageId), now());
       evict(claimed, (value) => value);
     },
-    isClaimed(scope, messageId) {
+    async isClaimed(scope, messageId) {
       return claimed.has(id(scope, messageId));
     },
   };

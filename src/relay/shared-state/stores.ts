@@ -6,6 +6,8 @@ import { createIdempotencyStore, type IdempotencyStore } from '../conversations/
 import { createRedisIdempotencyStore } from '../conversations/redis-idempotency.ts';
 import { createRedisRevocationStore } from '../conversations/redis-revocations.ts';
 import { createMemoryRevocationStore, type RevocationStore } from '../conversations/revocations.ts';
+import { createRedisUnknownOutcomeStore } from '../conversations/redis-unknown-outcomes.ts';
+import { createUnknownOutcomeStore, type UnknownOutcomeStore } from '../conversations/unknown-outcomes.ts';
 import { sentRecordSchema, type SentRecord } from '../conversations/sent-record.ts';
 import { createRateLimiter, type RateLimiter } from '../protection/rate-limiter.ts';
 import { createRedisRateLimiter } from '../protection/redis-rate-limiter.ts';
@@ -14,6 +16,8 @@ import { createRedisClient, redisAnswers, warnAtMostEveryMinute } from './redis-
 export interface RelayStores {
   idempotency: IdempotencyStore<SentRecord>;
   revocations: RevocationStore;
+  /** Sends whose upstream answer was lost, checked before a retry sends again. */
+  unknownOutcomes: UnknownOutcomeStore;
   /** A quota named `name` (its Redis key prefix): `limit` hits per `windowMs` per key. */
   quota(name: string, limit: number, windowMs: number): RateLimiter;
   /** Named checks for /readyz; empty for memory stores, which cannot fail. */
@@ -25,6 +29,7 @@ export function createMemoryStores(now: () => number = Date.now): RelayStores {
   return {
     idempotency: createIdempotencyStore<SentRecord>({ now }),
     revocations: createMemoryRevocationStore(now),
+    unknownOutcomes: createUnknownOutcomeStore({ now }),
     quota: (_name, limit, windowMs) => createRateLimiter({ limit, windowMs, now }),
     readiness: {},
     close: async () => {},
@@ -42,6 +47,7 @@ export function createRedisStores(url: string, logger: Logger): RelayStores {
       onRecordLost: () => logger.warn('A message was sent but its idempotency record could not be written to Redis.'),
     }),
     revocations: createRedisRevocationStore(client, unavailable),
+    unknownOutcomes: createRedisUnknownOutcomeStore(client),
     quota: (name, limit, windowMs) => createRedisRateLimiter({ client, name, limit, windowMs, onUnavailable: unavailable }),
     readiness: { redis: () => redisAnswers(client) },
     close: async () => {

@@ -145,6 +145,23 @@ describe('several relay instances behind one address, sharing Redis', () => {
     await stopInstances();
   }, 60_000);
 
+  it('an answer lost after the practice stored the message: the retry on another instance reads it back instead of sending twice', async () => {
+    await startInstances(2);
+    const created = await createConversation();
+    const { conversation: handle } = (await created.json()) as { conversation: string };
+    const before = upstreamVisitorTexts().flat().length;
+    upstream.simulator.faults.set({ dropAfterHandlingRate: 1, match: /messages\/$/ });
+    const first = await send(relays[0]!.url, handle, 'key-lost-answer-1', 'Is the office open on Saturday?');
+    upstream.simulator.faults.reset();
+    expect([503, 504]).toContain(first.status);
+    const retry = await send(relays[1]!.url, handle, 'key-lost-answer-1', 'Is the office open on Saturday?');
+    expect(retry.status).toBe(201);
+    const received = upstreamVisitorTexts().flat().length - before;
+    console.log(`several instances: an answer lost on one instance, retried on another → ${received} upstream`);
+    expect(received).toBe(1);
+    await stopInstances();
+  }, 60_000);
+
   it('Redis stopped mid-run and back: nothing lost, nothing duplicated', async () => {
     await startInstances(2);
     const before = upstreamVisitorTexts().flat().length;
