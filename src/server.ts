@@ -3,13 +3,16 @@
 // once on a new machine.
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createJsonLogger } from './relay/log.ts';
+import { createBatchedWriter, createJsonLogger } from './relay/log.ts';
 import { startRelayServer } from './relay/serve.ts';
 import { readSettings, SettingsError, type RelaySettings } from './relay/settings.ts';
 import { createUpstreamClient } from './relay/upstream/index.ts';
 import { startSimulatorServer } from './simulator/server.ts';
 
-const logger = createJsonLogger((line) => process.stdout.write(`${line}\n`));
+// Batched per event-loop turn (see createBatchedWriter); what is still queued is written as the process exits.
+const logOutput = createBatchedWriter((chunk) => process.stdout.write(chunk), () => process.stdout.writableLength);
+process.on('exit', () => logOutput.flush());
+const logger = createJsonLogger(logOutput.write);
 
 let settings: RelaySettings;
 try {
