@@ -133,6 +133,9 @@ export function conversationRoutes(options: ConversationRouteOptions) {
         Promise.all([upstream.listMessagesAfter(claims.conversationId, cursor), upstream.getConversation(claims.conversationId)]),
       );
       if (conversation.status === 'resolved' && now() - Date.parse(conversation.updated_at) > resolvedReadGraceMs) {
+        // Retired for good once the grace period is seen to be over: `updated_at` moves whenever staff edit the
+        // conversation (a new subject), which must not open its history to the handle again.
+        await revocations.revoke(claims.conversationId, claims.expiresAt);
         throw new ApiError('conversation_resolved');
       }
       const messages = page.messages.map(toWireMessage);

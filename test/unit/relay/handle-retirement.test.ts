@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandleSealer } from '../../../src/relay/conversations/handles.ts';
 import { RESOLVED_READ_GRACE_MS } from '../../../src/relay/routes/conversations.ts';
-import { createRelayHarness } from './relay-harness.ts';
+import { createRelayHarness, UPSTREAM_BASE_URL } from './relay-harness.ts';
 
 let harness: ReturnType<typeof createRelayHarness>;
 afterEach(() => harness.close());
@@ -74,6 +74,37 @@ describe('a resolved conversation stops being read out after a grace period', ()
     expect(after.status).toBe(409);
     const body = await after.text();
     expect(JSON.parse(body).error.code).toBe('conversation_resolved');
+    expect(body).not.toContain('tooth');
+  });
+
+  it('stays closed when staff edit the resolved conversation after the grace period (updated_at moves on)', async () => {
+    let time = Date.parse('2026-11-22T10:00:00Z');
+    harness = createRelayHarness({ now: () => time, simulator: { now: () => time } });
+    const handle = await harness.startConversation();
+    expect((await write(handle)).status).toBe(201);
+    await harness.resolveUpstream();
+    time += RESOLVED_READ_GRACE_MS + 60_000;
+    expect((await read(handle)).status).toBe(409);
+
+    // Staff give the case a subject, straight through the service: its updated_at is now.
+    const [upstreamId] = [...harness.simulator.store.conversations.keys()];
+    const token = await (
+      await harness.simulator.fetch(`${UPSTREAM_BASE_URL}/api/oauth/token/`, {
+        method: 'POST',
+        body: new URLSearchParams({ username: harness.simulator.seed.username, password: harness.simulator.seed.password }),
+      })
+    ).json();
+    const edited = await harness.simulator.fetch(`${UPSTREAM_BASE_URL}/api/conversations/${upstreamId}/`, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${token.access_token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ subject: 'Toothache, follow up' }),
+    });
+    expect((await edited.json()).updated_at).toBe(new Date(time).toISOString());
+
+    const again = await read(handle);
+    expect(again.status).toBe(401);
+    const body = await again.text();
+    expect(JSON.parse(body).error.code).toBe('session_expired');
     expect(body).not.toContain('tooth');
   });
 });
