@@ -41,6 +41,7 @@ const environmentSchema = z.object({
   MESSAGE_MAX_LENGTH: integer(MESSAGE_MAX_LENGTH, 1, MESSAGE_MAX_LENGTH),
   SIMULATOR_PORT: integer(8788, 0, 65535),
   ALLOW_PLAIN_HTTP_UPSTREAM: flag,
+  SHUTDOWN_GRACE_MS: integer(10_000, 0, 600_000),
 });
 
 export interface UpstreamSettings {
@@ -76,6 +77,8 @@ export interface RelaySettings {
   messageMaxLength: number;
   /** Where `npm start` runs the built-in simulator when no upstream is configured. */
   simulatorPort: number;
+  /** How long a stop (SIGTERM/SIGINT) lets requests in flight finish before it closes their connections. */
+  shutdownGraceMs: number;
 }
 
 export class SettingsError extends Error {}
@@ -150,5 +153,6 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     messageMaxLength: env.MESSAGE_MAX_LENGTH,
     simulatorPort: env.SIMULATOR_PORT,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   };
 }
