@@ -2,7 +2,7 @@
 // get the contract operations and nothing that could hand out the token or the credentials.
 import { createContract, type UpstreamContract } from './contract.ts';
 import { createUpstreamHttp } from './http.ts';
-import { createTokenManager } from './token-manager.ts';
+import { createTokenManager, type TokenState } from './token-manager.ts';
 import type { FetchLike } from './transport.ts';
 
 export interface UpstreamClientOptions {
@@ -16,7 +16,10 @@ export interface UpstreamClientOptions {
   timeoutMs?: number;
 }
 
-export type UpstreamClient = UpstreamContract;
+export type UpstreamClient = UpstreamContract & {
+  /** The access token's state for /readyz, from memory (no upstream request); never the token itself. */
+  tokenState(): TokenState;
+};
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const base = parseBaseUrl(options.baseUrl);
@@ -31,7 +34,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     now,
     timeoutMs,
   });
-  return createContract(createUpstreamHttp({ baseUrl: base, tokens, fetch, now, timeoutMs }));
+  return { ...createContract(createUpstreamHttp({ baseUrl: base, tokens, fetch, now, timeoutMs })), tokenState: () => tokens.state() };
 }
 
 /** Fails at start-up rather than at the first request; the message never repeats the value (it could hold a secret). */
