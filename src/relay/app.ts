@@ -25,6 +25,9 @@ import { LOGO_ROUTE } from './logo/logo-url.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { staticRoutes } from './routes/static-assets.ts';
 import { readFramePage } from './frame/frame-page.ts';
+import { createLifecycle, type Lifecycle } from './health/lifecycle.ts';
+import { createReadiness, type ReadinessCheck } from './health/readiness.ts';
+import { readinessRoutes } from './routes/readiness.ts';
 
 export interface RelayAppOptions {
   settings: RelaySettings;
@@ -36,6 +39,11 @@ export interface RelayAppOptions {
   /** How the relay fetches signed logo URLs: a plain fetch, never the upstream client's (which adds the token). */
   fetchLogo?: FetchLike;
   now?: () => number;
+  /** Further /readyz checks by name (e.g. `redis`), each cut off after `readinessTimeoutMs`. */
+  readiness?: Record<string, ReadinessCheck>;
+  readinessTimeoutMs?: number;
+  /** Whether the instance is stopping; the server (serve.ts) shares one with the app. */
+  lifecycle?: Lifecycle;
 }
 
 const MINUTE = 60_000;
@@ -47,7 +55,18 @@ function cacheOnceFound<T>(read: () => Promise<T | null>): () => Promise<T | nul
   return async () => (found ??= await read());
 }
 
-export function createRelayApp({ settings, upstream, logger, distDir, publicDir, fetchLogo, now = Date.now }: RelayAppOptions) {
+export function createRelayApp({
+  settings,
+  upstream,
+  logger,
+  distDir,
+  publicDir,
+  fetchLogo,
+  now = Date.now,
+  readiness = {},
+  readinessTimeoutMs,
+  lifecycle = createLifecycle(),
+}: RelayAppOptions) {
   const configurations = createConfigurationService({
     upstream,
     fetchLogo: createLogoFetcher(fetchLogo ? { fetch: fetchLogo } : {}),
@@ -64,12 +83,26 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
     await next();
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
     if (!c.res.headers.has('Referrer-Policy')) c.res.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+    // Stopping: a keep-alive client (a browser between polls) closes this connection after this answer, so the drain
+    // does not wait for it and its next request opens a connection to another instance.
+    if (lifecycle.draining()) c.res.headers.set('Connection', 'close');
   });
 
   app.get('/healthz', (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json({ status: 'ok' });
   });
+  app.route(
+    '/readyz',
+    readinessRoutes({
+      lifecycle,
+      report: createReadiness({
+        tokenState: () => upstream.tokenState(),
+        checks: readiness,
+        ...(readinessTimeoutMs === undefined ? {} : { timeoutMs: readinessTimeoutMs }),
+      }),
+    }),
+  );
 
   // One quota per address for everything that can reach upstream: the API and the frame page (which loads a
   // configuration, so a flood of made-up client ids would otherwise become a flood of upstream requests).
