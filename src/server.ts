@@ -77,8 +77,27 @@ console.log(
   ].join('\n'),
 );
 
+// SIGTERM (a deploy, a container stop) or Ctrl-C: drain the relay (no new connections, requests in flight finish for
+// up to SHUTDOWN_GRACE_MS), then close the embedded simulator, which those requests may still have needed. Exit 0
+// when every request finished, 1 when the grace period ran out and some were cut off. A second signal stops at once.
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void Promise.all([relay.close(), simulator?.close()]).then(() => process.exit(0));
+  process.on(signal, () => {
+    if (stopping) {
+      logger.warn(`${signal} again: closing every connection now.`);
+      void relay.close().finally(() => process.exit(1));
+      return;
+    }
+    stopping = true;
+    logger.info(`${signal}: stopping. No new connections; requests in flight get up to ${settings.shutdownGraceMs} ms (SHUTDOWN_GRACE_MS).`);
+    void relay
+      .drain(settings.shutdownGraceMs)
+      .then(async ({ clean }) => {
+        await simulator?.close();
+        if (clean) logger.info('Stopped: every request in flight finished.');
+        else logger.warn('Stopped: the grace period ran out, so the requests still in flight were cut off.');
+        process.exit(clean ? 0 : 1);
+      })
+      .catch(() => process.exit(1));
   });
 }
