@@ -27,7 +27,7 @@ export async function startSlowUpstream({ delayMs }: { delayMs: number }) {
     const answer = await fetch(`${simulator.url}${request.url}`, {
       method: request.method ?? 'GET',
       headers,
-      ...(body.length > 0 ? { body } : {}),
+      ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
     });
     const bytes = Buffer.from(await answer.arrayBuffer());
     response.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/octet-stream' });
