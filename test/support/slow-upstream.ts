@@ -1,6 +1,6 @@
 // The simulator behind a small forwarding proxy on a real port that holds message sends for `delayMs` before passing
 // them on, and says when one has arrived: a send that is provably in flight, for the graceful-stop tests.
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSimulatorServer } from '../../src/simulator/server.ts';
 
@@ -14,7 +14,11 @@ export async function startSlowUpstream({ delayMs }: { delayMs: number }) {
   const simulator = await startSimulatorServer({ port: 0, botReplyDelayMs: 0, agentJoinDelayMs: 0 });
   const arrivals: (() => void)[] = [];
   let sendsArrived = 0;
-  const proxy = createServer(async (request, response) => {
+  const proxy = createServer((request, response) => {
+    // After close() a held send forwards to a closed simulator: that ends its connection, not the test run.
+    forward(request, response).catch(() => response.destroy());
+  });
+  async function forward(request: IncomingMessage, response: ServerResponse) {
     const body = await bodyOf(request);
     if (request.method === 'POST' && /\/messages\/?$/.test(request.url ?? '')) {
       sendsArrived += 1;
@@ -32,7 +36,7 @@ export async function startSlowUpstream({ delayMs }: { delayMs: number }) {
     const bytes = Buffer.from(await answer.arrayBuffer());
     response.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/octet-stream' });
     response.end(bytes);
-  });
+  }
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const { port } = proxy.address() as AddressInfo;
   return {
