@@ -43,7 +43,26 @@ const demo: UserConfig = {
   },
 };
 
-const builds: Record<string, UserConfig> = { loader, demo };
+// `vite build --mode server` compiles the relay (and the simulator's own entry, for benches and separate-process
+// runs) to plain JavaScript in dist-server/, so `npm run serve` starts with no transpiler loaded. Dependencies stay
+// external (imported from node_modules at run time); only our TypeScript is compiled.
+const server: UserConfig = {
+  publicDir: false,
+  build: {
+    ssr: true,
+    outDir: 'dist-server',
+    emptyOutDir: true,
+    target: 'node20',
+    minify: false,
+    sourcemap: true,
+    rolldownOptions: {
+      input: { server: 'src/server.ts', simulator: 'src/simulator/main.ts' },
+      output: { format: 'es', entryFileNames: '[name].js' },
+    },
+  },
+};
+
+const builds: Record<string, UserConfig> = { loader, demo, server };
 
 export default defineConfig(({ mode }) => ({
   ...(builds[mode] ?? frame),

@@ -3,13 +3,16 @@
 // once on a new machine.
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createJsonLogger } from './relay/log.ts';
+import { createBatchedWriter, createJsonLogger } from './relay/log.ts';
 import { startRelayServer } from './relay/serve.ts';
 import { readSettings, SettingsError, type RelaySettings } from './relay/settings.ts';
 import { createUpstreamClient } from './relay/upstream/index.ts';
 import { startSimulatorServer } from './simulator/server.ts';
 
-const logger = createJsonLogger((line) => process.stdout.write(`${line}\n`));
+// Batched per event-loop turn (see createBatchedWriter); what is still queued is written as the process exits.
+const logOutput = createBatchedWriter((chunk) => process.stdout.write(chunk), () => process.stdout.writableLength);
+process.on('exit', () => logOutput.flush());
+const logger = createJsonLogger(logOutput.write);
 
 let settings: RelaySettings;
 try {
@@ -51,14 +54,15 @@ const upstreamSettings = settings.upstream ?? {
   password: simulator!.simulator.seed.password,
 };
 
+const upstream = createUpstreamClient({
+  baseUrl: upstreamSettings.url,
+  username: upstreamSettings.username,
+  password: upstreamSettings.password,
+  timeoutMs: settings.upstreamTimeoutMs,
+});
 const relay = await listening(`the relay on ${settings.host}:${settings.port} (HOST, PORT)`, () => startRelayServer({
   settings,
-  upstream: createUpstreamClient({
-    baseUrl: upstreamSettings.url,
-    username: upstreamSettings.username,
-    password: upstreamSettings.password,
-    timeoutMs: settings.upstreamTimeoutMs,
-  }),
+  upstream,
   logger,
   distDir: fileURLToPath(new URL('../dist', import.meta.url)),
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
@@ -78,8 +82,9 @@ console.log(
 );
 
 // SIGTERM (a deploy, a container stop) or Ctrl-C: drain the relay (no new connections, requests in flight finish for
-// up to SHUTDOWN_GRACE_MS), then close the embedded simulator, which those requests may still have needed. Exit 0
-// when every request finished, 1 when the grace period ran out and some were cut off. A second signal stops at once.
+// up to SHUTDOWN_GRACE_MS), then close the upstream connections and the embedded simulator, which those requests may
+// still have needed. Exit 0 when every request finished, 1 when the grace period ran out and some were cut off. A
+// second signal stops at once.
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
@@ -93,6 +98,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void relay
       .drain(settings.shutdownGraceMs)
       .then(async ({ clean }) => {
+        await upstream.close();
         await simulator?.close();
         if (clean) logger.info('Stopped: every request in flight finished.');
         else logger.warn('Stopped: the grace period ran out, so the requests still in flight were cut off.');

@@ -17,10 +17,11 @@ export function requestLog({ logger, now = () => performance.now() }: { logger: 
     c.set('requestId', requestId);
     c.set('clientId', null);
     c.set('errorCode', undefined);
+    // Before the route runs, so it is part of the response as made (see baseHeaders in app.ts).
+    c.header('X-Request-Id', requestId);
     try {
       await next();
     } finally {
-      c.header('X-Request-Id', requestId);
       const code = c.get('errorCode');
       logger.request({
         request_id: requestId,

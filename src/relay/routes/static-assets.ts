@@ -1,7 +1,9 @@
 // The built browser files: the loader (short cache, so a fix reaches every practice within minutes), and the hashed
-// frame and demo assets (cached for a year: their names change whenever their content does).
-import { join } from 'node:path';
-import { Hono } from 'hono';
+// frame and demo assets (cached for a year: their names change whenever their content does). Both are sent
+// compressed at build time, as the browser's Accept-Encoding allows.
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono, type Context } from 'hono';
+import { etag } from 'hono/etag';
 import type { RelayEnv } from '../http/env.ts';
 import { readUnder } from '../http/files.ts';
 
@@ -22,42 +24,32 @@ const DEMO_PAGE_POLICY = [
   "frame-ancestors 'self'",
 ].join('; ');
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-};
 
-function contentType(path: string): string {
-  const dot = path.lastIndexOf('.');
-  return CONTENT_TYPES[dot === -1 ? '' : path.slice(dot)] ?? 'application/octet-stream';
+/** Headers for a file that was found; Vary on every representation, so no cache hands br to a browser without it
+ * (serveStatic adds Vary only when it picks a compressed file). */
+function foundHeaders(cacheControl: string) {
+  return (_path: string, c: Context<RelayEnv>) => {
+    c.header('Cache-Control', cacheControl);
+    // Host pages with Cross-Origin-Embedder-Policy may still load the script.
+    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+    if (!c.res.headers.has('Vary')) c.header('Vary', 'Accept-Encoding');
+  };
 }
 
 export function staticRoutes({ distDir, publicDir }: { distDir: string; publicDir: string }) {
+  // `npm run build` writes a .br (brotli, quality 11) and a .gz beside each file (scripts/precompress.mjs);
+  // @hono/node-server's serveStatic picks the one the browser's Accept-Encoding allows, else the plain file, and
+  // refuses paths that step outside its root.
+  const loader = serveStatic({ root: distDir, path: 'loader.js', precompressed: true, onFound: foundHeaders(LOADER_CACHE_CONTROL) });
+  const assets = serveStatic({ root: distDir, precompressed: true, onFound: foundHeaders(IMMUTABLE_CACHE_CONTROL) });
   return new Hono<RelayEnv>()
-    .get('/loader.js', async (c) => {
-      const file = await readUnder(distDir, 'loader.js');
-      if (file === null) return c.text('The loader has not been built: run `npm run build`.', 503);
-      c.header('Content-Type', CONTENT_TYPES['.js']);
-      c.header('Cache-Control', LOADER_CACHE_CONTROL);
-      // Host pages with Cross-Origin-Embedder-Policy may still load the script.
-      c.header('Cross-Origin-Resource-Policy', 'cross-origin');
-      return c.body(new Uint8Array(file));
+    // The loader changes in place (its URL is in every practice's page), so it is revalidated after max-age: an
+    // ETag (one per encoding, from the bytes sent) lets an unchanged loader cost a 304.
+    .get('/loader.js', etag(), async (c, next) => {
+      const found = await loader(c, next);
+      return found ?? c.text('The loader has not been built: run `npm run build`.', 503);
     })
-    .get('/assets/:name{.+}', async (c) => {
-      const name = c.req.param('name');
-      const file = await readUnder(join(distDir, 'assets'), name);
-      if (file === null) return c.text('Not found.', 404);
-      c.header('Content-Type', contentType(name));
-      c.header('Cache-Control', IMMUTABLE_CACHE_CONTROL);
-      c.header('Cross-Origin-Resource-Policy', 'cross-origin');
-      return c.body(new Uint8Array(file));
-    })
+    .get('/assets/:name{.+}', assets)
     // The demo page is built by Vite into dist/demo/; its scripts and styles are hashed assets under /assets/.
     .get('/demo', (c) => c.redirect('/demo/', 301))
     .get('/demo/', async (c) => {
@@ -72,7 +64,7 @@ export function staticRoutes({ distDir, publicDir }: { distDir: string; publicDi
     .get('/robots.txt', async (c) => {
       const file = await readUnder(publicDir, 'robots.txt');
       if (file === null) return c.text('Not found.', 404);
-      c.header('Content-Type', CONTENT_TYPES['.txt']);
+      c.header('Content-Type', 'text/plain; charset=utf-8');
       return c.body(new Uint8Array(file));
     });
 }

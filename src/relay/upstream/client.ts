@@ -2,14 +2,16 @@
 // get the contract operations and nothing that could hand out the token or the credentials.
 import { createContract, type UpstreamContract } from './contract.ts';
 import { createUpstreamHttp } from './http.ts';
+import { createPoolTransport } from './pool-transport.ts';
 import { createTokenManager, type TokenState } from './token-manager.ts';
-import type { FetchLike } from './transport.ts';
+import { fetchTransport, type FetchLike } from './transport.ts';
 
 export interface UpstreamClientOptions {
   /** Absolute http(s) URL of the service, e.g. https://api.example.com (a path prefix is kept). */
   baseUrl: string;
   username: string;
   password: string;
+  /** For tests and in-process setups; without it the client keeps its own pool of keep-alive connections. */
   fetch?: FetchLike;
   now?: () => number;
   /** Per-request deadline, for API calls and token requests alike. */
@@ -17,24 +19,21 @@ export interface UpstreamClientOptions {
 }
 
 export type UpstreamClient = UpstreamContract & {
+  /** Closes the client's upstream connections (at shutdown). */
+  close(): Promise<void>;
   /** The access token's state for /readyz, from memory (no upstream request); never the token itself. */
   tokenState(): TokenState;
 };
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const base = parseBaseUrl(options.baseUrl);
-  const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const tokens = createTokenManager({
-    baseUrl: base,
-    username: options.username,
-    password: options.password,
-    fetch,
-    now,
-    timeoutMs,
-  });
-  return { ...createContract(createUpstreamHttp({ baseUrl: base, tokens, fetch, now, timeoutMs })), tokenState: () => tokens.state() };
+  const pool = options.fetch ? null : createPoolTransport({ origin: new URL(base).origin, timeoutMs });
+  const transport = pool?.transport ?? fetchTransport(options.fetch!, timeoutMs);
+  const tokens = createTokenManager({ baseUrl: base, username: options.username, password: options.password, transport, now });
+  const contract = createContract(createUpstreamHttp({ baseUrl: base, tokens, transport, now }));
+  return { ...contract, close: async () => pool?.close(), tokenState: () => tokens.state() };
 }
 
 /** Fails at start-up rather than at the first request; the message never repeats the value (it could hold a secret). */

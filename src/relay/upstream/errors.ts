@@ -63,11 +63,12 @@ export function codeForStatus(status: number): UpstreamErrorCode {
   return 'upstream_bad_response';
 }
 
-export function errorForStatus(status: number, path: string, headers: Headers, nowMs: number): UpstreamError {
+/** `retryAfter` is the answer's Retry-After header, or null. */
+export function errorForStatus(status: number, path: string, retryAfter: string | null, nowMs: number): UpstreamError {
   const code = codeForStatus(status);
   const retryAfterSeconds =
     code === 'upstream_rate_limited' || code === 'upstream_unavailable'
-      ? parseRetryAfter(headers.get('retry-after'), nowMs)
+      ? parseRetryAfter(retryAfter, nowMs)
       : undefined;
   return new UpstreamError(code, retryAfterSeconds === undefined ? { path, status } : { path, status, retryAfterSeconds });
 }

@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import { UpstreamError, errorForStatus } from './errors.ts';
 import type { TokenSource } from './token-manager.ts';
-import { decode, send, type FetchLike, type RawResponse } from './transport.ts';
+import { decode, transportOf, type FetchLike, type RawResponse, type Transport } from './transport.ts';
 
 export type QueryValue = string | number | boolean | null | undefined;
 export type Query = Readonly<Record<string, QueryValue>>;
@@ -31,14 +31,16 @@ export interface UpstreamHttp {
 export interface UpstreamHttpOptions {
   baseUrl: string;
   tokens: TokenSource;
-  fetch: FetchLike;
+  /** How requests go out: the relay's pool, or (tests) a transport over `fetch`. One of the two is required. */
+  transport?: Transport;
+  fetch?: FetchLike;
   timeoutMs?: number;
   now?: () => number;
 }
 
 export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
-  const { tokens, fetch } = options;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const { tokens } = options;
+  const transport = transportOf(options);
   const now = options.now ?? Date.now;
   const base = options.baseUrl.replace(/\/+$/, '');
   const origin = new URL(base).origin;
@@ -46,12 +48,9 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   async function exchange(method: Method, url: URL, route: string, json: unknown, signal: AbortSignal | undefined): Promise<RawResponse> {
     const once = async (token: string) => {
       const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
-      const init: RequestInit = { method, headers };
-      if (json !== undefined) {
-        headers['Content-Type'] = 'application/json';
-        init.body = JSON.stringify(json);
-      }
-      return send({ fetch, url, route, init, timeoutMs, signal });
+      if (json === undefined) return transport({ method, url, route, headers, signal });
+      headers['Content-Type'] = 'application/json';
+      return transport({ method, url, route, headers, body: JSON.stringify(json), signal });
     };
     const used = await tokens.getToken();
     const first = await once(used);
@@ -62,7 +61,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
 
   async function run<S extends z.ZodType>(method: Method, url: URL, route: string, schema: S, json: unknown, signal?: AbortSignal) {
     const raw = await exchange(method, url, route, json, signal);
-    if (raw.status < 200 || raw.status > 299) throw errorForStatus(raw.status, route, raw.headers, now());
+    if (raw.status < 200 || raw.status > 299) throw errorForStatus(raw.status, route, raw.retryAfter, now());
     return decode(raw, route, schema);
   }
 

@@ -3,7 +3,7 @@
 import { UpstreamError, errorForStatus } from './errors.ts';
 import { lifetimeSeconds, refreshAfterMs } from './lifetime.ts';
 import { tokenResponseSchema } from './schemas.ts';
-import { decode, send, type FetchLike } from './transport.ts';
+import { decode, transportOf, type FetchLike, type Transport } from './transport.ts';
 
 export interface TokenSource {
   getToken(): Promise<string>;
@@ -28,7 +28,9 @@ export interface TokenManagerOptions {
   baseUrl: string;
   username: string;
   password: string;
-  fetch: FetchLike;
+  /** How requests go out: the relay's pool, or (tests) a transport over `fetch`. One of the two is required. */
+  transport?: Transport;
+  fetch?: FetchLike;
   now?: () => number;
   timeoutMs?: number;
   /** First wait after a failed token request; doubles per consecutive failure up to backoffMaxMs. */
@@ -53,9 +55,9 @@ interface Failure {
 }
 
 export function createTokenManager(options: TokenManagerOptions): TokenSource {
-  const { username, password, fetch } = options;
+  const { username, password } = options;
   const now = options.now ?? Date.now;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const transport = transportOf(options);
   const backoffInitialMs = options.backoffInitialMs ?? 1_000;
   const backoffMaxMs = options.backoffMaxMs ?? 60_000;
   const url = new URL(options.baseUrl.replace(/\/+$/, '') + TOKEN_PATH);
@@ -68,21 +70,17 @@ export function createTokenManager(options: TokenManagerOptions): TokenSource {
 
   async function requestToken(): Promise<Cached> {
     const issuedAt = now(); // counted from before the request, so network time only makes us refresh earlier
-    const raw = await send({
-      fetch,
+    const raw = await transport({
+      method: 'POST',
       url,
       route: TOKEN_PATH,
-      timeoutMs,
-      init: {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-        body: new URLSearchParams({ username, password, grant_type: 'password', format: 'json' }).toString(),
-      },
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: new URLSearchParams({ username, password, grant_type: 'password', format: 'json' }).toString(),
     });
     if (raw.status === 400 || raw.status === 401) {
       throw new UpstreamError('upstream_auth_failed', { path: TOKEN_PATH, status: raw.status });
     }
-    if (raw.status < 200 || raw.status > 299) throw errorForStatus(raw.status, TOKEN_PATH, raw.headers, now());
+    if (raw.status < 200 || raw.status > 299) throw errorForStatus(raw.status, TOKEN_PATH, raw.retryAfter, now());
     const body = decode(raw, TOKEN_PATH, tokenResponseSchema);
     const lifetime = lifetimeSeconds(body.expires_in);
     return { token: body.access_token, refreshAt: issuedAt + refreshAfterMs(lifetime), expiresAt: issuedAt + lifetime * 1000 };

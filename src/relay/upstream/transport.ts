@@ -1,5 +1,9 @@
-// One exchange with the upstream: fetch with a deadline, read the whole body under the same deadline, and turn
-// network failures into coded errors. Used by the token manager and the authorized HTTP layer alike.
+// One exchange with the upstream: a request out, the whole answer back under a deadline, and network failures
+// turned into coded errors. Used by the token manager and the authorized HTTP layer alike.
+//
+// Two kinds sit behind the one `Transport` type: the relay's own (pool-transport.ts: an undici Pool of keep-alive
+// connections, what a server talking to one upstream should use), and `fetchTransport` around any fetch function,
+// which tests and in-process setups inject.
 import type { z } from 'zod';
 import { UpstreamError } from './errors.ts';
 
@@ -7,41 +11,57 @@ export type FetchLike = (input: string | URL | Request, init?: RequestInit) => P
 
 export interface RawResponse {
   status: number;
-  headers: Headers;
+  /** The Retry-After header, the only header the client reads. */
+  retryAfter: string | null;
   text: string;
 }
 
-export interface SendOptions {
-  fetch: FetchLike;
+export interface OutgoingRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: URL;
   /** How errors name the request: a path template, without ids or query. */
   route: string;
-  init: RequestInit;
-  timeoutMs: number;
+  headers: Record<string, string>;
+  body?: string;
   /** A caller's cancellation; its reason is rethrown as is, since it is not an upstream failure. */
   signal?: AbortSignal | undefined;
 }
 
-export async function send({ fetch, url, route, init, timeoutMs, signal }: SendOptions): Promise<RawResponse> {
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const combined = signal ? AbortSignal.any([deadline, signal]) : deadline;
-  // Raced against the signal too: a fetch that ignores its signal (an in-process app, a stub) still times out.
-  const aborted = new Promise<never>((_, reject) => {
-    if (combined.aborted) reject(combined.reason);
-    combined.addEventListener('abort', () => reject(combined.reason), { once: true });
-  });
-  aborted.catch(() => {}); // settled after we are done more often than not; never an unhandled rejection
-  try {
-    // redirect 'manual': a redirect is answered as a 3xx (→ bad_response) instead of being followed with our headers.
-    const response = await Promise.race([fetch(url.href, { ...init, signal: combined, redirect: 'manual' }), aborted]);
-    const text = await Promise.race([response.text(), aborted]);
-    return { status: response.status, headers: response.headers, text };
-  } catch {
-    // Decided from our own signals, not from the error's name: fake and real fetches name aborts differently.
-    if (deadline.aborted) throw new UpstreamError('upstream_timeout', { path: route });
-    if (signal?.aborted) throw signal.reason;
-    throw new UpstreamError('upstream_unavailable', { path: route });
-  }
+/** Never follows redirects (a redirect is answered as a 3xx, which the callers treat as a bad response), so the
+ * Bearer token cannot be carried elsewhere; rejects with `upstream_timeout` or `upstream_unavailable`. */
+export type Transport = (request: OutgoingRequest) => Promise<RawResponse>;
+
+/** A transport over a fetch function, with a deadline of `timeoutMs` for the answer and its whole body. */
+export function fetchTransport(fetch: FetchLike, timeoutMs: number): Transport {
+  return async ({ method, url, route, headers, body, signal }) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const combined = signal ? AbortSignal.any([deadline, signal]) : deadline;
+    // Raced against the signal too: a fetch that ignores its signal (an in-process app, a stub) still times out.
+    const aborted = new Promise<never>((_, reject) => {
+      if (combined.aborted) reject(combined.reason);
+      combined.addEventListener('abort', () => reject(combined.reason), { once: true });
+    });
+    aborted.catch(() => {}); // settled after we are done more often than not; never an unhandled rejection
+    try {
+      const init: RequestInit = { method, headers, signal: combined, redirect: 'manual' };
+      if (body !== undefined) init.body = body;
+      const response = await Promise.race([fetch(url.href, init), aborted]);
+      const text = await Promise.race([response.text(), aborted]);
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), text };
+    } catch {
+      // Decided from our own signals, not from the error's name: fake and real fetches name aborts differently.
+      if (deadline.aborted) throw new UpstreamError('upstream_timeout', { path: route });
+      if (signal?.aborted) throw signal.reason;
+      throw new UpstreamError('upstream_unavailable', { path: route });
+    }
+  };
+}
+
+/** The given transport, else one over the given fetch (with the per-request deadline). */
+export function transportOf(options: { transport?: Transport; fetch?: FetchLike; timeoutMs?: number }): Transport {
+  if (options.transport) return options.transport;
+  if (!options.fetch) throw new TypeError('an upstream transport or fetch is required');
+  return fetchTransport(options.fetch, options.timeoutMs ?? 10_000);
 }
 
 /** JSON.parse then the schema; either failing is the upstream's fault, reported without quoting the body. */

@@ -1,0 +1,64 @@
+// What a visitor's browser really downloads: Chromium, which accepts br, must get loader.js and every asset of the
+// frame brotli-compressed from the built relay (the file sizes the bundle budgets count are the bytes on the wire).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Response } from 'playwright-core';
+import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
+import { BUILT_DIST, startProduct } from '../support/product.ts';
+
+let browser: Browser;
+let product: Awaited<ReturnType<typeof startProduct>>;
+let host: HostPageServer;
+
+beforeAll(async () => {
+  [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  host = await serveHostPages({
+    '/': () => ({
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
+<script async src="${product.relayUrl}/loader.js" data-client-id="smile-dental"></script></body></html>`,
+    }),
+  });
+});
+afterAll(async () => {
+  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+});
+
+/** The frame's own files, from the build's manifest: its script and every stylesheet it links. */
+function frameAssets(): string[] {
+  const manifest = JSON.parse(readFileSync(join(BUILT_DIST, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string; css?: string[]; isEntry?: boolean }>;
+  const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
+  if (!entry) throw new Error('no entry in the build manifest');
+  return [entry.file, ...(entry.css ?? [])].map((file) => `/${file}`);
+}
+
+it('sends loader.js and every frame asset to Chromium as brotli, with Vary: Accept-Encoding', async () => {
+  const { context, page } = await openPage(browser);
+  try {
+    const seen = new Map<string, Response>();
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.origin === product.relayUrl) seen.set(url.pathname, response);
+    });
+    await page.goto(`http://www.smile-dental.test:${host.port}/`);
+    await page.locator('practice-chat button').waitFor();
+    await page.goto(`${product.relayUrl}/frame?client_id=smile-dental`);
+    await page.waitForLoadState('load');
+
+    const expected = ['/loader.js', ...frameAssets()];
+    expect(expected.length).toBeGreaterThanOrEqual(3);
+    for (const path of expected) {
+      const response = seen.get(path);
+      expect(response, path).toBeDefined();
+      expect(response!.status(), path).toBe(200);
+      expect((await response!.request().allHeaders())['accept-encoding'], path).toContain('br');
+      const headers = await response!.allHeaders();
+      expect(headers['content-encoding'], path).toBe('br');
+      expect(headers['vary'], path).toBe('Accept-Encoding');
+    }
+    // And the page still works from those bytes: the frame's script ran and drew the panel.
+    await expect.poll(() => page.locator('body *').count()).toBeGreaterThan(3);
+  } finally {
+    await context.close();
+  }
+});

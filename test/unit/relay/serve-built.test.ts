@@ -1,0 +1,66 @@
+// `npm run serve`: the relay from the built JavaScript in dist-server/, with no transpiler or bundler in the process.
+// Needs `npm run build` (npm test runs it first).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const RECORDER = fileURLToPath(new URL('../../support/record-modules.mjs', import.meta.url));
+const temp = mkdtempSync(join(tmpdir(), 'serve-built-'));
+let child: ChildProcess | undefined;
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((done) => child!.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(temp, { recursive: true, force: true });
+});
+
+/** Output until `pattern` shows up (or the process ends). */
+function waitFor(process: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = pattern.exec(output);
+      if (match) resolve(match);
+    };
+    process.stdout?.on('data', onData);
+    process.stderr?.on('data', onData);
+    process.once('exit', (code) => reject(new Error(`exited with ${code} before ${pattern}:\n${output}`)));
+  });
+}
+
+it('npm run serve starts the relay from built JavaScript, with no TypeScript transpiler or bundler loaded', async () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  expect(existsSync(join(ROOT, 'dist-server/server.js')), 'run `npm run build` first').toBe(true);
+
+  const modulesFile = join(temp, 'modules.txt');
+  // The script's own command, run without npm in between, so that stopping it stops the relay itself.
+  const [command, ...args] = (pkg.scripts.serve ?? '').split(' ');
+  expect(command).toBe('node');
+  child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SIMULATOR_PORT: '0', NODE_OPTIONS: `--import=${RECORDER}`, RECORD_MODULES_TO: modulesFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const [, url] = await waitFor(child, /Relay listening on (http:\/\/\S+)/);
+
+  const health = await fetch(`${url}/healthz`);
+  expect(health.status).toBe(200);
+  const configuration = await fetch(`${url}/v1/webchat-configuration?client_id=demo-client`);
+  expect(configuration.status).toBe(200);
+  const loader = await fetch(`${url}/loader.js`, { headers: { 'Accept-Encoding': 'br' } });
+  expect(loader.headers.get('Content-Encoding')).toBe('br');
+
+  const modules = readFileSync(modulesFile, 'utf8').split('\n').filter(Boolean);
+  expect(modules.some((module) => module.endsWith('/dist-server/server.js'))).toBe(true);
+  const ours = modules.filter((module) => module.startsWith('file:') && !module.includes('/node_modules/'));
+  expect(ours.filter((module) => /\.tsx?$/.test(module))).toEqual([]);
+  expect(modules.filter((module) => /\/node_modules\/(tsx|esbuild|@esbuild|typescript|vite|rolldown|@oxc)/.test(module))).toEqual([]);
+}, 30_000);

@@ -1,0 +1,105 @@
+// The relay's own transport against real HTTP servers on 127.0.0.1: answers, keep-alive, timeouts, refused
+// connections, redirects and a foreign origin each come back as the client expects.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPoolTransport, type PoolTransport } from '../../../src/relay/upstream/pool-transport.ts';
+import { UpstreamError } from '../../../src/relay/upstream/errors.ts';
+
+let server: Server | undefined;
+let pool: PoolTransport | undefined;
+afterEach(async () => {
+  await pool?.close();
+  await new Promise<void>((done) => (server ? (server.closeAllConnections(), server.close(() => done())) : done()));
+  server = undefined;
+  pool = undefined;
+});
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  server = createServer(handler);
+  await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'resolved',
+    (error: unknown) => (error instanceof UpstreamError ? error.code : String(error)),
+  );
+
+describe('the pool transport', () => {
+  it('sends method, path, query, headers and body, and reads status, Retry-After and the whole body', async () => {
+    const seen: { method?: string; url?: string; auth?: string; body?: string; sockets: Set<unknown> } = { sockets: new Set() };
+    const origin = await serve((req, res) => {
+      seen.sockets.add(req.socket);
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        Object.assign(seen, { method: req.method, url: req.url, auth: req.headers.authorization, body });
+        res.writeHead(429, { 'Retry-After': '7', 'Content-Type': 'application/json' }).end('{"detail":"slow down"}');
+      });
+    });
+    pool = createPoolTransport({ origin, timeoutMs: 2000 });
+    const answer = await pool.transport({
+      method: 'POST',
+      url: new URL(`${origin}/api/conversations/c1/messages/?after=3`),
+      route: '/api/conversations/{id}/messages/',
+      headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json' },
+      body: '{"text":"hi"}',
+    });
+    expect(answer).toEqual({ status: 429, retryAfter: '7', text: '{"detail":"slow down"}' });
+    expect(seen).toMatchObject({ method: 'POST', url: '/api/conversations/c1/messages/?after=3', auth: 'Bearer t', body: '{"text":"hi"}' });
+    // Keep-alive: six requests one after the other share a connection or two, not one each.
+    for (let i = 0; i < 5; i++) await pool.transport({ method: 'GET', url: new URL(`${origin}/x`), route: '/x', headers: {} });
+    expect(seen.sockets.size).toBeLessThanOrEqual(2);
+  });
+
+  it('does not follow a redirect: the 3xx comes back as it is', async () => {
+    const origin = await serve((_req, res) => res.writeHead(302, { Location: 'http://elsewhere.example/' }).end());
+    pool = createPoolTransport({ origin, timeoutMs: 2000 });
+    const answer = await pool.transport({ method: 'GET', url: new URL(`${origin}/a`), route: '/a', headers: { Authorization: 'Bearer t' } });
+    expect(answer.status).toBe(302);
+  });
+
+  it('answers upstream_timeout when the headers do not come in time, and when the body stalls', async () => {
+    const origin = await serve((req, res) => {
+      if (req.url === '/stall-body') {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write('{"partial":');
+      }
+      // Otherwise never answers.
+    });
+    pool = createPoolTransport({ origin, timeoutMs: 150 });
+    expect(await codeOf(pool.transport({ method: 'GET', url: new URL(`${origin}/never`), route: '/never', headers: {} }))).toBe('upstream_timeout');
+    expect(await codeOf(pool.transport({ method: 'GET', url: new URL(`${origin}/stall-body`), route: '/stall-body', headers: {} }))).toBe('upstream_timeout');
+  });
+
+  it('answers upstream_unavailable when nothing listens', async () => {
+    const origin = await serve(() => {});
+    await new Promise<void>((done) => server!.close(() => done()));
+    server = undefined;
+    pool = createPoolTransport({ origin, timeoutMs: 2000 });
+    expect(await codeOf(pool.transport({ method: 'GET', url: new URL(`${origin}/a`), route: '/a', headers: {} }))).toBe('upstream_unavailable');
+  });
+
+  it('refuses a URL on another origin before sending anything', async () => {
+    let requests = 0;
+    const origin = await serve((_req, res) => {
+      requests += 1;
+      res.end('{}');
+    });
+    pool = createPoolTransport({ origin, timeoutMs: 2000 });
+    expect(await codeOf(pool.transport({ method: 'GET', url: new URL('http://127.0.0.2:1/a'), route: '/a', headers: { Authorization: 'Bearer t' } }))).toBe('upstream_bad_response');
+    expect(requests).toBe(0);
+  });
+
+  it('rethrows a caller cancellation as it is', async () => {
+    const origin = await serve(() => {});
+    pool = createPoolTransport({ origin, timeoutMs: 5000 });
+    const controller = new AbortController();
+    const pending = pool.transport({ method: 'GET', url: new URL(`${origin}/a`), route: '/a', headers: {}, signal: controller.signal });
+    const reason = new Error('visitor left');
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+  });
+});
