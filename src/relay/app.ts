@@ -13,9 +13,7 @@ import { requestLog } from './http/request-log.ts';
 import { sameOrigin } from './http/same-origin.ts';
 import { createConfigurationService } from './configuration/configuration-service.ts';
 import { createHandleSealer } from './conversations/handles.ts';
-import { createIdempotencyStore } from './conversations/idempotency.ts';
-import { createMemoryRevocationStore } from './conversations/revocations.ts';
-import { createRateLimiter } from './protection/rate-limiter.ts';
+import { createMemoryStores, type RelayStores } from './shared-state/stores.ts';
 import { configurationRoutes } from './routes/configuration.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { frameRoutes } from './routes/frame.ts';
@@ -38,12 +36,21 @@ export interface RelayAppOptions {
   publicDir: string;
   /** How the relay fetches signed logo URLs: a plain fetch, never the upstream client's (which adds the token). */
   fetchLogo?: FetchLike;
+  /** Idempotency records, retired handles and quotas; in memory unless given (serve.ts picks Redis for REDIS_URL). */
+  stores?: RelayStores;
   now?: () => number;
   /** Further /readyz checks by name (e.g. `redis`), each cut off after `readinessTimeoutMs`. */
   readiness?: Record<string, ReadinessCheck>;
   readinessTimeoutMs?: number;
   /** Whether the instance is stopping; the server (serve.ts) shares one with the app. */
   lifecycle?: Lifecycle;
+}
+
+/** The stores' own checks (Redis answers a PING) as /readyz checks: "ok" or "unreachable". */
+function storeChecks(checks: RelayStores['readiness']): Record<string, ReadinessCheck> {
+  return Object.fromEntries(
+    Object.entries(checks).map(([name, answers]) => [name, async () => ((await answers()) ? { ready: true, status: 'ok' } : { ready: false, status: 'unreachable' })]),
+  );
 }
 
 const MINUTE = 60_000;
@@ -72,6 +79,7 @@ export function createRelayApp({
   publicDir,
   fetchLogo,
   now = Date.now,
+  stores = createMemoryStores(now),
   readiness = {},
   readinessTimeoutMs,
   lifecycle = createLifecycle(),
@@ -111,7 +119,7 @@ export function createRelayApp({
       lifecycle,
       report: createReadiness({
         tokenState: () => upstream.tokenState(),
-        checks: readiness,
+        checks: { ...storeChecks(stores.readiness), ...readiness },
         ...(readinessTimeoutMs === undefined ? {} : { timeoutMs: readinessTimeoutMs }),
       }),
     }),
@@ -119,7 +127,7 @@ export function createRelayApp({
 
   // One quota per address for everything that can reach upstream: the API and the frame page (which loads a
   // configuration, so a flood of made-up client ids would otherwise become a flood of upstream requests).
-  const perAddress = rateLimit({ limiter: createRateLimiter({ limit: settings.requestsPerMinutePerIp, windowMs: MINUTE, now }), keyOf: addressOf });
+  const perAddress = rateLimit({ limiter: stores.quota('requests-per-address', settings.requestsPerMinutePerIp, MINUTE), keyOf: addressOf });
   app.use('/frame', perAddress);
   app.use(
     '/v1/*',
@@ -143,10 +151,10 @@ export function createRelayApp({
       upstream,
       configurations,
       handles: createHandleSealer(settings.handleSecret, now),
-      idempotency: createIdempotencyStore({ now }),
-      revocations: createMemoryRevocationStore(now),
-      conversationLimiter: createRateLimiter({ limit: settings.conversationsPerHourPerIp, windowMs: HOUR, now }),
-      messageLimiter: createRateLimiter({ limit: settings.messagesPerMinutePerConversation, windowMs: MINUTE, now }),
+      idempotency: stores.idempotency,
+      revocations: stores.revocations,
+      conversationLimiter: stores.quota('conversations-per-address', settings.conversationsPerHourPerIp, HOUR),
+      messageLimiter: stores.quota('messages-per-conversation', settings.messagesPerMinutePerConversation, MINUTE),
       addressOf,
       handleTtlMs: settings.handleTtlMs,
       messageMaxLength: settings.messageMaxLength,

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRelayApp, type RelayAppOptions } from './app.ts';
 import { createLifecycle } from './health/lifecycle.ts';
+import { createStores } from './shared-state/stores.ts';
 
 export interface DrainResult {
   /** true: every request in flight finished within the grace period; false: the rest were cut off at its end. */
@@ -18,15 +19,17 @@ export interface RunningRelay {
   /**
    * The graceful stop (SIGTERM): stops accepting connections, answers /readyz 503 "draining", closes idle keep-alive
    * connections and asks busy ones to close after their answer (`Connection: close`), and lets requests in flight
-   * finish for up to `graceMs` (default SHUTDOWN_GRACE_MS); then it closes whatever is left. Calling it again returns
-   * the same stop.
+   * finish for up to `graceMs` (default SHUTDOWN_GRACE_MS); then it closes whatever is left, and last its own shared
+   * state connection (Redis), which those requests needed. Calling it again returns the same stop.
    */
   drain(graceMs?: number): Promise<DrainResult>;
 }
 
 export function startRelayServer(options: RelayAppOptions): Promise<RunningRelay> {
   const lifecycle = options.lifecycle ?? createLifecycle();
-  const app = createRelayApp({ ...options, lifecycle });
+  // Shared state (Redis for REDIS_URL) lives as long as this server; stores passed in belong to the caller.
+  const ownStores = options.stores === undefined ? createStores(options.settings.redisUrl, options.logger, options.now) : null;
+  const app = createRelayApp({ ...options, lifecycle, stores: options.stores ?? ownStores! });
   const { host, port } = options.settings;
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
@@ -36,11 +39,15 @@ export function startRelayServer(options: RelayAppOptions): Promise<RunningRelay
         url: `http://${shownHost}:${info.port}`,
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => done());
+            server.close(() => void (ownStores === null ? done() : ownStores.close().then(done, done)));
             // Keep-alive connections (a browser's polling) would otherwise hold the close open.
             if ('closeAllConnections' in server) server.closeAllConnections();
           }),
-        drain: (graceMs = options.settings.shutdownGraceMs) => (stopping ??= drain(server as Server, lifecycle.startDraining, graceMs)),
+        drain: (graceMs = options.settings.shutdownGraceMs) =>
+          (stopping ??= drain(server as Server, lifecycle.startDraining, graceMs).then(async (result) => {
+            await ownStores?.close().catch(() => {});
+            return result;
+          })),
       });
     });
     server.once('error', reject);

@@ -42,6 +42,7 @@ const environmentSchema = z.object({
   SIMULATOR_PORT: integer(8788, 0, 65535),
   ALLOW_PLAIN_HTTP_UPSTREAM: flag,
   SHUTDOWN_GRACE_MS: integer(10_000, 0, 600_000),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
 });
 
 export interface UpstreamSettings {
@@ -75,6 +76,8 @@ export interface RelaySettings {
   messagesPerMinutePerConversation: number;
   bodyLimitBytes: number;
   messageMaxLength: number;
+  /** Redis (or Valkey) shared by all instances: idempotency records, quotas, retired handles. null: in memory. */
+  redisUrl: string | null;
   /** Where `npm start` runs the built-in simulator when no upstream is configured. */
   simulatorPort: number;
   /** How long a stop (SIGTERM/SIGINT) lets requests in flight finish before it closes their connections. */
@@ -152,6 +155,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     messagesPerMinutePerConversation: env.MESSAGES_PER_MINUTE_PER_CONVERSATION,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     messageMaxLength: env.MESSAGE_MAX_LENGTH,
+    redisUrl: env.REDIS_URL ?? null,
     simulatorPort: env.SIMULATOR_PORT,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   };

@@ -1,19 +1,23 @@
 // Idempotency-Key handling for sending a message: the same key with the same body sends once and answers the same
 // result (concurrent duplicates share the one send in flight); the same key with another body is refused. A send
-// that fails is forgotten, so the visitor's retry with the same key really sends again.
+// that fails is forgotten, so the visitor's retry with the same key really sends again. Only a hash of the body is
+// kept, and the result the caller chooses to keep (the send route keeps the sent message without its text).
+// This is the in-memory kind, for one instance; redis-idempotency.ts is the kind every instance shares.
 import { createHash } from 'node:crypto';
 
 export type IdempotentOutcome<T> = { kind: 'result'; value: T } | { kind: 'conflict' };
 
-export interface IdempotencyStore {
+export interface IdempotencyStore<T = unknown> {
   /** Runs `send` once per (scope, key, body); `scope` keeps different conversations' keys apart. */
-  run<T>(scope: string, key: string, body: string, send: () => Promise<T>): Promise<IdempotentOutcome<T>>;
-  readonly size: number;
+  run(scope: string, key: string, body: string, send: () => Promise<T>): Promise<IdempotentOutcome<T>>;
 }
 
-interface Entry {
+/** What a store keeps of a body: enough to tell "the same body" from "another body", nothing to read it back. */
+export const bodyFingerprint = (body: string) => createHash('sha256').update(body).digest('base64url');
+
+interface Entry<T> {
   fingerprint: string;
-  result: Promise<unknown>;
+  result: Promise<T>;
   storedAt: number;
 }
 
@@ -25,12 +29,12 @@ export interface IdempotencyOptions {
   now?: () => number;
 }
 
-export function createIdempotencyStore({
+export function createIdempotencyStore<T = unknown>({
   ttlMs = 24 * 60 * 60 * 1000,
   maxEntries = 50_000,
   now = Date.now,
-}: IdempotencyOptions = {}): IdempotencyStore {
-  const entries = new Map<string, Entry>();
+}: IdempotencyOptions = {}): IdempotencyStore<T> & { readonly size: number } {
+  const entries = new Map<string, Entry<T>>();
 
   function evict(): void {
     const oldest = now() - ttlMs;
@@ -46,14 +50,14 @@ export function createIdempotencyStore({
       return entries.size;
     },
 
-    async run<T>(scope: string, key: string, body: string, send: () => Promise<T>): Promise<IdempotentOutcome<T>> {
+    async run(scope, key, body, send) {
       evict();
       const id = `${scope}\u0000${key}`;
-      const fingerprint = createHash('sha256').update(body).digest('base64url');
+      const fingerprint = bodyFingerprint(body);
       const existing = entries.get(id);
       if (existing !== undefined) {
         if (existing.fingerprint !== fingerprint) return { kind: 'conflict' };
-        return { kind: 'result', value: (await existing.result) as T };
+        return { kind: 'result', value: await existing.result };
       }
       const result = send();
       entries.set(id, { fingerprint, result, storedAt: now() });

@@ -17,7 +17,7 @@ export function rateLimit({
   keyOf: (c: Context<RelayEnv>) => string;
 }): MiddlewareHandler<RelayEnv> {
   return async function rateLimit(c, next) {
-    const decision = limiter.hit(keyOf(c));
+    const decision = await limiter.hit(keyOf(c));
     if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
     await next();
   };

@@ -3,8 +3,9 @@
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
+/** One quota. The in-memory kind answers at once; the Redis kind (redis-rate-limiter.ts), shared by all instances, asynchronously. */
 export interface RateLimiter {
-  hit(key: string): RateDecision;
+  hit(key: string): RateDecision | Promise<RateDecision>;
 }
 
 export interface RateLimitOptions {
@@ -15,7 +16,7 @@ export interface RateLimitOptions {
   now?: () => number;
 }
 
-export function createRateLimiter({ limit, windowMs, maxKeys = 100_000, now = Date.now }: RateLimitOptions): RateLimiter {
+export function createRateLimiter({ limit, windowMs, maxKeys = 100_000, now = Date.now }: RateLimitOptions): { hit(key: string): RateDecision } {
   const windows = new Map<string, { startedAt: number; count: number }>();
 
   return {

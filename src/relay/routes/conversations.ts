@@ -11,6 +11,7 @@ import { apiErrorFromUpstream } from '../http/upstream-errors.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
 import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
+import { withoutText, withText, type SentRecord } from '../conversations/sent-record.ts';
 import { createDeliverOnce } from '../conversations/deliver-once.ts';
 import { createUnknownOutcomeStore, type UnknownOutcomeStore } from '../conversations/unknown-outcomes.ts';
 import type { RevocationStore } from '../conversations/revocations.ts';
@@ -22,7 +23,8 @@ export interface ConversationRouteOptions {
   upstream: UpstreamClient;
   configurations: ConfigurationService;
   handles: HandleSealer;
-  idempotency: IdempotencyStore;
+  /** Keeps the sent message without its text (sent-record.ts). */
+  idempotency: IdempotencyStore<SentRecord>;
   /** Sends whose answer was lost, checked before a retry sends again (default: in memory). */
   unknownOutcomes?: UnknownOutcomeStore;
   /** Handles retired by End chat. */
@@ -81,7 +83,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       const body = createBody.safeParse(await readJson(c));
       if (!body.success) throw new ApiError('bad_request', undefined, 'The body must be {"client_id": "..."}.');
       c.set('clientId', body.data.client_id);
-      const decision = options.conversationLimiter.hit(options.addressOf(c));
+      const decision = await options.conversationLimiter.hit(options.addressOf(c));
       if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
       const { configuration, practice } = await upstreamCall(configurations.get(body.data.client_id));
       if (!configuration.is_active) throw new ApiError('inactive');
@@ -103,7 +105,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       if (!body.success) {
         throw new ApiError('bad_request', undefined, `The body must be {"text": "..."}, not blank, at most ${options.messageMaxLength} characters.`);
       }
-      const decision = options.messageLimiter.hit(claims.conversationId);
+      const decision = await options.messageLimiter.hit(claims.conversationId);
       if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
       const text = body.data.text;
       // The store holds the upstream send itself, and the deadline applies outside it: if the browser gives up
@@ -111,13 +113,13 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       // whose answer was lost is read back before the retry sends again (deliver-once.ts).
       const outcome = await upstreamCall(
         idempotency.run(claims.conversationId, key, text, () =>
-          deliverOnce(claims.conversationId, key, text).catch(async (error: unknown) => {
+          deliverOnce(claims.conversationId, key, text).then(withoutText, async (error: unknown) => {
             throw await explainRefusal(error, claims.conversationId);
           }),
         ),
       );
       if (outcome.kind === 'conflict') throw new ApiError('idempotency_conflict');
-      const answer: SentMessage = { message: toWireMessage(outcome.value) };
+      const answer: SentMessage = { message: toWireMessage(withText(outcome.value, text)) };
       return c.json(answer, 201);
     })
 

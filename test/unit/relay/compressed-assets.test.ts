@@ -28,7 +28,7 @@ beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/precompress.mjs', dist]);
   const simulator = createSimulator();
   app = createRelayApp({
-    settings: readSettings({}, () => new Uint8Array(32).fill(7)),
+    settings: readSettings({ NODE_ENV: 'test' }, () => new Uint8Array(32).fill(7)),
     upstream: createUpstreamClient({ baseUrl: UPSTREAM_BASE_URL, username: 'u', password: 'p', fetch: (input, init) => simulator.fetch(input, init) }),
     logger: createJsonLogger(() => {}),
     distDir: dist,

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLifecycle } from '../../../src/relay/health/lifecycle.ts';
 import type { ReadinessCheck } from '../../../src/relay/health/readiness.ts';
+import { createMemoryStores } from '../../../src/relay/shared-state/stores.ts';
 import { createRelayHarness, RELAY_ORIGIN } from './relay-harness.ts';
 
 const ok: ReadinessCheck = async () => ({ ready: true, status: 'ok' });
@@ -73,6 +74,20 @@ describe('GET /readyz', () => {
     expect(bad.status).toBe(503);
     expect(await bad.json()).toEqual({ status: 'not_ready', checks: { upstream_token: 'none yet', redis: 'unreachable', other: 'ok' } });
     sick.close();
+  });
+
+  it('reports the stores\' own checks (Redis answering a PING) as ok / unreachable', async () => {
+    let answers = true;
+    const stores = { ...createMemoryStores(), readiness: { redis: async () => answers } };
+    const relay = createRelayHarness({ app: { stores } });
+    const up = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
+    expect(up.status).toBe(200);
+    expect(await up.json()).toEqual({ status: 'ready', checks: { upstream_token: 'none yet', redis: 'ok' } });
+    answers = false;
+    const down = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toEqual({ status: 'not_ready', checks: { upstream_token: 'none yet', redis: 'unreachable' } });
+    relay.close();
   });
 
   it('cuts a slow check off after its timeout (aborting it) and hides a failing check\'s message', async () => {

@@ -17,8 +17,8 @@ export interface RelayHarnessOptions {
   simulator?: SimulatorOptions;
   now?: () => number;
   password?: string;
-  /** Passed through to createRelayApp: readiness checks and the shared stopping state. */
-  app?: Pick<RelayAppOptions, 'readiness' | 'readinessTimeoutMs' | 'lifecycle'>;
+  /** Passed through to createRelayApp: readiness checks, the shared stopping state, the stores. */
+  app?: Pick<RelayAppOptions, 'readiness' | 'readinessTimeoutMs' | 'lifecycle' | 'stores'>;
 }
 
 export function createRelayHarness({ environment = {}, simulator: simulatorOptions = {}, now, password, app: appOptions = {} }: RelayHarnessOptions = {}) {

@@ -1,0 +1,55 @@
+// What relay instances must share to behave as one: idempotency records, retired handles and quotas. In memory for a
+// single instance (the embedded default); in Redis when REDIS_URL is set, so any instance behind a load balancer
+// answers a retry, a quota or a retired handle the same way. Both kinds sit behind the same interfaces.
+import type { Logger } from '../log.ts';
+import { createIdempotencyStore, type IdempotencyStore } from '../conversations/idempotency.ts';
+import { createRedisIdempotencyStore } from '../conversations/redis-idempotency.ts';
+import { createRedisRevocationStore } from '../conversations/redis-revocations.ts';
+import { createMemoryRevocationStore, type RevocationStore } from '../conversations/revocations.ts';
+import { sentRecordSchema, type SentRecord } from '../conversations/sent-record.ts';
+import { createRateLimiter, type RateLimiter } from '../protection/rate-limiter.ts';
+import { createRedisRateLimiter } from '../protection/redis-rate-limiter.ts';
+import { createRedisClient, redisAnswers, warnAtMostEveryMinute } from './redis-client.ts';
+
+export interface RelayStores {
+  idempotency: IdempotencyStore<SentRecord>;
+  revocations: RevocationStore;
+  /** A quota named `name` (its Redis key prefix): `limit` hits per `windowMs` per key. */
+  quota(name: string, limit: number, windowMs: number): RateLimiter;
+  /** Named checks for /readyz; empty for memory stores, which cannot fail. */
+  readiness: Record<string, () => Promise<boolean>>;
+  close(): Promise<void>;
+}
+
+export function createMemoryStores(now: () => number = Date.now): RelayStores {
+  return {
+    idempotency: createIdempotencyStore<SentRecord>({ now }),
+    revocations: createMemoryRevocationStore(now),
+    quota: (_name, limit, windowMs) => createRateLimiter({ limit, windowMs, now }),
+    readiness: {},
+    close: async () => {},
+  };
+}
+
+export function createRedisStores(url: string, logger: Logger): RelayStores {
+  const client = createRedisClient(url, logger);
+  const quotasFailOpen = warnAtMostEveryMinute(logger);
+  const unavailable = () => quotasFailOpen('Redis (REDIS_URL) is unreachable: quotas are not enforced and retired handles not checked until it is back.');
+  return {
+    idempotency: createRedisIdempotencyStore({
+      client,
+      resultSchema: sentRecordSchema,
+      onRecordLost: () => logger.warn('A message was sent but its idempotency record could not be written to Redis.'),
+    }),
+    revocations: createRedisRevocationStore(client, unavailable),
+    quota: (name, limit, windowMs) => createRedisRateLimiter({ client, name, limit, windowMs, onUnavailable: unavailable }),
+    readiness: { redis: () => redisAnswers(client) },
+    close: async () => {
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
+
+export function createStores(redisUrl: string | null, logger: Logger, now: () => number = Date.now): RelayStores {
+  return redisUrl === null ? createMemoryStores(now) : createRedisStores(redisUrl, logger);
+}

@@ -1,0 +1,77 @@
+// A real redis-server for tests, on a free loopback port, with no persistence; stopped (and startable again on the
+// same port, for "Redis went away and came back") by the test.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+
+export const REDIS_SERVER_PATH = process.env.REDIS_SERVER_PATH || '/usr/bin/redis-server';
+
+export interface TestRedis {
+  url: string;
+  port: number;
+  /** Stops the server (SIGKILL: as abrupt as a crash); its port stays known. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, empty. */
+  start(): Promise<void>;
+  /** A client of its own, for assertions; closed by close(). */
+  client: Redis;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+export async function startTestRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+
+  async function start(): Promise<void> {
+    child = spawn(REDIS_SERVER_PATH, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('redis-server did not start within 10 s')), 10_000);
+      child!.stdout!.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child!.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited with ${code}`));
+      });
+    });
+  }
+
+  async function stop(): Promise<void> {
+    const running = child;
+    child = null;
+    if (running === null || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGKILL');
+    });
+  }
+
+  await start();
+  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: false, maxRetriesPerRequest: 1 });
+  // The test stops the server on purpose; the client reconnects by itself.
+  client.on('error', () => {});
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    start,
+    client,
+    close: async () => {
+      client.disconnect();
+      await stop();
+    },
+  };
+}

@@ -1,0 +1,157 @@
+// The Redis kinds of the relay's stores, against a real redis-server: what two instances see is one state.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisStores, type RelayStores } from '../../../src/relay/shared-state/stores.ts';
+import { createJsonLogger } from '../../../src/relay/log.ts';
+import { ApiError } from '../../../src/relay/http/api-error.ts';
+import type { SentRecord } from '../../../src/relay/conversations/sent-record.ts';
+import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
+
+let redis: TestRedis;
+const warnings: string[] = [];
+const logger = createJsonLogger((line) => warnings.push(line));
+const open: RelayStores[] = [];
+/** A relay instance's stores: each call is another instance with its own connection. */
+const instance = () => {
+  const stores = createRedisStores(redis.url, logger);
+  open.push(stores);
+  return stores;
+};
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterAll(async () => {
+  await Promise.all(open.map((stores) => stores.close()));
+  await redis?.close();
+});
+
+let nextId = 0;
+const record = (): SentRecord => ({ id: `m${++nextId}`, conversation: 'c1', sequence: nextId, sender: 'visitor', author_name: '', created_at: '2026-11-23T00:00:00Z' });
+
+describe('idempotency records in Redis', () => {
+  it('a retry on another instance answers the first send’s result, and sends nothing again', async () => {
+    const [a, b] = [instance(), instance()];
+    let sends = 0;
+    const sent = record();
+    const first = await a.idempotency.run('conv-1', 'key-aaaaaaaa', 'hello', async () => (sends++, sent));
+    const retry = await b.idempotency.run('conv-1', 'key-aaaaaaaa', 'hello', async () => (sends++, record()));
+    expect(first).toEqual({ kind: 'result', value: sent });
+    expect(retry).toEqual({ kind: 'result', value: sent });
+    expect(sends).toBe(1);
+  });
+
+  it('the same key sent to two instances at the same moment sends once; both answer the one result', async () => {
+    const [a, b] = [instance(), instance()];
+    let sends = 0;
+    const slowSend = async () => {
+      sends++;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return record();
+    };
+    const [one, two] = await Promise.all([
+      a.idempotency.run('conv-2', 'key-bbbbbbbb', 'hi', slowSend),
+      b.idempotency.run('conv-2', 'key-bbbbbbbb', 'hi', slowSend),
+    ]);
+    expect(sends).toBe(1);
+    expect(one).toEqual(two);
+  });
+
+  it('the same key with another body is a conflict, on any instance', async () => {
+    const [a, b] = [instance(), instance()];
+    await a.idempotency.run('conv-3', 'key-cccccccc', 'one text', async () => record());
+    expect(await b.idempotency.run('conv-3', 'key-cccccccc', 'another text', async () => record())).toEqual({ kind: 'conflict' });
+  });
+
+  it('a failed send is released, so the retry really sends', async () => {
+    const [a, b] = [instance(), instance()];
+    await expect(a.idempotency.run('conv-4', 'key-dddddddd', 'x', async () => Promise.reject(new Error('upstream down')))).rejects.toThrow('upstream down');
+    let sent = false;
+    await b.idempotency.run('conv-4', 'key-dddddddd', 'x', async () => ((sent = true), record()));
+    expect(sent).toBe(true);
+  });
+
+  it('keeps neither the text nor the conversation id in Redis: a hash of each, and the result given', async () => {
+    const a = instance();
+    await a.idempotency.run('conv-secret-id', 'key-eeeeeeee', 'my tooth hurts', async () => record());
+    const keys = await redis.client.keys('pwc:idem:*');
+    const values = await Promise.all(keys.map((key) => redis.client.get(key)));
+    const everything = keys.join() + values.join();
+    expect(keys.length).toBeGreaterThan(0);
+    expect(everything).not.toContain('tooth');
+    expect(everything).not.toContain('conv-secret-id');
+  });
+
+  it('a crashed instance’s lease expires, so the message is not stuck', async () => {
+    const { createRedisIdempotencyStore } = await import('../../../src/relay/conversations/redis-idempotency.ts');
+    const { sentRecordSchema } = await import('../../../src/relay/conversations/sent-record.ts');
+    const { Redis } = await import('ioredis');
+    const client = new Redis(redis.url);
+    client.on('error', () => {});
+    const crashing = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, leaseMs: 300 });
+    // The "crash": the send never settles, so neither the result nor the release is ever written.
+    void crashing.run('conv-5', 'key-ffffffff', 'x', () => new Promise<never>(() => {}));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const survivor = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, leaseMs: 300, pollMs: 20 });
+    let sent = false;
+    const outcome = await survivor.run('conv-5', 'key-ffffffff', 'x', async () => ((sent = true), record()));
+    expect(sent).toBe(true);
+    expect(outcome.kind).toBe('result');
+    client.disconnect();
+  });
+});
+
+describe('quotas in Redis', () => {
+  it('hold across instances: 6 conversations an hour means 6 in all, then 429 with a Retry-After', async () => {
+    const instances = [instance(), instance(), instance()].map((stores) => stores.quota('conversations-test', 6, 60 * 60 * 1000));
+    const decisions = [];
+    for (let index = 0; index < 9; index++) decisions.push(await instances[index % 3]!.hit('203.0.113.7'));
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(6);
+    const refused = decisions.filter((decision) => !decision.allowed);
+    expect(refused).toHaveLength(3);
+    for (const decision of refused) expect(decision.allowed === false && decision.retryAfterSeconds).toBeGreaterThan(0);
+    // Another address has its own quota.
+    expect(await instances[0]!.hit('198.51.100.1')).toEqual({ allowed: true });
+  });
+});
+
+describe('retired handles in Redis', () => {
+  it('a handle retired on one instance is retired on all, until its own expiry', async () => {
+    const [a, b] = [instance(), instance()];
+    await a.revocations.revoke('conv-6', Date.now() + 60_000);
+    expect(await b.revocations.isRevoked('conv-6')).toBe(true);
+    expect(await b.revocations.isRevoked('conv-7')).toBe(false);
+    await a.revocations.revoke('conv-8', Date.now() + 200);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await b.revocations.isRevoked('conv-8')).toBe(false);
+  });
+});
+
+describe('when Redis is unreachable', () => {
+  it('sends are refused with upstream_unavailable and a Retry-After, nothing is sent; quotas fail open with one warning a minute; it recovers', async () => {
+    const stores = instance();
+    await stores.quota('while-down', 1, 60_000).hit('warm-up');
+    await redis.stop();
+    await expect.poll(() => stores.readiness.redis!(), { timeout: 5_000, interval: 100 }).toBe(false);
+    try {
+      let sent = false;
+      const refusal = await stores.idempotency.run('conv-9', 'key-gggggggg', 'x', async () => ((sent = true), record())).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(ApiError);
+      expect(refusal).toMatchObject({ code: 'upstream_unavailable' });
+      expect((refusal as ApiError).retryAfterSeconds).toBeGreaterThan(0);
+      expect(sent).toBe(false);
+
+      warnings.length = 0;
+      const quota = stores.quota('while-down', 1, 60_000);
+      for (let index = 0; index < 20; index++) expect(await quota.hit('203.0.113.9')).toEqual({ allowed: true });
+      expect(await stores.revocations.isRevoked('conv-6')).toBe(false);
+      expect(await stores.readiness.redis!()).toBe(false);
+      const quotaWarnings = warnings.filter((line) => line.includes('quotas are not enforced'));
+      expect(quotaWarnings.length).toBe(1);
+    } finally {
+      await redis.start();
+    }
+    await expect.poll(() => stores.readiness.redis!(), { timeout: 10_000, interval: 200 }).toBe(true);
+    const after = await stores.idempotency.run('conv-9', 'key-gggggggg', 'x', async () => record());
+    expect(after.kind).toBe('result');
+  }, 30_000);
+});
