@@ -68,19 +68,6 @@ const relay = await listening(`the relay on ${settings.host}:${settings.port} (H
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
 }));
 
-const base = settings.publicOrigin ?? relay.url.replace('127.0.0.1', 'localhost');
-console.log(
-  [
-    '',
-    `Relay listening on ${relay.url}`,
-    simulator === null ? `Upstream: ${new URL(upstreamSettings.url).origin}` : `Upstream: the built-in simulator at ${simulator.url}`,
-    `Demo page:              ${base}/demo/`,
-    `Try the widget on:      ${base}/try`,
-    `Health:                 ${base}/healthz`,
-    '',
-  ].join('\n'),
-);
-
 // SIGTERM (a deploy, a container stop) or Ctrl-C: drain the relay (no new connections, requests in flight finish for
 // up to SHUTDOWN_GRACE_MS), then close the upstream connections and the embedded simulator, which those requests may
 // still have needed. Exit 0 when every request finished, 1 when the grace period ran out and some were cut off. A
@@ -107,3 +94,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       .catch(() => process.exit(1));
   });
 }
+
+// Printed only once the signal handlers are in place: whoever waits for these lines may stop us at once.
+const base = settings.publicOrigin ?? relay.url.replace('127.0.0.1', 'localhost');
+console.log(
+  [
+    '',
+    `Relay listening on ${relay.url}`,
+    simulator === null ? `Upstream: ${new URL(upstreamSettings.url).origin}` : `Upstream: the built-in simulator at ${simulator.url}`,
+    `Demo page:              ${base}/demo/`,
+    `Try the widget on:      ${base}/try`,
+    `Health:                 ${base}/healthz`,
+    '',
+  ].join('\n'),
+);
