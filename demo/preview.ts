@@ -5,6 +5,7 @@
 import type { WebchatConfiguration } from '../src/shared/configuration.ts';
 import { envelope, parseFrameMessage } from '../src/shared/protocol.ts';
 import { mountLauncher, type Launcher } from '../src/loader/launcher.ts';
+import { withLauncherLook } from '../src/shared/launcher-look.ts';
 
 export interface Preview {
   show(configuration: WebchatConfiguration): void;
@@ -82,12 +83,12 @@ export function createPreview(win: Window, clientId: string, places: PreviewPlac
       const label = launcherLabel(options.locale, configuration.bot_name);
       frame.title = `${label} (preview)`;
       launcher?.host.remove();
-      launcher = placeIn(places.page, mountLauncher(doc, configuration, '', label));
+      launcher = placeIn(places.page, mountLauncher(doc, withLauncherLook(configuration), '', label));
       launcher.host.classList.add('preview-launcher');
       launcher.button.addEventListener('click', () => setOpen(!open));
       launcher.setOpen(open);
       closed?.host.remove();
-      closed = placeIn(places.closedLook, mountLauncher(doc, configuration, '', label));
+      closed = placeIn(places.closedLook, mountLauncher(doc, withLauncherLook(configuration), '', label));
       closed.host.classList.add('closed-launcher');
       // A picture of the closed launcher: not a second control for keyboards and screen readers.
       closed.host.inert = true;

@@ -27,8 +27,6 @@ export interface QueueStub {
   q?: ArrayLike<unknown>[];
 }
 
-const COMMANDS = ['open', 'close', 'toggle', 'destroy', 'on'] as const;
-
 export interface ApiActions {
   setOpen(open: boolean | 'toggle'): void;
   destroy(): void;
@@ -39,49 +37,52 @@ export interface EventHub {
   clear(): void;
 }
 
+type Listener = (...args: unknown[]) => void;
+
 export function createApi(actions: ApiActions, isReady: () => boolean): { api: PracticeChatApi; events: EventHub } {
-  const listeners = new Map<ChatEventName, Set<(...args: never[]) => void>>();
-  const methods = {
-    loaded: true as const,
-    open: () => actions.setOpen(true),
-    close: () => actions.setOpen(false),
-    toggle: () => actions.setOpen('toggle'),
+  // One list per event name: an unknown name finds none, so `on('__proto__', …)` cannot reach an object's internals.
+  let listeners = new Map<string, Listener[]>();
+  const clear = () => (listeners = new Map(['ready', 'open', 'close', 'unread'].map((name) => [name, []])));
+  clear();
+  const setOpen = actions.setOpen;
+  const methods: Record<string, unknown> = {
+    loaded: true,
+    open: () => setOpen(true),
+    close: () => setOpen(false),
+    toggle: () => setOpen('toggle'),
     destroy: () => actions.destroy(),
-    on<K extends ChatEventName>(event: K, listener: (...args: ChatEvents[K]) => void): Unsubscribe {
-      if (typeof listener !== 'function' || !['ready', 'open', 'close', 'unread'].includes(event)) return () => {};
-      const set = listeners.get(event) ?? new Set();
-      listeners.set(event, set);
-      set.add(listener as (...args: never[]) => void);
+    on(event: string, listener: Listener): Unsubscribe {
+      const list = listeners.get(event);
+      const off = () => void listeners.set(event, listeners.get(event)!.filter((other) => other != listener));
+      if (!list || typeof listener != 'function') return () => {};
+      off();
+      listeners.get(event)!.push(listener);
       // A page that subscribes to `ready` after it happened still hears it, once, asynchronously.
-      if (event === 'ready' && isReady()) queueMicrotask(() => set.has(listener as never) && (listener as () => void)());
-      return () => void set.delete(listener as (...args: never[]) => void);
+      if (event == 'ready' && isReady()) queueMicrotask(() => listeners.get(event)!.includes(listener) && listener());
+      return off;
     },
   };
-  const api = Object.assign(function PracticeChat(command: string, ...args: unknown[]) {
-    if ((COMMANDS as readonly string[]).includes(command)) (methods[command as (typeof COMMANDS)[number]] as (...a: unknown[]) => void)(...args);
-  }, methods) as PracticeChatApi;
+  const api = Object.assign((command: string, ...args: unknown[]) => {
+    if (typeof methods[command] == 'function' && Object.hasOwn(methods, command)) (methods[command] as Listener)(...args);
+  }, methods) as unknown as PracticeChatApi;
 
   const events: EventHub = {
     emit(event, ...args) {
-      for (const listener of [...(listeners.get(event) ?? [])]) {
+      for (const listener of listeners.get(event)!) {
         // A page's listener that throws must not break the widget, nor surface as the widget's error.
         try {
-          (listener as (...a: typeof args) => void)(...args);
+          listener(...args);
         } catch {
           /* ignored */
         }
       }
     },
-    clear: () => listeners.clear(),
+    clear,
   };
   return { api, events };
 }
 
 /** Replays commands queued by the snippet stub, in order. */
 export function replayQueue(api: PracticeChatApi, stub: unknown): void {
-  const queue = typeof stub === 'function' && Array.isArray((stub as QueueStub).q) ? (stub as QueueStub).q! : [];
-  for (const args of queue) {
-    const [command, ...rest] = Array.from(args);
-    if (typeof command === 'string') api(command, ...rest);
-  }
+  for (const args of Object(stub).q ?? []) api(...(Array.from(args) as [string]));
 }

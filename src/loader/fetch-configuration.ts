@@ -1,28 +1,60 @@
 // Fetches the configuration from the relay, retrying a couple of times with backoff when the network or the relay
-// fails, and parses it with the shared rules. A 4xx answer is final: retrying would not change it.
-import { parseWebchatConfiguration, type WebchatConfiguration } from '../shared/configuration.ts';
+// fails. A 4xx answer is final: retrying would not change it.
+//
+// The relay serves this loader too, so a relay that sent a bad configuration could as well send a bad loader: the
+// answer is trusted as far as its shape goes. It was normalised by the relay with the shared rules
+// (src/shared/configuration.ts) and carries the launcher's look precomputed (src/shared/launcher-look.ts), so the
+// loader ships no normalising code. What reaches CSS is still checked with one strict pattern, and a logo is shown
+// only from the relay itself.
+import type { ConfigurationAnswer } from '../shared/launcher-look.ts';
+
+/** The relay's answer; the loader reads is_active, domains, logo_url and launcher, and checks only those. */
+export type LoaderConfiguration = ConfigurationAnswer;
 
 export const RETRY_DELAYS_MS = [400, 1600];
+
+/** #rgb, #rgba, #rrggbb, #rrggbbaa: nothing that could close a declaration or reach a URL. */
+const HEX_COLOR = /^#([\da-f]{3,4}){1,2}$/i;
+
+function isConfiguration(value: LoaderConfiguration | null): boolean {
+  const look = value?.launcher;
+  return (
+    typeof value?.is_active == 'boolean' &&
+    Array.isArray(value.domains) &&
+    HEX_COLOR.test(look?.background as string) &&
+    HEX_COLOR.test(look!.color) &&
+    typeof look!.opacity == 'number' &&
+    typeof look!.label?.en == 'string' &&
+    typeof look!.label.es == 'string'
+  );
+}
 
 export async function fetchConfiguration(
   relayOrigin: string,
   clientId: string,
   fetchImpl: typeof fetch,
   wait: (ms: number) => Promise<void>,
-): Promise<WebchatConfiguration | string> {
+): Promise<LoaderConfiguration | string> {
   for (let attempt = 0; ; attempt++) {
     try {
       const response = await fetchImpl(`${relayOrigin}/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}`, {
         credentials: 'omit',
       });
-      if (response.ok) return parseWebchatConfiguration(await response.json()) ?? 'the configuration is malformed';
-      if (response.status === 404) return `no configuration ${clientId}`;
-      if (response.status < 500 && response.status !== 429) return `the relay answered ${response.status}`;
+      const status = response.status;
+      if (response.ok) {
+        const configuration = (await response.json()) as LoaderConfiguration;
+        if (!isConfiguration(configuration)) return 'the configuration is malformed';
+        // The relay serves the practice's logo itself: any other address is not the relay's answer to trust.
+        if (!String(configuration.logo_url).startsWith(relayOrigin + '/')) configuration.logo_url = null;
+        return configuration;
+      }
+      if (status == 404) return `no configuration ${clientId}`;
+      if (status < 500 && status != 429) return `the relay answered ${status}`;
     } catch {
       // A network failure: try again below.
     }
     const delay = RETRY_DELAYS_MS[attempt];
-    if (delay === undefined) return 'the configuration could not be fetched';
+    if (!delay) return 'the configuration could not be fetched';
     await wait(delay);
   }
 }

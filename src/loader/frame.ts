@@ -24,14 +24,14 @@ export function createChatFrame(
   let ready = false;
   // What the frame should hear once it is ready: the last open/close only.
   let pending: HostMessage | null = null;
+  const viewport = win.visualViewport;
 
   const send = (message: HostMessage) => iframe?.contentWindow?.postMessage(envelope(message), relayOrigin);
 
   function receive(event: MessageEvent) {
-    if (event.origin !== relayOrigin || !iframe || event.source !== iframe.contentWindow) return;
-    const message = parseFrameMessage(event.data);
+    const message = event.origin == relayOrigin && iframe && event.source == iframe.contentWindow && parseFrameMessage(event.data);
     if (!message) return;
-    if (message.type === 'ready') {
+    if (message.type == 'ready') {
       ready = true;
       if (pending) send(pending);
       pending = null;
@@ -40,13 +40,20 @@ export function createChatFrame(
   }
 
   // On phones the panel fills the visual viewport, which shrinks when the keyboard opens.
-  const viewport = win.visualViewport;
   function fitViewport() {
-    if (!iframe || !viewport) return;
-    const small = win.innerWidth <= 480;
-    iframe.style.height = small ? `${viewport.height}px` : '';
-    iframe.style.top = small ? `${viewport.offsetTop}px` : '';
+    const small = viewport && win.innerWidth <= 480;
+    if (iframe) {
+      iframe.style.height = small ? viewport.height + 'px' : '';
+      iframe.style.top = small ? viewport.offsetTop + 'px' : '';
+    }
   }
+
+  /** Adds or removes every listener the frame needs, so remove() undoes exactly what ensure() did. */
+  const listen = (how: 'addEventListener' | 'removeEventListener') => {
+    win[how]('message', receive as EventListener);
+    viewport?.[how]('resize', fitViewport);
+    viewport?.[how]('scroll', fitViewport);
+  };
 
   return {
     ensure() {
@@ -57,9 +64,7 @@ export function createChatFrame(
       // The frame may run its own scripts and open links in new tabs, but never navigate or script the practice's page.
       iframe.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms');
       iframe.referrerPolicy = 'origin';
-      win.addEventListener('message', receive);
-      viewport?.addEventListener('resize', fitViewport);
-      viewport?.addEventListener('scroll', fitViewport);
+      listen('addEventListener');
       shadow.append(iframe);
     },
     post(message) {
@@ -67,13 +72,9 @@ export function createChatFrame(
       else pending = message;
       fitViewport();
     },
-    focus() {
-      iframe?.focus();
-    },
+    focus: () => iframe?.focus(),
     remove() {
-      win.removeEventListener('message', receive);
-      viewport?.removeEventListener('resize', fitViewport);
-      viewport?.removeEventListener('scroll', fitViewport);
+      listen('removeEventListener');
       iframe?.remove();
       iframe = null;
     },

@@ -1,11 +1,17 @@
-// Fails closed: the launcher is mounted only for an active configuration that names this page's host.
-import type { WebchatConfiguration } from '../shared/configuration.ts';
-import { matchHost } from '../shared/host-match.ts';
+// Fails closed: the launcher is mounted only for an active configuration that names this page's host. The relay's
+// entries are already normalised (lower-case ASCII `host` or `*.host`, src/shared/domains.ts) and `location.hostname`
+// is lower-case ASCII too, so plain comparison is enough: no parsing here.
+import type { LoaderConfiguration } from './fetch-configuration.ts';
 
 /** null when the widget may show here, else why not (for the single console line). */
-export function refusalFor(configuration: WebchatConfiguration, hostname: string): string | null {
-  if (!configuration.is_active) return 'the chat is not active';
-  const match = matchHost(hostname, configuration.domains);
-  if (match.allowed) return null;
-  return match.why === 'no_domains' ? 'no domains are allowed' : `${hostname} is not an allowed domain`;
+export function refusalFor({ is_active, domains }: LoaderConfiguration, hostname: string): string | null {
+  if (!is_active) return 'the chat is not active';
+  if (!domains.length) return 'no domains are allowed';
+  // A trailing-dot host (www.example.com.) is refused: a CSP host-source cannot carry the dot, so the relay's
+  // frame-ancestors would refuse the panel under a launcher that shows.
+  if (hostname.endsWith('.')) return `${hostname} ends with a dot: open it without`;
+  // `*.example.com` covers subdomains at any depth, never example.com itself.
+  return domains.some((entry) => entry == hostname || (entry.startsWith('*.') && hostname.endsWith(entry.slice(1))))
+    ? null
+    : `${hostname} is not an allowed domain`;
 }

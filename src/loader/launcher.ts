@@ -1,7 +1,7 @@
 // The launcher: a <button> in a shadow root, built with plain DOM (no Preact, no innerHTML, so pages that enforce
 // Trusted Types accept it). The host element is shown in the top layer as a manual popover where the browser has
 // popovers, so no z-index on the page can cover it; elsewhere it falls back to the highest z-index.
-import type { WebchatConfiguration } from '../shared/configuration.ts';
+import type { LoaderConfiguration } from './fetch-configuration.ts';
 import { launcherCss } from './launcher-styles.ts';
 
 export interface Launcher {
@@ -12,56 +12,45 @@ export interface Launcher {
   setOpen(open: boolean): void;
 }
 
-const SVG = 'http://www.w3.org/2000/svg';
-// A speech bubble.
-const BUBBLE_PATH = 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z';
-
-export function mountLauncher(doc: Document, configuration: WebchatConfiguration, nonce: string, label: string): Launcher {
-  const host = doc.createElement('practice-chat');
+export function mountLauncher(doc: Document, { logo_url, launcher: look }: LoaderConfiguration, nonce: string, label: string): Launcher {
+  /** An element with attributes; `ns` for SVG. */
+  const make = (name: string, attributes: Record<string, string> = {}, ns?: string) => {
+    const element = (ns ? doc.createElementNS(ns, name) : doc.createElement(name)) as HTMLElement;
+    for (const key in attributes) element.setAttribute(key, attributes[key]!);
+    return element;
+  };
+  const host = make('practice-chat');
   const shadow = host.attachShadow({ mode: 'open' });
-  const css = launcherCss(configuration);
-  if ('adoptedStyleSheets' in shadow && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+  const css = launcherCss(look);
+  try {
     // A constructed stylesheet needs no 'unsafe-inline' and no nonce under the page's CSP.
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(css);
     shadow.adoptedStyleSheets = [sheet];
-  } else {
-    const style = doc.createElement('style');
-    style.nonce = nonce;
+  } catch {
+    const style = make('style', { nonce });
     style.textContent = css;
     shadow.append(style);
   }
 
-  const button = doc.createElement('button');
-  button.type = 'button';
-  button.setAttribute('aria-expanded', 'false');
-  button.setAttribute('aria-label', label);
+  const button = make('button', { type: 'button', 'aria-expanded': 'false', 'aria-label': label }) as HTMLButtonElement;
+  const badge = make('span', { 'aria-hidden': 'true', hidden: '' });
   const showIcon = () => {
-    const svg = doc.createElementNS(SVG, 'svg');
-    svg.setAttribute('viewBox', '0 0 24 24');
-    svg.setAttribute('aria-hidden', 'true');
-    const path = doc.createElementNS(SVG, 'path');
-    path.setAttribute('d', BUBBLE_PATH);
-    svg.append(path);
+    // A speech bubble.
+    const svg = make('svg', { viewBox: '0 0 24 24', 'aria-hidden': 'true' }, 'http://www.w3.org/2000/svg');
+    svg.append(make('path', { d: 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z' }, svg.namespaceURI!));
     button.replaceChildren(svg, badge);
   };
-  const badge = doc.createElement('span');
-  badge.hidden = true;
-  badge.setAttribute('aria-hidden', 'true');
-  if (configuration.logo_url) {
-    const logo = doc.createElement('img');
-    logo.alt = '';
-    logo.referrerPolicy = 'no-referrer';
+  if (logo_url) {
+    // Only the relay's own address reaches here (fetch-configuration.ts); no referrer goes with it.
+    const logo = make('img', { alt: '', referrerpolicy: 'no-referrer', src: logo_url });
     // A signed logo URL expires: fall back to the icon rather than show a broken image.
     logo.onerror = showIcon;
-    logo.src = configuration.logo_url;
     button.append(logo, badge);
-  } else {
-    showIcon();
-  }
+  } else showIcon();
   shadow.append(button);
   doc.body.append(host);
-  if (typeof host.showPopover === 'function') {
+  if (host.showPopover) {
     host.popover = 'manual';
     host.showPopover();
   }
@@ -71,13 +60,13 @@ export function mountLauncher(doc: Document, configuration: WebchatConfiguration
     shadow,
     button,
     setUnread(count) {
-      badge.hidden = count === 0;
-      badge.textContent = count > 99 ? '99+' : String(count);
-      button.setAttribute('aria-label', count === 0 ? label : `${label} (${count})`);
+      badge.hidden = !count;
+      badge.textContent = count > 99 ? '99+' : '' + count;
+      button.setAttribute('aria-label', count ? `${label} (${count})` : label);
     },
     setOpen(open) {
       host.toggleAttribute('data-open', open);
-      button.setAttribute('aria-expanded', String(open));
+      button.setAttribute('aria-expanded', '' + open);
     },
   };
 }

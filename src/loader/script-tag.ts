@@ -14,29 +14,28 @@ export interface ScriptSettings {
  * tag manager may inject it so that it is not, so fall back to the last script whose src names the loader.
  */
 export function findOwnScript(doc: Document): HTMLScriptElement | null {
-  const current = doc.currentScript;
-  if (current && current.tagName === 'SCRIPT') return current as HTMLScriptElement;
+  const current = doc.currentScript as HTMLScriptElement | null;
   // Only a tag that names a client id: another vendor's loader.js on the page is not ours. (A tag that puts the id in
   // its src query is found through currentScript, the usual case.)
-  const candidates = doc.querySelectorAll<HTMLScriptElement>('script[data-client-id][src*="/loader.js"]');
-  return candidates[candidates.length - 1] ?? null;
+  return current?.src != null ? current : [...doc.querySelectorAll<HTMLScriptElement>('script[data-client-id][src*="/loader.js"]')].pop() ?? null;
 }
 
 /** The settings, or why there are none (for the single console line). */
 export function readScriptTag(script: HTMLScriptElement | null): ScriptSettings | string {
   if (!script) return 'its script tag, with data-client-id, was not found';
+  const data = script.dataset;
   let relayOrigin: string;
   let clientId: string;
   try {
     const src = new URL(script.src);
-    clientId = script.dataset.clientId ?? src.searchParams.get('client_id') ?? '';
-    relayOrigin = new URL(script.dataset.relay || src.href).origin;
+    clientId = data.clientId ?? src.searchParams.get('client_id') ?? '';
+    relayOrigin = new URL(data.relay || src).origin;
   } catch {
     return 'its src or data-relay is not a URL';
   }
-  if (!/^https?:\/\//.test(relayOrigin)) return 'the relay must be an http(s) address';
+  if (!/^https?:/.test(relayOrigin)) return 'the relay must be an http(s) address';
   if (!CLIENT_ID_PATTERN.test(clientId)) return 'data-client-id is missing or malformed';
-  const locale = script.dataset.locale ?? '';
+  const locale = data.locale;
   // Browsers hide the nonce attribute once the script runs and keep it in the property.
-  return { clientId, relayOrigin, nonce: script.nonce || script.getAttribute('nonce') || '', locale: /^[a-z]{2}(-[a-z]{2})?$/i.test(locale) ? locale : null };
+  return { clientId, relayOrigin, nonce: script.nonce || script.getAttribute('nonce') || '', locale: /^[a-z]{2}(-[a-z]{2})?$/i.test(locale!) ? locale! : null };
 }

@@ -34,11 +34,9 @@ export function parseHostMessage(data: unknown): HostMessage | null {
 }
 
 export function parseFrameMessage(data: unknown): FrameMessage | null {
-  if (!tagged(data)) return null;
-  if (data.type === 'ready' || data.type === 'close') return { type: data.type };
-  const count = data.count;
-  if (data.type === 'unread' && typeof count === 'number' && Number.isInteger(count) && count >= 0 && count < 1e6) {
-    return { type: 'unread', count };
-  }
-  return null;
+  // Object(): null and primitives become objects without our tag, so one destructuring reads any value safely.
+  const { tag, type, count } = Object(data) as { tag?: unknown; type?: FrameMessage['type']; count?: unknown };
+  if (tag != TAG) return null;
+  if (type == 'ready' || type == 'close') return { type };
+  return type == 'unread' && Number.isInteger(count) && (count as number) >= 0 && (count as number) < 1e6 ? { type, count: count as number } : null;
 }

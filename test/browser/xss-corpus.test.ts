@@ -145,8 +145,9 @@ describe('the XSS corpus in the real panel', () => {
     const last = PAYLOADS.slice(Math.floor((PAYLOADS.length - 1) / 10) * 10).join('\n');
     await expect.poll(async () => (await scan(frame)).texts.includes(last), { timeout: 15_000 }).toBe(true);
     await expectClean([last]);
-    // And upstream got exactly what was typed.
-    const typed = [...product.simulator.store.messages.values()].flat().filter((message) => message.sender === 'visitor').map((message) => message.text);
-    for (let from = 0; from < PAYLOADS.length; from += 10) expect(typed).toContain(PAYLOADS.slice(from, from + 10).join('\n'));
+    // And upstream got exactly what was typed (the panel shows a message at once, before its send completes: wait).
+    const typed = () => [...product.simulator.store.messages.values()].flat().filter((message) => message.sender === 'visitor').map((message) => message.text);
+    await expect.poll(() => typed().includes(last), { timeout: 15_000 }).toBe(true);
+    for (let from = 0; from < PAYLOADS.length; from += 10) expect(typed()).toContain(PAYLOADS.slice(from, from + 10).join('\n'));
   }, 120_000);
 });

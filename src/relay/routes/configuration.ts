@@ -3,11 +3,13 @@ import { clientIdFromQuery } from '../http/client-id.ts';
 import { withDeadline } from '../http/deadline.ts';
 import type { RelayEnv } from '../http/env.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
+import { withLauncherLook } from '../../shared/launcher-look.ts';
 import { browserConfiguration } from '../logo/logo-url.ts';
 
 /**
  * GET /v1/webchat-configuration?client_id=ID — readable by any origin: the loader asks for it from the practice's
- * page before it knows anything else. It carries nothing secret (no practice id, no token).
+ * page before it knows anything else. It carries nothing secret (no practice id, no token). `launcher` is what the
+ * loader draws, precomputed here with the shared rules so the loader stays small.
  */
 export function configurationRoutes({
   configurations,
@@ -24,6 +26,6 @@ export function configurationRoutes({
     const clientId = clientIdFromQuery(c.req.query('client_id'));
     c.set('clientId', clientId);
     const resolved = await withDeadline(deadlineMs, configurations.get(clientId));
-    return c.json(browserConfiguration(resolved, publicOrigin ?? new URL(c.req.url).origin));
+    return c.json(withLauncherLook(browserConfiguration(resolved, publicOrigin ?? new URL(c.req.url).origin)));
   });
 }

@@ -4,10 +4,11 @@ import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants } from 'node:zlib';
 
 /**
- * loader.js. Issue 4 asked for 1,500 bytes; the launcher with every behaviour the issue lists measured 3,705 bytes (3,772
- * after the review fixes; see the commits), so the ceiling is that plus a little headroom, until the loader is made smaller.
+ * loader.js. The goal (issues 4 and 11) is 1,536 bytes. Issue 11 moved normalisation, contrast maths and host parsing
+ * to the relay (the loader checks only the answer's shape) and measured 3,125 bytes with every behaviour kept; the
+ * ceiling holds that gain (it was 3,800) until the loader reaches the goal. Lower it whenever the loader shrinks.
  */
-export const LOADER_BROTLI_CEILING = 3_800;
+export const LOADER_BROTLI_CEILING = 3_150;
 
 export function brotliSize(bytes: Uint8Array): number {
   return brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;

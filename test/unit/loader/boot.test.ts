@@ -13,6 +13,7 @@ const allowed = {
   icon_opacity: 90,
   bot_name: 'Sunny',
   google_tag_id: null,
+  launcher: { background: '#1d4ed8', color: '#ffffff', opacity: 0.9, label: { en: 'Chat with Sunny', es: 'Chatear con Sunny' } },
 };
 
 type TestWindow = Window & { PracticeChat?: unknown; happyDOM: { setURL(url: string): void } };
@@ -148,15 +149,38 @@ describe('boot', () => {
   });
 
   it('shows the logo, and falls back to the icon when the signed URL fails', async () => {
-    start({ ...allowed, logo_url: 'https://cdn.example/logo.png?signature=expired' });
+    start({ ...allowed, logo_url: `${RELAY}/v1/logo?signature=expired` });
     await settle();
     const button = launchers()[0]!.shadowRoot!.querySelector('button')!;
     const logo = button.querySelector('img')!;
-    expect(logo.getAttribute('src')).toBe('https://cdn.example/logo.png?signature=expired');
+    expect(logo.getAttribute('src')).toBe(`${RELAY}/v1/logo?signature=expired`);
     expect(logo.getAttribute('alt')).toBe('');
     logo.dispatchEvent(new Event('error'));
     expect(button.querySelector('img')).toBeNull();
     expect(button.querySelector('svg')).not.toBeNull();
+  });
+
+  it('shows the icon, not a logo from anywhere but the relay', async () => {
+    start({ ...allowed, logo_url: 'https://cdn.example/logo.png' });
+    await settle();
+    const button = launchers()[0]!.shadowRoot!.querySelector('button')!;
+    expect([button.querySelector('img'), button.querySelector('svg') !== null]).toEqual([null, true]);
+  });
+
+  it('fails closed on a trailing-dot host, whose panel the relay\'s frame-ancestors would refuse', async () => {
+    win().happyDOM.setURL('https://www.smile-dental.test./services');
+    const { reports } = start({ ...allowed, domains: ['www.smile-dental.test', '*.smile-dental.test'] });
+    await settle();
+    expect(launchers()).toHaveLength(0);
+    expect(reports).toEqual([`${REPORT_PREFIX}www.smile-dental.test. ends with a dot: open it without`]);
+  });
+
+  it('picks the Spanish label for data-locale="es"', async () => {
+    document.body.innerHTML = '';
+    addScriptTag('data-client-id="smile-dental" data-locale="es"');
+    start();
+    await settle();
+    expect(launchers()[0]!.shadowRoot!.querySelector('button')!.getAttribute('aria-label')).toBe('Chatear con Sunny');
   });
 
   it('writes nothing to storage', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fetchConfiguration, RETRY_DELAYS_MS } from '../../../src/loader/fetch-configuration.ts';
 import { refusalFor } from '../../../src/loader/host-check.ts';
-import type { WebchatConfiguration } from '../../../src/shared/configuration.ts';
+import type { ConfigurationAnswer } from '../../../src/shared/launcher-look.ts';
 
-const configuration: WebchatConfiguration = {
+const configuration: ConfigurationAnswer = {
   client_id: 'demo-client',
   is_active: true,
   domains: ['www.smile-dental.test', '*.smile-dental.test'],
@@ -12,6 +12,7 @@ const configuration: WebchatConfiguration = {
   icon_opacity: 90,
   bot_name: 'Aimee',
   google_tag_id: null,
+  launcher: { background: '#0f766e', color: '#ffffff', opacity: 0.9, label: { en: 'Chat with Aimee', es: 'Chatear con Aimee' } },
 };
 
 /** A fetch that answers from a script of outcomes, and records what it was asked. */
@@ -55,9 +56,28 @@ describe('fetchConfiguration', () => {
     ['a refusal (no retry)', [json({ error: {} }, 403)], /answered 403/],
     ['a malformed answer', [json({ client_id: 'x', is_active: 'yes' })], /malformed/],
     ['an answer that is not JSON', [new Response('<html>')], /could not be fetched/],
+    ['a colour that could leave its CSS declaration', [json({ ...configuration, launcher: { ...configuration.launcher, background: 'red;background:url(//x)' } })], /malformed/],
+    ['a glyph colour that is not a hex colour', [json({ ...configuration, launcher: { ...configuration.launcher, color: 'var(--x)' } })], /malformed/],
+    ['an opacity that is not a number', [json({ ...configuration, launcher: { ...configuration.launcher, opacity: '1}*{x:y' } })], /malformed/],
+    ['an answer without the launcher look', [json({ ...configuration, launcher: undefined })], /malformed/],
+    ['an answer without labels', [json({ ...configuration, launcher: { ...configuration.launcher, label: { en: 'Chat' } } })], /malformed/],
   ])('refuses %s', async (_why, outcomes, message) => {
     const { fetchImpl } = scriptedFetch([...outcomes, new TypeError('x'), new TypeError('x')]);
     expect(await fetchConfiguration('https://relay.example', 'demo-client', fetchImpl, wait)).toMatch(message);
+  });
+});
+
+describe('the logo (served by the relay itself)', () => {
+  it.each([
+    ['the relay\'s own logo', 'https://relay.example/v1/logo?v=1', 'https://relay.example/v1/logo?v=1'],
+    ['another host', 'https://cdn.example/logo.png', null],
+    ['a host that only starts like the relay', 'https://relay.example.evil.example/logo.png', null],
+    ['a relay address without a path', 'https://relay.example', null],
+    ['a script address', 'javascript:alert(1)//https://relay.example/', null],
+    ['not a string', 42, null],
+  ])('keeps %s only when it starts with the relay origin and a slash', async (_why, logo, expected) => {
+    const { fetchImpl } = scriptedFetch([json({ ...configuration, logo_url: logo })]);
+    expect(await fetchConfiguration('https://relay.example', 'demo-client', fetchImpl, wait)).toMatchObject({ logo_url: expected });
   });
 });
 
@@ -71,6 +91,12 @@ describe('refusalFor (fail closed)', () => {
     ['inactive', { ...configuration, is_active: false }, 'www.smile-dental.test', 'the chat is not active'],
     ['no domains', { ...configuration, domains: [] }, 'www.smile-dental.test', 'no domains are allowed'],
     ['another host', configuration, 'smile-dental.test.evil.example', 'smile-dental.test.evil.example is not an allowed domain'],
+    // CSP host-sources cannot carry the trailing dot, so the relay's frame-ancestors would refuse the panel.
+    ['a trailing-dot host', configuration, 'www.smile-dental.test.', 'www.smile-dental.test. ends with a dot: open it without'],
+    ['a trailing-dot subdomain', configuration, 'booking.smile-dental.test.', 'booking.smile-dental.test. ends with a dot: open it without'],
+    ['a host that only ends like a wildcard\'s base', configuration, 'evilsmile-dental.test', 'evilsmile-dental.test is not an allowed domain'],
+    ['the wildcard\'s base itself', { ...configuration, domains: ['*.smile-dental.test'] }, 'smile-dental.test', 'smile-dental.test is not an allowed domain'],
+    ['a bare star entry', { ...configuration, domains: ['*', '*.'] }, 'www.smile-dental.test', 'www.smile-dental.test is not an allowed domain'],
   ])('refuses when %s', (_why, value, host, reason) => {
     expect(refusalFor(value, host)).toBe(reason);
   });

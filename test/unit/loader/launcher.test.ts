@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { mountLauncher } from '../../../src/loader/launcher.ts';
-import type { WebchatConfiguration } from '../../../src/shared/configuration.ts';
+import type { ConfigurationAnswer } from '../../../src/shared/launcher-look.ts';
 
-const configuration: WebchatConfiguration = {
+const configuration: ConfigurationAnswer = {
   client_id: 'demo-client',
   is_active: true,
   domains: ['localhost'],
@@ -12,6 +12,7 @@ const configuration: WebchatConfiguration = {
   icon_opacity: 100,
   bot_name: 'Aimee',
   google_tag_id: null,
+  launcher: { background: '#fde047', color: '#111111', opacity: 1, label: { en: 'Chat with Aimee', es: 'Chatear con Aimee' } },
 };
 
 afterEach(() => document.querySelectorAll('practice-chat').forEach((element) => element.remove()));

@@ -26,8 +26,18 @@ describe('GET /v1/webchat-configuration', () => {
     });
     expect(body.logo_url).toMatch(/^http:\/\/relay\.test\/v1\/logo\?client_id=demo-client&v=[A-Za-z0-9_-]{22}$/);
     expect(Object.keys(body).sort()).toEqual(
-      ['bot_name', 'client_id', 'domains', 'google_tag_id', 'icon_color', 'icon_opacity', 'is_active', 'logo_url'],
+      ['bot_name', 'client_id', 'domains', 'google_tag_id', 'icon_color', 'icon_opacity', 'is_active', 'launcher', 'logo_url'],
     );
+  });
+
+  it('adds what the loader draws, computed with the shared rules: accent, readable glyph colour, opacity, labels', async () => {
+    harness = createRelayHarness();
+    const seeded = await (await getConfiguration('smile-dental')).json();
+    // #1d4ed8 at 90 %: light text reads on it.
+    expect(seeded.launcher).toEqual({ background: '#1d4ed8', color: '#ffffff', opacity: 0.9, label: { en: 'Chat with Sunny', es: 'Chatear con Sunny' } });
+    const hostile = await (await getConfiguration('demo-hostile')).json();
+    // The hostile values were normalised first, so the launcher gets the defaults, never the raw text.
+    expect(hostile.launcher).toEqual({ background: DEFAULT_ICON_COLOR, color: '#ffffff', opacity: 1, label: { en: 'Chat with Aimee', es: 'Chatear con Aimee' } });
   });
 
   it('normalises every hostile value (the relay issue\'s table)', async () => {
