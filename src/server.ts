@@ -54,19 +54,48 @@ const upstreamSettings = settings.upstream ?? {
   password: simulator!.simulator.seed.password,
 };
 
+const upstream = createUpstreamClient({
+  baseUrl: upstreamSettings.url,
+  username: upstreamSettings.username,
+  password: upstreamSettings.password,
+  timeoutMs: settings.upstreamTimeoutMs,
+});
 const relay = await listening(`the relay on ${settings.host}:${settings.port} (HOST, PORT)`, () => startRelayServer({
   settings,
-  upstream: createUpstreamClient({
-    baseUrl: upstreamSettings.url,
-    username: upstreamSettings.username,
-    password: upstreamSettings.password,
-    timeoutMs: settings.upstreamTimeoutMs,
-  }),
+  upstream,
   logger,
   distDir: fileURLToPath(new URL('../dist', import.meta.url)),
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
 }));
 
+// SIGTERM (a deploy, a container stop) or Ctrl-C: drain the relay (no new connections, requests in flight finish for
+// up to SHUTDOWN_GRACE_MS), then close the upstream connections and the embedded simulator, which those requests may
+// still have needed. Exit 0 when every request finished, 1 when the grace period ran out and some were cut off. A
+// second signal stops at once.
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) {
+      logger.warn(`${signal} again: closing every connection now.`);
+      void relay.close().finally(() => process.exit(1));
+      return;
+    }
+    stopping = true;
+    logger.info(`${signal}: stopping. No new connections; requests in flight get up to ${settings.shutdownGraceMs} ms (SHUTDOWN_GRACE_MS).`);
+    void relay
+      .drain(settings.shutdownGraceMs)
+      .then(async ({ clean }) => {
+        await upstream.close();
+        await simulator?.close();
+        if (clean) logger.info('Stopped: every request in flight finished.');
+        else logger.warn('Stopped: the grace period ran out, so the requests still in flight were cut off.');
+        process.exit(clean ? 0 : 1);
+      })
+      .catch(() => process.exit(1));
+  });
+}
+
+// Printed only once the signal handlers are in place: whoever waits for these lines may stop us at once.
 const base = settings.publicOrigin ?? relay.url.replace('127.0.0.1', 'localhost');
 console.log(
   [
@@ -79,9 +108,3 @@ console.log(
     '',
   ].join('\n'),
 );
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void Promise.all([relay.close(), simulator?.close()]).then(() => process.exit(0));
-  });
-}

@@ -23,6 +23,9 @@ import { LOGO_ROUTE } from './logo/logo-url.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { staticRoutes } from './routes/static-assets.ts';
 import { readFramePage } from './frame/frame-page.ts';
+import { createLifecycle, type Lifecycle } from './health/lifecycle.ts';
+import { createReadiness, type ReadinessCheck } from './health/readiness.ts';
+import { readinessRoutes } from './routes/readiness.ts';
 
 export interface RelayAppOptions {
   settings: RelaySettings;
@@ -36,6 +39,18 @@ export interface RelayAppOptions {
   /** Idempotency records, retired handles and quotas; in memory unless given (serve.ts picks Redis for REDIS_URL). */
   stores?: RelayStores;
   now?: () => number;
+  /** Further /readyz checks by name (e.g. `redis`), each cut off after `readinessTimeoutMs`. */
+  readiness?: Record<string, ReadinessCheck>;
+  readinessTimeoutMs?: number;
+  /** Whether the instance is stopping; the server (serve.ts) shares one with the app. */
+  lifecycle?: Lifecycle;
+}
+
+/** The stores' own checks (Redis answers a PING) as /readyz checks: "ok" or "unreachable". */
+function storeChecks(checks: RelayStores['readiness']): Record<string, ReadinessCheck> {
+  return Object.fromEntries(
+    Object.entries(checks).map(([name, answers]) => [name, async () => ((await answers()) ? { ready: true, status: 'ok' } : { ready: false, status: 'unreachable' })]),
+  );
 }
 
 const MINUTE = 60_000;
@@ -56,7 +71,19 @@ function cacheOnceFound<T>(read: () => Promise<T | null>): () => Promise<T | nul
   return async () => (found ??= await read());
 }
 
-export function createRelayApp({ settings, upstream, logger, distDir, publicDir, fetchLogo, now = Date.now, stores = createMemoryStores(now) }: RelayAppOptions) {
+export function createRelayApp({
+  settings,
+  upstream,
+  logger,
+  distDir,
+  publicDir,
+  fetchLogo,
+  now = Date.now,
+  stores = createMemoryStores(now),
+  readiness = {},
+  readinessTimeoutMs,
+  lifecycle = createLifecycle(),
+}: RelayAppOptions) {
   const configurations = createConfigurationService({
     upstream,
     fetchLogo: createLogoFetcher(fetchLogo ? { fetch: fetchLogo } : {}),
@@ -76,12 +103,27 @@ export function createRelayApp({ settings, upstream, logger, distDir, publicDir,
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
     await next();
+    // Stopping: a keep-alive client (a browser between polls) closes this connection after this answer, so the drain
+    // does not wait for it and its next request opens a connection to another instance. Set after the route, so that
+    // a request already in flight when the stop began gets it too; the copy this costs happens only while stopping.
+    if (lifecycle.draining()) c.res.headers.set('Connection', 'close');
   });
 
   app.get('/healthz', (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json({ status: 'ok' });
   });
+  app.route(
+    '/readyz',
+    readinessRoutes({
+      lifecycle,
+      report: createReadiness({
+        tokenState: () => upstream.tokenState(),
+        checks: { ...storeChecks(stores.readiness), ...readiness },
+        ...(readinessTimeoutMs === undefined ? {} : { timeoutMs: readinessTimeoutMs }),
+      }),
+    }),
+  );
 
   // One quota per address for everything that can reach upstream: the API and the frame page (which loads a
   // configuration, so a flood of made-up client ids would otherwise become a flood of upstream requests).

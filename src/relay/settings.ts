@@ -41,6 +41,7 @@ const environmentSchema = z.object({
   MESSAGE_MAX_LENGTH: integer(MESSAGE_MAX_LENGTH, 1, MESSAGE_MAX_LENGTH),
   SIMULATOR_PORT: integer(8788, 0, 65535),
   ALLOW_PLAIN_HTTP_UPSTREAM: flag,
+  SHUTDOWN_GRACE_MS: integer(10_000, 0, 600_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
 });
 
@@ -79,6 +80,8 @@ export interface RelaySettings {
   redisUrl: string | null;
   /** Where `npm start` runs the built-in simulator when no upstream is configured. */
   simulatorPort: number;
+  /** How long a stop (SIGTERM/SIGINT) lets requests in flight finish before it closes their connections. */
+  shutdownGraceMs: number;
 }
 
 export class SettingsError extends Error {}
@@ -154,5 +157,6 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     messageMaxLength: env.MESSAGE_MAX_LENGTH,
     redisUrl: env.REDIS_URL ?? null,
     simulatorPort: env.SIMULATOR_PORT,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   };
 }

@@ -3,7 +3,7 @@
 import { createContract, type UpstreamContract } from './contract.ts';
 import { createUpstreamHttp } from './http.ts';
 import { createPoolTransport } from './pool-transport.ts';
-import { createTokenManager } from './token-manager.ts';
+import { createTokenManager, type TokenState } from './token-manager.ts';
 import { fetchTransport, type FetchLike } from './transport.ts';
 
 export interface UpstreamClientOptions {
@@ -21,6 +21,8 @@ export interface UpstreamClientOptions {
 export type UpstreamClient = UpstreamContract & {
   /** Closes the client's upstream connections (at shutdown). */
   close(): Promise<void>;
+  /** The access token's state for /readyz, from memory (no upstream request); never the token itself. */
+  tokenState(): TokenState;
 };
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -31,7 +33,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const transport = pool?.transport ?? fetchTransport(options.fetch!, timeoutMs);
   const tokens = createTokenManager({ baseUrl: base, username: options.username, password: options.password, transport, now });
   const contract = createContract(createUpstreamHttp({ baseUrl: base, tokens, transport, now }));
-  return { ...contract, close: async () => pool?.close() };
+  return { ...contract, close: async () => pool?.close(), tokenState: () => tokens.state() };
 }
 
 /** Fails at start-up rather than at the first request; the message never repeats the value (it could hold a secret). */

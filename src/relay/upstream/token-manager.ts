@@ -9,7 +9,20 @@ export interface TokenSource {
   getToken(): Promise<string>;
   /** Forget the cached token if (and only if) it is this one: a late 401 for an old token keeps a fresh one. */
   invalidate(token: string): void;
+  /** What /readyz reports: read from memory, never a request. Holds no token, only times. */
+  state(): TokenState;
 }
+
+/**
+ * - none: no token yet (or the last one expired or was refused); the next request fetches one.
+ * - valid: a token that has not expired, even while a refresh of it is failing.
+ * - failing: the last token request failed and no valid token is left; `since` is the first failure of the run,
+ *   `retryAt` the end of the current backoff window.
+ */
+export type TokenState =
+  | { state: 'none' }
+  | { state: 'valid'; expiresAt: number }
+  | { state: 'failing'; since: number; retryAt: number };
 
 export interface TokenManagerOptions {
   baseUrl: string;
@@ -37,6 +50,8 @@ interface Failure {
   error: unknown;
   until: number;
   delayMs: number;
+  /** When the first of these consecutive failures happened. */
+  since: number;
 }
 
 export function createTokenManager(options: TokenManagerOptions): TokenSource {
@@ -81,7 +96,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenSource {
       },
       (error: unknown) => {
         const delayMs = failure ? Math.min(failure.delayMs * 2, backoffMaxMs) : backoffInitialMs;
-        failure = { error, until: now() + delayMs, delayMs };
+        const t = now();
+        failure = { error, until: t + delayMs, delayMs, since: failure?.since ?? t };
         inflight = null;
         throw error;
       },
@@ -116,5 +132,12 @@ export function createTokenManager(options: TokenManagerOptions): TokenSource {
     if (cached?.token === token) cached = null;
   }
 
-  return { getToken, invalidate };
+  function state(): TokenState {
+    const t = now();
+    if (cached && t < cached.expiresAt) return { state: 'valid', expiresAt: cached.expiresAt };
+    if (failure) return { state: 'failing', since: failure.since, retryAt: failure.until };
+    return { state: 'none' };
+  }
+
+  return { getToken, invalidate, state };
 }

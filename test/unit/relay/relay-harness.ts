@@ -1,7 +1,7 @@
 // A relay wired to an in-process simulator, with its log lines captured, for tests through app.request().
 import { fileURLToPath } from 'node:url';
 import { createSimulator, type SimulatorOptions } from '../../../src/simulator/app.ts';
-import { createRelayApp } from '../../../src/relay/app.ts';
+import { createRelayApp, type RelayAppOptions } from '../../../src/relay/app.ts';
 import { createJsonLogger } from '../../../src/relay/log.ts';
 import { readSettings, type RelaySettings } from '../../../src/relay/settings.ts';
 import { createUpstreamClient } from '../../../src/relay/upstream/index.ts';
@@ -17,9 +17,11 @@ export interface RelayHarnessOptions {
   simulator?: SimulatorOptions;
   now?: () => number;
   password?: string;
+  /** Passed through to createRelayApp: readiness checks, the shared stopping state, the stores. */
+  app?: Pick<RelayAppOptions, 'readiness' | 'readinessTimeoutMs' | 'lifecycle' | 'stores'>;
 }
 
-export function createRelayHarness({ environment = {}, simulator: simulatorOptions = {}, now, password }: RelayHarnessOptions = {}) {
+export function createRelayHarness({ environment = {}, simulator: simulatorOptions = {}, now, password, app: appOptions = {} }: RelayHarnessOptions = {}) {
   const simulator = createSimulator({ botReplyDelayMs: 0, agentJoinDelayMs: 0, ...simulatorOptions });
   // Tests run as NODE_ENV=test, with the test origin named (the relay takes no origin from a non-loopback Host).
   const settings: RelaySettings = readSettings({ NODE_ENV: 'test', PUBLIC_ORIGIN: RELAY_ORIGIN, ...environment }, () => new Uint8Array(32).fill(7));
@@ -42,6 +44,7 @@ export function createRelayHarness({ environment = {}, simulator: simulatorOptio
     // The signed logo URL points at the simulator too; fetched without the upstream client (no token).
     fetchLogo: (input, init) => simulator.fetch(input, init),
     ...(now ? { now } : {}),
+    ...appOptions,
   });
 
   /** A request as the frame would send it: same origin, JSON. */

@@ -28,6 +28,7 @@ describe('readSettings', () => {
       messagesPerMinutePerConversation: 20,
       bodyLimitBytes: 16384,
       messageMaxLength: 2000,
+      shutdownGraceMs: 10_000,
     });
   });
 
@@ -42,6 +43,7 @@ describe('readSettings', () => {
         PUBLIC_ORIGIN: 'https://chat.practice.example/ignored/path',
         TRUST_PROXY: 'true',
         REQUESTS_PER_MINUTE_PER_IP: '10',
+        SHUTDOWN_GRACE_MS: '2500',
       },
       secret,
     );
@@ -53,6 +55,7 @@ describe('readSettings', () => {
       trustProxy: true,
       development: false,
       requestsPerMinutePerIp: 10,
+      shutdownGraceMs: 2500,
     });
   });
 
@@ -62,6 +65,8 @@ describe('readSettings', () => {
     [{ UPSTREAM_URL: 'ftp://x' }, 'UPSTREAM_URL'],
     [{ HANDLE_SECRET: 'short' }, 'HANDLE_SECRET'],
     [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY'],
+    [{ SHUTDOWN_GRACE_MS: '-1' }, 'SHUTDOWN_GRACE_MS'],
+    [{ SHUTDOWN_GRACE_MS: '700000' }, 'SHUTDOWN_GRACE_MS'],
     [{ UPSTREAM_URL: 'https://api.example.com' }, 'go together'],
     [{ ...PRODUCTION, HANDLE_SECRET: undefined }, 'HANDLE_SECRET is required'],
     [{ ...PRODUCTION, UPSTREAM_URL: undefined, UPSTREAM_USERNAME: undefined, UPSTREAM_PASSWORD: undefined }, 'UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required'],

@@ -167,6 +167,35 @@ describe('token manager', () => {
     expect((await upstreamFailure(tokens.getToken())).code).toBe('upstream_unavailable');
   });
 
+  it('reports its state from memory: none yet, valid, failing since the first failure, then valid again', async () => {
+    const c = clock();
+    let fail = false;
+    const fake = fakeUpstream(() => (fail ? json({}, 503) : json(tokenBody('tok', { expires_in: 100 }))));
+    const tokens = createTokenManager({ baseUrl: BASE, username: 'u', password: 'p', fetch: fake.fetch, now: c.now });
+    expect(tokens.state()).toEqual({ state: 'none' });
+    await tokens.getToken();
+    const issuedAt = c.now();
+    expect(tokens.state()).toEqual({ state: 'valid', expiresAt: issuedAt + 100_000 });
+    fail = true;
+    c.advance(90_000); // the early refresh fails, the token still serves: still valid
+    await tokens.getToken();
+    expect(tokens.state()).toMatchObject({ state: 'valid' });
+    const firstFailure = c.now();
+    c.advance(10_000); // expired, inside the backoff window
+    expect(tokens.state()).toEqual({ state: 'failing', since: firstFailure, retryAt: firstFailure + 1000 });
+    await upstreamFailure(tokens.getToken()); // the next window's request fails too: `since` stays the first failure
+    expect(tokens.state()).toEqual({ state: 'failing', since: firstFailure, retryAt: c.now() + 2000 });
+    const requests = fake.requests.length;
+    for (let i = 0; i < 5; i++) tokens.state();
+    expect(fake.requests).toHaveLength(requests); // asking the state never calls upstream
+    fail = false;
+    c.advance(2000);
+    await tokens.getToken();
+    expect(tokens.state()).toMatchObject({ state: 'valid' });
+    tokens.invalidate('tok'); // refused by upstream: forgotten, the next request fetches a new one
+    expect(tokens.state()).toEqual({ state: 'none' });
+  });
+
   it('maps a slow token endpoint to upstream_timeout', async () => {
     const fake = fakeUpstream(() => new Promise<Response>(() => {}));
     const tokens = createTokenManager({ baseUrl: BASE, username: 'u', password: 'p', fetch: fake.fetch, timeoutMs: 30 });

@@ -1,0 +1,57 @@
+// The simulator behind a small forwarding proxy on a real port that holds message sends for `delayMs` before passing
+// them on, and says when one has arrived: a send that is provably in flight, for the graceful-stop tests.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startSimulatorServer } from '../../src/simulator/server.ts';
+
+async function bodyOf(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startSlowUpstream({ delayMs }: { delayMs: number }) {
+  const simulator = await startSimulatorServer({ port: 0, botReplyDelayMs: 0, agentJoinDelayMs: 0 });
+  const arrivals: (() => void)[] = [];
+  let sendsArrived = 0;
+  const proxy = createServer((request, response) => {
+    // After close() a held send forwards to a closed simulator: that ends its connection, not the test run.
+    forward(request, response).catch(() => response.destroy());
+  });
+  async function forward(request: IncomingMessage, response: ServerResponse) {
+    const body = await bodyOf(request);
+    if (request.method === 'POST' && /\/messages\/?$/.test(request.url ?? '')) {
+      sendsArrived += 1;
+      arrivals.splice(0).forEach((arrived) => arrived());
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && !['host', 'connection', 'content-length'].includes(entry[0])),
+    );
+    const answer = await fetch(`${simulator.url}${request.url}`, {
+      method: request.method ?? 'GET',
+      headers,
+      ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
+    });
+    const bytes = Buffer.from(await answer.arrayBuffer());
+    response.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/octet-stream' });
+    response.end(bytes);
+  }
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seed: simulator.simulator.seed,
+    simulator: simulator.simulator,
+    sendsArrived: () => sendsArrived,
+    /** Resolves when the next message send reaches the upstream. */
+    nextSendArrives: () => new Promise<void>((resolve) => arrivals.push(resolve)),
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        proxy.close(() => resolve());
+        proxy.closeAllConnections();
+      });
+      await simulator.close();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+// `npm start` (src/server.ts) as a real process: SIGTERM while a send is in flight lets the send finish and exits 0;
+// a grace period too short for it exits 1; with the embedded simulator both ports close.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSlowUpstream } from '../../support/slow-upstream.ts';
+
+const ROOT = new URL('../../../', import.meta.url);
+const children: ChildProcessWithoutNullStreams[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await Promise.allSettled(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+/** Starts `node --import tsx src/server.ts` and resolves once it has printed its addresses. */
+async function startServer(environment: Record<string, string>) {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(UPSTREAM_|PUBLIC_ORIGIN|HANDLE_SECRET|HOST$|PORT$|SIMULATOR_PORT|SHUTDOWN_GRACE_MS)/.test(name)),
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: { ...inherited, NODE_ENV: 'development', PORT: '0', SIMULATOR_PORT: '0', ...environment },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => (output += chunk));
+  child.stderr.on('data', () => {});
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', () => output.includes('Health:') && resolve());
+    child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${output}`)));
+  });
+  const relayUrl = /Relay listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+  if (relayUrl === undefined) throw new Error(`no relay URL in: ${output}`);
+  const simulatorUrl = /built-in simulator at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+  return { child, relayUrl, simulatorUrl, output: () => output };
+}
+
+async function sendInFlight(relayUrl: string, upstream: Awaited<ReturnType<typeof startSlowUpstream>>) {
+  const headers = { 'Content-Type': 'application/json', Origin: relayUrl };
+  const created = await fetch(`${relayUrl}/v1/conversations`, { method: 'POST', headers, body: JSON.stringify({ client_id: 'demo-client' }) });
+  expect(created.status).toBe(201);
+  const { conversation } = (await created.json()) as { conversation: string };
+  const arrived = upstream.nextSendArrives();
+  const send = fetch(`${relayUrl}/v1/conversations/${conversation}/messages`, {
+    method: 'POST',
+    headers: { ...headers, 'Idempotency-Key': 'server-stop-0001' },
+    body: JSON.stringify({ text: 'Is the practice open on Saturday?' }),
+  }).then(
+    (response) => `answered ${response.status}`,
+    () => 'connection closed',
+  );
+  await Promise.race([arrived, send.then((outcome) => Promise.reject(new Error(`the send ${outcome} too early`)))]);
+  return { send };
+}
+
+function refused(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+async function withSlowUpstream() {
+  const upstream = await startSlowUpstream({ delayMs: 1500 });
+  cleanups.push(() => upstream.close());
+  return {
+    upstream,
+    environment: { UPSTREAM_URL: upstream.url, UPSTREAM_USERNAME: upstream.seed.username, UPSTREAM_PASSWORD: upstream.seed.password },
+  };
+}
+
+describe('npm start (src/server.ts) on SIGTERM', () => {
+  it('lets the send in flight finish with 201, then exits 0', async () => {
+    const { upstream, environment } = await withSlowUpstream();
+    const server = await startServer({ ...environment, SHUTDOWN_GRACE_MS: '8000' });
+    const { send } = await sendInFlight(server.relayUrl, upstream);
+    const exited = once(server.child, 'exit');
+    server.child.kill('SIGTERM');
+    expect(await send).toBe('answered 201');
+    const [code] = await exited;
+    expect(code).toBe(0);
+    expect(server.output()).toContain('Stopped: every request in flight finished.');
+    expect(upstream.sendsArrived()).toBe(1);
+  }, 30_000);
+
+  it('exits 1 when the grace period ends with the send still in flight', async () => {
+    const { upstream, environment } = await withSlowUpstream();
+    const server = await startServer({ ...environment, SHUTDOWN_GRACE_MS: '100' });
+    const { send } = await sendInFlight(server.relayUrl, upstream);
+    const exited = once(server.child, 'exit');
+    server.child.kill('SIGTERM');
+    expect(await send).toBe('connection closed');
+    const [code] = await exited;
+    expect(code).toBe(1);
+    expect(server.output()).toContain('the grace period ran out');
+  }, 30_000);
+
+  it('with the embedded simulator: exits 0 and closes both ports', async () => {
+    const server = await startServer({});
+    expect(server.simulatorUrl).toBeDefined();
+    expect((await fetch(`${server.relayUrl}/readyz`)).status).toBe(200);
+    const exited = once(server.child, 'exit');
+    server.child.kill('SIGTERM');
+    const [code] = await exited;
+    expect(code).toBe(0);
+    expect(await refused(server.relayUrl)).toBe(true);
+    expect(await refused(server.simulatorUrl ?? '')).toBe(true);
+  }, 30_000);
+});
