@@ -162,6 +162,31 @@ describe('several relay instances behind one address, sharing Redis', () => {
     await stopInstances();
   }, 60_000);
 
+  it('SIGTERM to one instance during sends (a deploy): every send in flight completes, and the instance exits cleanly', async () => {
+    await startInstances(2);
+    const handles = await Promise.all(
+      Array.from({ length: 6 }, async () => ((await (await createConversation()).json()) as { conversation: string }).conversation),
+    );
+    const before = upstreamVisitorTexts().flat().length;
+    // The practice's service is slow to answer, so the sends are still in flight when the deploy begins.
+    upstream.simulator.faults.set({ latencyMs: 1_000, match: /messages\/$/ });
+    const leaving = relays[0]!;
+    const inFlight = handles.map((handle, index) => send(leaving.url, handle, `key-deploy-${index}`, `sent during a deploy ${index}`));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const exitCode = leaving.stop('SIGTERM');
+    const statuses = await Promise.all(inFlight.map((response) => response.then((answer) => answer.status, () => 0)));
+    upstream.simulator.faults.reset();
+    const received = upstreamVisitorTexts().flat().length - before;
+    console.log(`several instances: SIGTERM with ${handles.length} sends in flight → answers ${statuses.join(' ')}, ${received} upstream, exit code ${await exitCode}`);
+    expect(statuses).toEqual(handles.map(() => 201));
+    expect(received).toBe(handles.length);
+    expect(await exitCode).toBe(0);
+    // The other instance keeps serving the same conversations.
+    relays = relays.slice(1);
+    expect((await send(relays[0]!.url, handles[0]!, 'key-deploy-after', 'after the deploy')).status).toBe(201);
+    await stopInstances();
+  }, 60_000);
+
   it('Redis stopped mid-run and back: nothing lost, nothing duplicated', async () => {
     await startInstances(2);
     const before = upstreamVisitorTexts().flat().length;
