@@ -1,6 +1,5 @@
 // The whole service side on real ports, for real-port and browser tests: the simulator, and the relay talking to it
 // over HTTP with the seeded account. Log lines are captured for assertions.
-import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startSimulatorServer } from '../../src/simulator/server.ts';
 import type { SimulatorOptions } from '../../src/simulator/app.ts';
@@ -8,6 +7,7 @@ import { createJsonLogger } from '../../src/relay/log.ts';
 import { startRelayServer } from '../../src/relay/serve.ts';
 import { readSettings } from '../../src/relay/settings.ts';
 import { createUpstreamClient } from '../../src/relay/upstream/index.ts';
+import { freePort } from './free-port.ts';
 
 export const BUILT_DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 export const FIXTURE_DIST = fileURLToPath(new URL('../fixtures/dist', import.meta.url));
@@ -28,14 +28,6 @@ export interface ProductOptions {
   relayHost?: string;
 }
 
-/** A port that was free a moment ago (the relay takes it at once; loopback only). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 export async function startProduct({ distDir = BUILT_DIST, environment = {}, simulator: simulatorOptions = {}, relayPort = 0, relayHost }: ProductOptions = {}) {
   const upstream = await startSimulatorServer({ port: 0, botReplyDelayMs: 50, agentJoinDelayMs: 100, ...simulatorOptions });

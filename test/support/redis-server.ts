@@ -1,8 +1,8 @@
 // A real redis-server for tests, on a free loopback port, with no persistence; stopped (and startable again on the
 // same port, for "Redis went away and came back") by the test.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
+import { freePort } from './free-port.ts';
 
 export const REDIS_SERVER_PATH = process.env.REDIS_SERVER_PATH || '/usr/bin/redis-server';
 
@@ -18,13 +18,6 @@ export interface TestRedis {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 export async function startTestRedis(): Promise<TestRedis> {
   const port = await freePort();

@@ -1,7 +1,6 @@
 // A relay instance in its own process (`src/server.ts`, as `npm start` runs it), for tests of several instances
 // behind one address: what one process remembers in memory, another does not.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,13 +15,6 @@ export interface RelayProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 export async function startRelayProcess(environment: Record<string, string>): Promise<RelayProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {

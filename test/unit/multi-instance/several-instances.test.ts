@@ -3,7 +3,8 @@
 // quota is one quota, and Redis going away loses and duplicates nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatorServer } from '../../../src/simulator/server.ts';
-import { startRelayProcess, freePort, type RelayProcess } from '../../support/relay-process.ts';
+import { freePort } from '../../support/free-port.ts';
+import { startRelayProcess, type RelayProcess } from '../../support/relay-process.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../support/round-robin-proxy.ts';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
 
