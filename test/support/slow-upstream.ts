@@ -1,7 +1,7 @@
 // The simulator behind a small forwarding proxy on a real port that holds message sends for `delayMs` before passing
 // them on, and says when one has arrived: a send that is provably in flight, for the graceful-stop tests.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { startSimulatorServer } from '../../src/simulator/server.ts';
 
 async function bodyOf(request: IncomingMessage): Promise<Buffer> {
@@ -54,4 +54,37 @@ export async function startSlowUpstream({ delayMs }: { delayMs: number }) {
       await simulator.close();
     },
   };
+}
+
+/**
+ * Starts a conversation on the relay, then a send that the slow upstream holds; resolves once the send has reached the
+ * upstream, with the browser's pending answer.
+ */
+export async function sendHeldByUpstream(relayUrl: string, upstream: Awaited<ReturnType<typeof startSlowUpstream>>, key: string, text: string) {
+  const headers = { 'Content-Type': 'application/json', Origin: relayUrl };
+  const created = await fetch(`${relayUrl}/v1/conversations`, { method: 'POST', headers, body: JSON.stringify({ client_id: 'demo-client' }) });
+  if (created.status !== 201) throw new Error(`could not start a conversation: ${created.status}`);
+  const { conversation } = (await created.json()) as { conversation: string };
+  const arrived = upstream.nextSendArrives();
+  const send = fetch(`${relayUrl}/v1/conversations/${conversation}/messages`, {
+    method: 'POST',
+    headers: { ...headers, 'Idempotency-Key': key },
+    body: JSON.stringify({ text }),
+  });
+  // A failed send must fail the test, not hang it until the arrival that never comes.
+  await Promise.race([arrived, send.then((response) => Promise.reject(new Error(`the send answered ${response.status} too early`)))]);
+  return { send };
+}
+
+/** A fresh TCP connection to a server's port: resolves "connected" or the error code (ECONNREFUSED once it stopped). */
+export function tryConnect(url: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
 }

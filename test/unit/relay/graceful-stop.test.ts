@@ -1,13 +1,12 @@
 // The graceful stop on real ports: a send in flight when the stop begins completes, new connections are refused,
 // and the grace period bounds the wait. The upstream holds sends for 1.5 s (test/support/slow-upstream.ts).
-import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJsonLogger } from '../../../src/relay/log.ts';
 import { startRelayServer, type RunningRelay } from '../../../src/relay/serve.ts';
 import { readSettings } from '../../../src/relay/settings.ts';
 import { createUpstreamClient } from '../../../src/relay/upstream/index.ts';
-import { startSlowUpstream } from '../../support/slow-upstream.ts';
+import { sendHeldByUpstream, startSlowUpstream, tryConnect } from '../../support/slow-upstream.ts';
 
 const FIXTURE_DIST = fileURLToPath(new URL('../../fixtures/dist', import.meta.url));
 const PUBLIC_DIR = fileURLToPath(new URL('../../../public', import.meta.url));
@@ -33,40 +32,10 @@ async function start(environment: Record<string, string> = {}) {
   return { relay, upstream };
 }
 
-/** Starts a conversation, then a send that the upstream holds; resolves once the send has reached the upstream. */
-async function sendInFlight(relayUrl: string, upstream: Awaited<ReturnType<typeof startSlowUpstream>>) {
-  const headers = { 'Content-Type': 'application/json', Origin: relayUrl };
-  const created = await fetch(`${relayUrl}/v1/conversations`, { method: 'POST', headers, body: JSON.stringify({ client_id: 'demo-client' }) });
-  expect(created.status).toBe(201);
-  const { conversation } = (await created.json()) as { conversation: string };
-  const arrived = upstream.nextSendArrives();
-  const send = fetch(`${relayUrl}/v1/conversations/${conversation}/messages`, {
-    method: 'POST',
-    headers: { ...headers, 'Idempotency-Key': 'graceful-stop-0001' },
-    body: JSON.stringify({ text: 'Can I book an appointment?' }),
-  });
-  // A failed send must fail the test, not hang it until the arrival that never comes.
-  await Promise.race([arrived, send.then((response) => Promise.reject(new Error(`the send answered ${response.status} too early`)))]);
-  return { send };
-}
-
-/** A fresh TCP connection to the relay's port: resolves "connected" or the error code. */
-function tryConnect(url: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('connected');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
-  });
-}
-
 describe('graceful stop (drain)', () => {
   it('lets a send in flight finish with its 201, asks its connection to close, and refuses new connections', async () => {
     const { relay, upstream } = await start();
-    const { send } = await sendInFlight(relay.url, upstream);
+    const { send } = await sendHeldByUpstream(relay.url, upstream, 'graceful-stop-0001', 'Can I book an appointment?');
     expect(await tryConnect(relay.url)).toBe('connected');
 
     const stopped = relay.drain(5000);
@@ -85,7 +54,7 @@ describe('graceful stop (drain)', () => {
 
   it('cuts off what is still in flight when the grace period ends, and says so', async () => {
     const { relay, upstream } = await start();
-    const { send } = await sendInFlight(relay.url, upstream);
+    const { send } = await sendHeldByUpstream(relay.url, upstream, 'graceful-stop-0001', 'Can I book an appointment?');
     const outcome = send.then((response) => `answered ${response.status}`, () => 'connection closed');
     expect(await relay.drain(200)).toEqual({ clean: false });
     expect(await outcome).toBe('connection closed');
@@ -93,7 +62,7 @@ describe('graceful stop (drain)', () => {
 
   it('uses SHUTDOWN_GRACE_MS when no grace is given, and a second drain is the same stop', async () => {
     const { relay, upstream } = await start({ SHUTDOWN_GRACE_MS: '100' });
-    const { send } = await sendInFlight(relay.url, upstream);
+    const { send } = await sendHeldByUpstream(relay.url, upstream, 'graceful-stop-0001', 'Can I book an appointment?');
     void send.catch(() => {});
     const first = relay.drain();
     expect(relay.drain()).toBe(first);

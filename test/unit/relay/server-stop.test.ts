@@ -2,9 +2,8 @@
 // a grace period too short for it exits 1; with the embedded simulator both ports close.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSlowUpstream } from '../../support/slow-upstream.ts';
+import { sendHeldByUpstream, startSlowUpstream, tryConnect } from '../../support/slow-upstream.ts';
 
 const ROOT = new URL('../../../', import.meta.url);
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -39,36 +38,6 @@ async function startServer(environment: Record<string, string>) {
   return { child, relayUrl, simulatorUrl, output: () => output };
 }
 
-async function sendInFlight(relayUrl: string, upstream: Awaited<ReturnType<typeof startSlowUpstream>>) {
-  const headers = { 'Content-Type': 'application/json', Origin: relayUrl };
-  const created = await fetch(`${relayUrl}/v1/conversations`, { method: 'POST', headers, body: JSON.stringify({ client_id: 'demo-client' }) });
-  expect(created.status).toBe(201);
-  const { conversation } = (await created.json()) as { conversation: string };
-  const arrived = upstream.nextSendArrives();
-  const send = fetch(`${relayUrl}/v1/conversations/${conversation}/messages`, {
-    method: 'POST',
-    headers: { ...headers, 'Idempotency-Key': 'server-stop-0001' },
-    body: JSON.stringify({ text: 'Is the practice open on Saturday?' }),
-  }).then(
-    (response) => `answered ${response.status}`,
-    () => 'connection closed',
-  );
-  await Promise.race([arrived, send.then((outcome) => Promise.reject(new Error(`the send ${outcome} too early`)))]);
-  return { send };
-}
-
-function refused(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-  });
-}
-
 async function withSlowUpstream() {
   const upstream = await startSlowUpstream({ delayMs: 1500 });
   cleanups.push(() => upstream.close());
@@ -82,7 +51,8 @@ describe('npm start (src/server.ts) on SIGTERM', () => {
   it('lets the send in flight finish with 201, then exits 0', async () => {
     const { upstream, environment } = await withSlowUpstream();
     const server = await startServer({ ...environment, SHUTDOWN_GRACE_MS: '8000' });
-    const { send } = await sendInFlight(server.relayUrl, upstream);
+    const held = await sendHeldByUpstream(server.relayUrl, upstream, 'server-stop-0001', 'Is the practice open on Saturday?');
+    const send = held.send.then((response) => `answered ${response.status}`, () => 'connection closed');
     const exited = once(server.child, 'exit');
     server.child.kill('SIGTERM');
     expect(await send).toBe('answered 201');
@@ -95,7 +65,8 @@ describe('npm start (src/server.ts) on SIGTERM', () => {
   it('exits 1 when the grace period ends with the send still in flight', async () => {
     const { upstream, environment } = await withSlowUpstream();
     const server = await startServer({ ...environment, SHUTDOWN_GRACE_MS: '100' });
-    const { send } = await sendInFlight(server.relayUrl, upstream);
+    const held = await sendHeldByUpstream(server.relayUrl, upstream, 'server-stop-0001', 'Is the practice open on Saturday?');
+    const send = held.send.then((response) => `answered ${response.status}`, () => 'connection closed');
     const exited = once(server.child, 'exit');
     server.child.kill('SIGTERM');
     expect(await send).toBe('connection closed');
@@ -112,7 +83,7 @@ describe('npm start (src/server.ts) on SIGTERM', () => {
     server.child.kill('SIGTERM');
     const [code] = await exited;
     expect(code).toBe(0);
-    expect(await refused(server.relayUrl)).toBe(true);
-    expect(await refused(server.simulatorUrl ?? '')).toBe(true);
+    expect(await tryConnect(server.relayUrl)).toBe('ECONNREFUSED');
+    expect(await tryConnect(server.simulatorUrl ?? '')).toBe('ECONNREFUSED');
   }, 30_000);
 });
