@@ -54,6 +54,7 @@ function storeChecks(checks: RelayStores['readiness']): Record<string, Readiness
 }
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 /**
  * Runs `middleware` only for requests that can carry a body. Hono's bodyLimit looks at `c.req.raw.body`, and on
@@ -63,7 +64,6 @@ const MINUTE = 60_000;
 function bodiesOnly(middleware: MiddlewareHandler<RelayEnv>): MiddlewareHandler<RelayEnv> {
   return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : middleware(c, next));
 }
-const HOUR = 60 * MINUTE;
 
 /** Remembers the first non-null answer: the built frame page does not change while the relay runs. */
 function cacheOnceFound<T>(read: () => Promise<T | null>): () => Promise<T | null> {

@@ -28,7 +28,7 @@ export interface RunningRelay {
 export function startRelayServer(options: RelayAppOptions): Promise<RunningRelay> {
   const lifecycle = options.lifecycle ?? createLifecycle();
   // Shared state (Redis for REDIS_URL) lives as long as this server; stores passed in belong to the caller.
-  const ownStores = options.stores === undefined ? createStores(options.settings.redisUrl, options.logger, options.now) : null;
+  const ownStores = options.stores === undefined ? createStores(options.settings, options.logger, options.now) : null;
   const app = createRelayApp({ ...options, lifecycle, stores: options.stores ?? ownStores! });
   const { host, port } = options.settings;
   return new Promise((resolve, reject) => {

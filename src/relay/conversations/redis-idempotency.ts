@@ -17,6 +17,11 @@ export interface RedisIdempotencyOptions<T> {
   leaseMs?: number;
   /** How often a waiting duplicate looks again. */
   pollMs?: number;
+  /**
+   * How long a duplicate waits for the first attempt's result before it is answered "try again": the relay's request
+   * deadline, since past it the browser has its answer (upstream_timeout) and no one is waiting any more.
+   */
+  waitMs?: number;
   /** Called when a send went through but its record could not be written (Redis went away meanwhile). */
   onRecordLost?: () => void;
 }
@@ -34,6 +39,7 @@ export function createRedisIdempotencyStore<T>({
   ttlMs = 24 * 60 * 60 * 1000,
   leaseMs = 60_000,
   pollMs = 100,
+  waitMs = leaseMs,
   onRecordLost = () => {},
 }: RedisIdempotencyOptions<T>): IdempotencyStore<T> {
   const recordSchema = z.discriminatedUnion('state', [
@@ -56,7 +62,7 @@ export function createRedisIdempotencyStore<T>({
       const id = `${KEY_PREFIX}${bodyFingerprint(scope)}:${key}`;
       const fingerprint = bodyFingerprint(body);
       const owner = randomUUID();
-      const waitUntil = Date.now() + leaseMs;
+      const waitUntil = Date.now() + waitMs;
       for (;;) {
         const lease = JSON.stringify({ state: 'sending', fingerprint, owner });
         if ((await redis(() => client.set(id, lease, 'PX', leaseMs, 'NX'))) === 'OK') break;

@@ -13,7 +13,7 @@ import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
 import { withoutText, withText, type SentRecord } from '../conversations/sent-record.ts';
 import { createDeliverOnce } from '../conversations/deliver-once.ts';
-import { createUnknownOutcomeStore, type UnknownOutcomeStore } from '../conversations/unknown-outcomes.ts';
+import type { UnknownOutcomeStore } from '../conversations/unknown-outcomes.ts';
 import type { RevocationStore } from '../conversations/revocations.ts';
 import type { RateLimiter } from '../protection/rate-limiter.ts';
 import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
@@ -25,8 +25,8 @@ export interface ConversationRouteOptions {
   handles: HandleSealer;
   /** Keeps the sent message without its text (sent-record.ts). */
   idempotency: IdempotencyStore<SentRecord>;
-  /** Sends whose answer was lost, checked before a retry sends again (default: in memory). */
-  unknownOutcomes?: UnknownOutcomeStore;
+  /** Sends whose answer was lost, checked before a retry sends again. */
+  unknownOutcomes: UnknownOutcomeStore;
   /** Handles retired by End chat. */
   revocations: RevocationStore;
   /** New conversations per client address. */
@@ -58,7 +58,7 @@ const afterQuery = z.union([z.undefined(), z.string().regex(/^\d{1,15}$/).transf
 export function conversationRoutes(options: ConversationRouteOptions) {
   const { upstream, configurations, handles, idempotency, revocations, deadlineMs, now = Date.now } = options;
   const resolvedReadGraceMs = options.resolvedReadGraceMs ?? RESOLVED_READ_GRACE_MS;
-  const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes ?? createUnknownOutcomeStore({ now }), now });
+  const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes, now });
   const messageBody = z.strictObject({
     text: z
       .string()

@@ -2,6 +2,7 @@
 // single instance (the embedded default); in Redis when REDIS_URL is set, so any instance behind a load balancer
 // answers a retry, a quota or a retired handle the same way. Both kinds sit behind the same interfaces.
 import type { Logger } from '../log.ts';
+import type { RelaySettings } from '../settings.ts';
 import { createIdempotencyStore, type IdempotencyStore } from '../conversations/idempotency.ts';
 import { createRedisIdempotencyStore } from '../conversations/redis-idempotency.ts';
 import { createRedisRevocationStore } from '../conversations/redis-revocations.ts';
@@ -36,7 +37,8 @@ export function createMemoryStores(now: () => number = Date.now): RelayStores {
   };
 }
 
-export function createRedisStores(url: string, logger: Logger): RelayStores {
+/** `duplicateWaitMs`: how long a duplicate send waits for the first's result (the relay's request deadline). */
+export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?: number): RelayStores {
   const client = createRedisClient(url, logger);
   const quotasFailOpen = warnAtMostEveryMinute(logger);
   const unavailable = () => quotasFailOpen('Redis (REDIS_URL) is unreachable: quotas are not enforced and retired handles not checked until it is back.');
@@ -44,6 +46,7 @@ export function createRedisStores(url: string, logger: Logger): RelayStores {
     idempotency: createRedisIdempotencyStore({
       client,
       resultSchema: sentRecordSchema,
+      ...(duplicateWaitMs === undefined ? {} : { waitMs: duplicateWaitMs }),
       onRecordLost: () => logger.warn('A message was sent but its idempotency record could not be written to Redis.'),
     }),
     revocations: createRedisRevocationStore(client, unavailable),
@@ -56,6 +59,6 @@ export function createRedisStores(url: string, logger: Logger): RelayStores {
   };
 }
 
-export function createStores(redisUrl: string | null, logger: Logger, now: () => number = Date.now): RelayStores {
-  return redisUrl === null ? createMemoryStores(now) : createRedisStores(redisUrl, logger);
+export function createStores(settings: Pick<RelaySettings, 'redisUrl' | 'requestDeadlineMs'>, logger: Logger, now: () => number = Date.now): RelayStores {
+  return settings.redisUrl === null ? createMemoryStores(now) : createRedisStores(settings.redisUrl, logger, settings.requestDeadlineMs);
 }

@@ -100,6 +100,27 @@ describe('idempotency records in Redis', () => {
   });
 });
 
+describe('a duplicate waiting for the first attempt', () => {
+  it('stops waiting after its bound (the request deadline) with a retryable refusal, and sends nothing', async () => {
+    const { createRedisIdempotencyStore } = await import('../../../src/relay/conversations/redis-idempotency.ts');
+    const { sentRecordSchema } = await import('../../../src/relay/conversations/sent-record.ts');
+    const { Redis } = await import('ioredis');
+    const client = new Redis(redis.url);
+    client.on('error', () => {});
+    const first = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema });
+    void first.run('conv-wait', 'key-wwwwwwww', 'x', () => new Promise<never>(() => {}));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const duplicate = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, waitMs: 200, pollMs: 20 });
+    let sent = false;
+    const started = Date.now();
+    const refusal = await duplicate.run('conv-wait', 'key-wwwwwwww', 'x', async () => ((sent = true), record())).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ code: 'upstream_unavailable' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(sent).toBe(false);
+    client.disconnect();
+  });
+});
+
 describe('quotas in Redis', () => {
   it('hold across instances: 6 conversations an hour means 6 in all, then 429 with a Retry-After', async () => {
     const instances = [instance(), instance(), instance()].map((stores) => stores.quota('conversations-test', 6, 60 * 60 * 1000));
