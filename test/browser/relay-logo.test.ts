@@ -25,10 +25,11 @@ const strictPage = (relay: string) => ({
 });
 
 beforeAll(async () => {
-  // Signed logo URLs that expire after one second, so a test can outlive one.
+  // Signed logo URLs that expire within two seconds, so a test can outlive one. (The simulator counts expiry in whole
+  // seconds, so a one-second URL can be dead a few milliseconds after it is signed: too short for the relay's fetch.)
   [browser, product, hostile] = await Promise.all([
     launchBrowser(),
-    startProduct({ simulator: { logoUrlLifetimeSeconds: 1 } }),
+    startProduct({ simulator: { logoUrlLifetimeSeconds: 2 } }),
     startProduct({ simulator: { logoImage: { body: HOSTILE_SVG, contentType: 'image/svg+xml' } } }),
   ]);
   host = await serveHostPages({ '/': () => strictPage(product.relayUrl), '/hostile': () => strictPage(hostile.relayUrl) });
@@ -79,8 +80,8 @@ describe('the logo from the relay in real Chromium', () => {
       } finally {
         await context.close();
       }
-      // The service's signed URL lives one second; the relay's copy of the logo lives with its configuration.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // The service's signed URL lives at most two seconds; the relay's copy of the logo lives with its configuration.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
     }
   });
 
