@@ -33,6 +33,9 @@ async function openPanel(page: Page, path = '/'): Promise<Frame> {
   await expect.poll(() => frameElement.isVisible()).toBe(true);
   const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();
+  // Opening moves focus into the composer once the panel has the loader's "open" message. Wait for it, so a test that
+  // then focuses a suggestion does not have focus taken back from under it (the race CI once lost).
+  await expect.poll(() => frame.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
   return frame;
 }
 
