@@ -6,6 +6,7 @@ import { MESSAGE_MAX_LENGTH } from '../shared/wire.ts';
 import { createAnalytics } from './analytics.ts';
 import { App } from './components/App.tsx';
 import { createHostBridge, trustedHostOrigin } from './host-bridge.ts';
+import { inlineConfiguration } from './inline-configuration.ts';
 import { chooseLocale, STRINGS } from './i18n.ts';
 import { createChatModel } from './model/chat-model.ts';
 import { createHandleStorage } from './session/handle-storage.ts';
@@ -48,7 +49,8 @@ function sessionStorageOrNull(): Storage | null {
 
 async function start() {
   if (!CLIENT_ID_PATTERN.test(clientId)) throw new Error('client_id');
-  let configuration: WebchatConfiguration = await relayTransport.getConfiguration(clientId);
+  // Written into the page by the relay, so the panel shows without another round trip; asked for otherwise.
+  let configuration: WebchatConfiguration = inlineConfiguration(document, clientId) ?? (await relayTransport.getConfiguration(clientId));
   const embedded = window.parent !== window;
   const hostOrigin = !embedded
     ? null

