@@ -84,10 +84,11 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
           events.emit('unread', message.count);
         }
       }));
-      // The frame is created on intent: the first hover, focus or touch of the launcher (or open() from the page). A
-      // trace of a practice's page showed creating it the largest cost the widget had on the page's main thread
-      // (5–25 ms for the element and its cross-site navigation), so a visitor who never comes near the chat never
-      // pays it. The hover or touch comes a moment before the click, so the frame is already loading by then.
+      // The frame is created on intent: the first hover, focus or touch of the launcher (or open() from the page).
+      // Traces of a practice's page (bench/results.md) showed that making it at idle cost the page's main thread
+      // about 2 ms of CPU, and that its loading (another renderer process, the panel's script) competed with the
+      // page's own: the loader's script time was 3–4× its CPU time. A visitor who never comes near the chat now
+      // never pays it; the hover, focus or touch comes a moment before the click, so the frame is loading by then.
       const ensure = () => destroyed || chat.ensure();
       for (const type of ['pointerenter', 'focus', 'touchstart']) button.addEventListener(type, ensure, { once: true, passive: true });
       button.addEventListener('click', () => setOpen('toggle'));
