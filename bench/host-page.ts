@@ -1,14 +1,16 @@
 // `npm run bench:page`: what the widget costs a practice's page. A realistic page (text, images, a web-font-sized
 // asset) is served on loopback as www.smile-dental.test; the relay runs as its own process under another site's
-// name, chat.vendor-relay.test (Chromium maps *.test to 127.0.0.1). Headless Chromium loads the page with and
+// name, https://chat.vendor-relay.test behind a TLS front (Chromium maps *.test to 127.0.0.1). Headless Chromium loads the page with and
 // without the script tag, interleaved, and the DevTools protocol reports script and task time, long tasks, layout
 // shift, heap and bytes on the wire. Also: loader start → launcher painted, and click → panel interactive (first and
 // second open). Run `npm run build` first: the relay serves dist/.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
-import { cpus, totalmem } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer as createNetServer } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { launchBrowser, serveHostPages } from '../test/browser/harness.ts';
 
@@ -31,9 +33,33 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function startRelayProcess(): Promise<{ origin: string; child: ChildProcess }> {
+/**
+ * A TLS front for the relay, as a deployed relay has (a load balancer or proxy ends TLS and passes plain HTTP on):
+ * Chrome asks for brotli only over HTTPS, so without it the bench would count the gzip bytes no visitor receives.
+ * A self-signed certificate made with openssl for this run; the browser contexts are told to accept it.
+ */
+async function startTlsFront(): Promise<{ port: number; forwardTo(port: number): void; close(): void }> {
+  const directory = mkdtempSync(join(tmpdir(), 'bench-tls-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=chat.vendor-relay.test',
+    '-addext', 'subjectAltName=DNS:chat.vendor-relay.test', '-keyout', join(directory, 'key.pem'), '-out', join(directory, 'cert.pem')], { stdio: 'ignore' });
+  let target = 0;
+  const server = createTlsServer({ key: readFileSync(join(directory, 'key.pem')), cert: readFileSync(join(directory, 'cert.pem')) }, (socket) => {
+    const upstream = connect(target, '127.0.0.1');
+    socket.pipe(upstream).pipe(socket);
+    const end = () => (socket.destroy(), upstream.destroy());
+    socket.on('error', end);
+    upstream.on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  rmSync(directory, { recursive: true });
+  return { port: (server.address() as { port: number }).port, forwardTo: (port) => (target = port), close: () => server.close() };
+}
+
+async function startRelayProcess(): Promise<{ origin: string; child: ChildProcess; front: { close(): void } }> {
   const port = await freePort();
-  const origin = `http://chat.vendor-relay.test:${port}`;
+  const front = await startTlsFront();
+  front.forwardTo(port);
+  const origin = `https://chat.vendor-relay.test:${front.port}`;
   // The built relay, as production runs it (npm run serve): a relay under tsx would take CPU from the browser on this
   // shared machine at the very moment the loader runs.
   const child = spawn(process.execPath, ['dist-server/server.js'], {
@@ -52,7 +78,7 @@ async function startRelayProcess(): Promise<{ origin: string; child: ChildProces
     child.once('exit', (code) => reject(new Error(`relay exited (${code}):\n${output}`)));
     setTimeout(() => reject(new Error(`relay did not start:\n${output}`)), 30_000);
   });
-  return { origin, child };
+  return { origin, child, front };
 }
 
 /** A practice's home page: headings and text, four images, a ~20 KB font, a little CSS. */
@@ -122,7 +148,7 @@ const OBSERVE = () => {
 };
 
 async function measure(browser: Browser, url: string, withWidget: boolean, loaderUrl: string): Promise<Run> {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
   const page = await context.newPage();
   await page.addInitScript(OBSERVE);
   const cdp = await context.newCDPSession(page);
@@ -178,7 +204,7 @@ async function measure(browser: Browser, url: string, withWidget: boolean, loade
  * would), a number rests the pointer on the launcher that long first, as a mouse user's hand does.
  */
 async function openTimes(browser: Browser, url: string, hoverFirstMs: number | null): Promise<[number, number]> {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
   const page: Page = await context.newPage();
   await page.goto(url, { waitUntil: 'load' });
   const button = page.locator('practice-chat button');
@@ -215,7 +241,7 @@ const SCRIPT_ENTRY_POINTS = new Set(['EvaluateScript', 'FunctionCall', 'RunMicro
  * Chromium, the relay and the bench).
  */
 async function traceScriptCpu(browser: Browser, url: string): Promise<Map<string, number>> {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
   const page = await context.newPage();
   await page.addInitScript(OBSERVE);
   const cdp: CDPSession = await context.newCDPSession(page);
@@ -245,7 +271,7 @@ async function traceScriptCpu(browser: Browser, url: string): Promise<Map<string
   return totals;
 }
 
-const { origin: relay, child } = await startRelayProcess();
+const { origin: relay, child, front } = await startRelayProcess();
 const loaderUrl = `${relay}/loader.js`;
 // Random base64 text: as incompressible as a real woff2, and plain ASCII so the page server sends it byte for byte.
 const fontBytes = randomBytes(15 * 1024).toString('base64');
@@ -325,4 +351,5 @@ try {
   await browser.close();
   await host.close();
   child.kill('SIGTERM');
+  front.close();
 }
