@@ -17,6 +17,32 @@ describe('handle sealer', () => {
     const sealer = createHandleSealer(new Uint8Array(32).fill(3));
     for (const handle of ['', 'x', 'a'.repeat(600), 'a+b/c=', '%00']) expect(sealer.open(handle)).toBeNull();
   });
+
+  // Opened handles are kept (a poll every few seconds need not pay AES-GCM each time); the expiry must still hold.
+  it('refuses a handle once it expires, even after opening it before', () => {
+    let clock = 1_000_000;
+    const sealer = createHandleSealer(new Uint8Array(32).fill(3), () => clock);
+    const handle = sealer.seal({ ...claims, expiresAt: clock + 1_000 });
+    expect(sealer.open(handle)).toEqual({ ...claims, expiresAt: 1_001_000 });
+    clock += 999;
+    expect(sealer.open(handle)).not.toBeNull();
+    clock += 1;
+    expect(sealer.open(handle)).toBeNull();
+    expect(sealer.open(handle)).toBeNull();
+  });
+
+  it('keeps opening every handle when more handles are in use than it keeps, and hands out claims no caller can change', () => {
+    const sealer = createHandleSealer(new Uint8Array(32).fill(3), Date.now, 2);
+    const handles = ['a', 'b', 'c'].map((id) => sealer.seal({ ...claims, conversationId: id }));
+    for (let round = 0; round < 2; round++) {
+      expect(handles.map((handle) => sealer.open(handle)?.conversationId)).toEqual(['a', 'b', 'c']);
+    }
+    const opened = sealer.open(handles[0]!)!;
+    expect(() => {
+      (opened as { conversationId: string }).conversationId = 'other';
+    }).toThrow(TypeError);
+    expect(sealer.open(handles[0]!)?.conversationId).toBe('a');
+  });
 });
 
 describe('idempotency store', () => {
