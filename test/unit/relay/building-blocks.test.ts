@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createHandleSealer } from '../../../src/relay/conversations/handles.ts';
 import { createIdempotencyStore } from '../../../src/relay/conversations/idempotency.ts';
 import { createRateLimiter } from '../../../src/relay/protection/rate-limiter.ts';
+import { createMemoryRevocationStore, revocationKey } from '../../../src/relay/conversations/revocations.ts';
+import { createHash } from 'node:crypto';
 
 describe('handle sealer', () => {
   const claims = { clientId: 'demo-client', conversationId: 'cnv_secret123', expiresAt: Date.now() + 60_000 };
@@ -92,5 +94,19 @@ describe('handle length', () => {
   it('refuses to seal a handle that open() would refuse', () => {
     const sealer = createHandleSealer(new Uint8Array(32).fill(3));
     expect(() => sealer.seal({ clientId: 'demo-client', conversationId: 'x'.repeat(600), expiresAt: Date.now() + 1000 })).toThrow(RangeError);
+  });
+});
+
+describe('memory revocation store', () => {
+  it('retires exactly the conversations revoked, until their time, under a digest of the id', async () => {
+    let clock = 1_000;
+    const store = createMemoryRevocationStore(() => clock);
+    expect(await store.isRevoked('cnv_a')).toBe(false);
+    await store.revoke('cnv_a', 2_000);
+    expect(await store.isRevoked('cnv_a')).toBe(true);
+    expect(await store.isRevoked('cnv_b')).toBe(false);
+    clock = 2_000;
+    expect(await store.isRevoked('cnv_a')).toBe(false);
+    expect(revocationKey('cnv_a')).toBe(createHash('sha256').update('cnv_a').digest('base64url'));
   });
 });
