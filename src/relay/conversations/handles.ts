@@ -23,10 +23,17 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 // Handles are short; anything longer is not ours and is refused before any crypto work.
 const MAX_HANDLE_LENGTH = 512;
+/**
+ * Opened handles kept, so a panel polling every few seconds does not pay AES-GCM, base64url and JSON per poll (about
+ * a twentieth of the relay's CPU per read under load). Only handles that opened are kept, under their exact spelling;
+ * the expiry is checked on every open, and the caller's revocation check is untouched. Bounded: the oldest is dropped.
+ */
+export const OPENED_HANDLE_CACHE_SIZE = 4096;
 
-export function createHandleSealer(secret: Uint8Array, now: () => number = Date.now): HandleSealer {
+export function createHandleSealer(secret: Uint8Array, now: () => number = Date.now, cacheSize = OPENED_HANDLE_CACHE_SIZE): HandleSealer {
   // A key of its own, derived from the configured secret, so the secret may serve other purposes later.
   const key = Buffer.from(hkdfSync('sha256', secret, 'practice-webchat', 'conversation-handle/v1', 32));
+  const opened = new Map<string, Readonly<HandleClaims>>();
 
   return {
     seal(claims) {
@@ -40,24 +47,40 @@ export function createHandleSealer(secret: Uint8Array, now: () => number = Date.
     },
 
     open(handle) {
-      if (handle.length === 0 || handle.length > MAX_HANDLE_LENGTH || !/^[A-Za-z0-9_-]+$/.test(handle)) return null;
-      const sealed = Buffer.from(handle, 'base64url');
-      // Only the one spelling seal() makes: the decoder ignores the unused low bits of the last character, so without
-      // this one handle would have several spellings, and a list of retired or logged handles could be side-stepped.
-      if (sealed.toString('base64url') !== handle) return null;
-      if (sealed.length <= IV_BYTES + TAG_BYTES) return null;
-      let plaintext: string;
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
-        decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-        plaintext = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]).toString('utf8');
-      } catch {
+      const known = opened.get(handle);
+      if (known !== undefined) {
+        if (known.expiresAt > now()) return known;
+        opened.delete(handle);
         return null;
       }
-      const claims = parseClaims(plaintext);
-      return claims !== null && claims.expiresAt > now() ? claims : null;
+      const claims = openSealed(handle);
+      if (claims === null) return null;
+      if (opened.size >= cacheSize) opened.delete(opened.keys().next().value as string);
+      opened.set(handle, claims);
+      return claims;
     },
   };
+
+  /** The full check: alphabet, the one canonical spelling, the AES-GCM tag, the claims' shape and the expiry. */
+  function openSealed(handle: string): Readonly<HandleClaims> | null {
+    if (handle.length === 0 || handle.length > MAX_HANDLE_LENGTH || !/^[A-Za-z0-9_-]+$/.test(handle)) return null;
+    const sealed = Buffer.from(handle, 'base64url');
+    // Only the one spelling seal() makes: the decoder ignores the unused low bits of the last character, so without
+    // this one handle would have several spellings, and a list of retired or logged handles could be side-stepped.
+    if (sealed.toString('base64url') !== handle) return null;
+    if (sealed.length <= IV_BYTES + TAG_BYTES) return null;
+    let plaintext: string;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
+      decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+      plaintext = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+    } catch {
+      return null;
+    }
+    const claims = parseClaims(plaintext);
+    // Frozen: the same object is handed to every request with this handle.
+    return claims !== null && claims.expiresAt > now() ? Object.freeze(claims) : null;
+  }
 }
 
 function parseClaims(plaintext: string): HandleClaims | null {
