@@ -7,12 +7,13 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer as createNetServer } from 'node:net';
+import { connect } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { launchBrowser, serveHostPages } from '../test/browser/harness.ts';
+import { freePort } from '../test/support/free-port.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const SETTLE_MS = 2500;
@@ -22,15 +23,6 @@ const HOVER_BEFORE_CLICK_MS = 150;
 if (!existsSync(new URL('../dist/loader.js', import.meta.url)) || !existsSync(new URL('../dist-server/server.js', import.meta.url))) {
   console.error('dist/loader.js or dist-server/server.js is missing: run `npm run build` first.');
   process.exit(1);
-}
-
-/** A free high port for the relay, so PUBLIC_ORIGIN can name it before the relay starts. */
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

@@ -1,9 +1,9 @@
 // Sending a visitor's message so that it reaches upstream once, even when an earlier attempt's answer was lost.
 // Runs inside the idempotency store (one send per key at a time); the store forgets a failed send, so the visitor's
 // retry comes back here with the same key.
-import { createHash } from 'node:crypto';
 import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
 import type { UnknownOutcomeStore } from './unknown-outcomes.ts';
+import { bodyFingerprint } from './idempotency.ts';
 
 /** The relay's and upstream's clocks may differ a little; a stored message up to this much "earlier" still counts. */
 export const CLOCK_SKEW_ALLOWANCE_MS = 5_000;
@@ -17,8 +17,6 @@ export function outcomeIsUnknown(error: unknown): boolean {
   if (error.code === 'upstream_timeout' || error.code === 'upstream_bad_response') return true;
   return error.code === 'upstream_unavailable';
 }
-
-export const bodyHash = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 export interface DeliverOnceOptions {
   upstream: Pick<UpstreamClient, 'sendMessage' | 'listMessagesAfter'>;
@@ -37,7 +35,7 @@ export function createDeliverOnce({ upstream, outcomes, now }: DeliverOnceOption
         if (
           message.sender === 'visitor' &&
           Date.parse(message.created_at) >= since &&
-          bodyHash(message.text) === attempt.bodyHash &&
+          bodyFingerprint(message.text) === attempt.bodyHash &&
           !(await outcomes.isClaimed(conversationId, message.id))
         ) {
           return message;
@@ -50,7 +48,7 @@ export function createDeliverOnce({ upstream, outcomes, now }: DeliverOnceOption
   }
 
   return async function deliverOnce(conversationId: string, key: string, text: string): Promise<Message> {
-    const hash = bodyHash(text);
+    const hash = bodyFingerprint(text);
     const earlier = await outcomes.get(conversationId, key);
     if (earlier !== null && earlier.bodyHash === hash) {
       // A read-back that fails throws, and the record stays for the next retry: never send blind after a lost answer.

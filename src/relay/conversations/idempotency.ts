@@ -3,7 +3,7 @@
 // that fails is forgotten, so the visitor's retry with the same key really sends again. Only a hash of the body is
 // kept, and the result the caller chooses to keep (the send route keeps the sent message without its text).
 // This is the in-memory kind, for one instance; redis-idempotency.ts is the kind every instance shares.
-import { createHash } from 'node:crypto';
+import { digest } from './digest.ts';
 
 export type IdempotentOutcome<T> = { kind: 'result'; value: T } | { kind: 'conflict' };
 
@@ -13,7 +13,7 @@ export interface IdempotencyStore<T = unknown> {
 }
 
 /** What a store keeps of a body: enough to tell "the same body" from "another body", nothing to read it back. */
-export const bodyFingerprint = (body: string) => createHash('sha256').update(body).digest('base64url');
+export const bodyFingerprint = digest;
 
 interface Entry<T> {
   fingerprint: string;

@@ -2,7 +2,7 @@
 // shared computer's history) no longer reads or writes the conversation. Handles are sealed and stateless, so the
 // relay keeps a list of retired conversations until their handles would have expired anyway. Keyed by a hash of the
 // upstream conversation id (one handle per conversation), never the id or the handle itself.
-import { hash } from 'node:crypto';
+import { digest } from './digest.ts';
 
 export interface RevocationStore {
   /** Retires every handle of this conversation until `until` (ms since the epoch, the handle's own expiry). */
@@ -11,8 +11,7 @@ export interface RevocationStore {
 }
 
 /** The key a store files a conversation under: a digest, so the list says nothing about which conversations exist. */
-// The one-shot `hash` (Node >= 20.12) rather than createHash: it is checked on every read of every conversation.
-export const revocationKey = (conversationId: string) => hash('sha256', conversationId, 'base64url');
+export const revocationKey = (conversationId: string) => digest(conversationId);
 
 /**
  * In memory, for one relay process (the embedded default). With several instances, each must see every revocation:

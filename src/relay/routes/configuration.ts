@@ -3,8 +3,7 @@ import { clientIdFromQuery } from '../http/client-id.ts';
 import { withDeadline } from '../http/deadline.ts';
 import type { RelayEnv } from '../http/env.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
-import { withLauncherLook } from '../../shared/launcher-look.ts';
-import { browserConfiguration } from '../logo/logo-url.ts';
+import { configurationAnswer } from '../configuration/configuration-answer.ts';
 
 /**
  * GET /v1/webchat-configuration?client_id=ID — readable by any origin: the loader asks for it from the practice's
@@ -26,6 +25,6 @@ export function configurationRoutes({
     const clientId = clientIdFromQuery(c.req.query('client_id'));
     c.set('clientId', clientId);
     const resolved = await withDeadline(deadlineMs, configurations.get(clientId));
-    return c.json(withLauncherLook(browserConfiguration(resolved, publicOrigin ?? new URL(c.req.url).origin)));
+    return c.json(configurationAnswer(resolved, publicOrigin, c.req.url));
   });
 }

@@ -7,8 +7,7 @@ import type { ConfigurationService } from '../configuration/configuration-servic
 import { frameContentSecurityPolicy } from '../frame/content-security-policy.ts';
 import { clientIdFromQuery } from '../http/client-id.ts';
 import { isGa4TagId } from '../../shared/configuration.ts';
-import { withLauncherLook } from '../../shared/launcher-look.ts';
-import { browserConfiguration } from '../logo/logo-url.ts';
+import { configurationAnswer } from '../configuration/configuration-answer.ts';
 import { withConfiguration } from '../frame/frame-page.ts';
 
 /** Where the panel's GA4 beacon goes; allowed by the frame's CSP only for configurations with a GA4 tag id. */
@@ -47,6 +46,6 @@ export function frameRoutes({ configurations, readFramePage, deadlineMs, publicO
     c.header('Cache-Control', 'no-store');
     c.header('Referrer-Policy', 'no-referrer');
     // The same answer as GET /v1/webchat-configuration gives, so the panel need not ask for it.
-    return c.html(withConfiguration(page, withLauncherLook(browserConfiguration(resolved, publicOrigin ?? new URL(c.req.url).origin))));
+    return c.html(withConfiguration(page, configurationAnswer(resolved, publicOrigin, c.req.url)));
   });
 }
