@@ -13,6 +13,7 @@ import { requestLog } from './http/request-log.ts';
 import { sameOrigin } from './http/same-origin.ts';
 import { createConfigurationService } from './configuration/configuration-service.ts';
 import { createHandleSealer } from './conversations/handles.ts';
+import { createStatusReadings } from './conversations/status-readings.ts';
 import { createMemoryStores, type RelayStores } from './shared-state/stores.ts';
 import { configurationRoutes } from './routes/configuration.ts';
 import { conversationRoutes } from './routes/conversations.ts';
@@ -153,6 +154,7 @@ export function createRelayApp({
       handles: createHandleSealer(settings.handleSecret, now),
       idempotency: stores.idempotency,
       revocations: stores.revocations,
+      statusReadings: createStatusReadings({ maxAgeMs: settings.statusRefreshSeconds * 1000, now }),
       unknownOutcomes: stores.unknownOutcomes,
       conversationLimiter: stores.quota('conversations-per-address', settings.conversationsPerHourPerIp, HOUR),
       messageLimiter: stores.quota('messages-per-conversation', settings.messagesPerMinutePerConversation, MINUTE),

@@ -31,6 +31,7 @@ const environmentSchema = z.object({
   PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
   TRUST_PROXY: flag,
   CONFIG_CACHE_SECONDS: integer(60, 0, 600),
+  STATUS_REFRESH_SECONDS: integer(10, 0, 60),
   UPSTREAM_TIMEOUT_MS: integer(5000, 100, 60_000),
   REQUEST_DEADLINE_MS: integer(8000, 200, 120_000),
   HANDLE_TTL_HOURS: integer(12, 1, 24 * 30),
@@ -68,6 +69,8 @@ export interface RelaySettings {
    */
   development: boolean;
   configCacheSeconds: number;
+  /** How long a conversation's status, once read, serves the polls that bring no newer message (0: every poll reads it). */
+  statusRefreshSeconds: number;
   upstreamTimeoutMs: number;
   requestDeadlineMs: number;
   handleTtlMs: number;
@@ -147,6 +150,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     trustProxy: env.TRUST_PROXY,
     development,
     configCacheSeconds: env.CONFIG_CACHE_SECONDS,
+    statusRefreshSeconds: env.STATUS_REFRESH_SECONDS,
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
     requestDeadlineMs: env.REQUEST_DEADLINE_MS,
     handleTtlMs: env.HANDLE_TTL_HOURS * 60 * 60 * 1000,

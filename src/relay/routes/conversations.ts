@@ -15,6 +15,7 @@ import { withoutText, withText, type SentRecord } from '../conversations/sent-re
 import { createDeliverOnce } from '../conversations/deliver-once.ts';
 import type { UnknownOutcomeStore } from '../conversations/unknown-outcomes.ts';
 import type { RevocationStore } from '../conversations/revocations.ts';
+import { stillCurrent, type StatusReading, type StatusReadings } from '../conversations/status-readings.ts';
 import type { RateLimiter } from '../protection/rate-limiter.ts';
 import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
 import { clientIdSchema } from '../http/client-id.ts';
@@ -29,6 +30,8 @@ export interface ConversationRouteOptions {
   unknownOutcomes: UnknownOutcomeStore;
   /** Handles retired by End chat. */
   revocations: RevocationStore;
+  /** The last status read for each conversation, reused by polls that find nothing newer (status-readings.ts). */
+  statusReadings: StatusReadings;
   /** New conversations per client address. */
   conversationLimiter: RateLimiter;
   /** Messages per conversation. */
@@ -56,7 +59,7 @@ const escalateBody = z.strictObject({});
 const afterQuery = z.union([z.undefined(), z.string().regex(/^\d{1,15}$/).transform(Number)]);
 
 export function conversationRoutes(options: ConversationRouteOptions) {
-  const { upstream, configurations, handles, idempotency, revocations, deadlineMs, now = Date.now } = options;
+  const { upstream, configurations, handles, idempotency, revocations, statusReadings, deadlineMs, now = Date.now } = options;
   const resolvedReadGraceMs = options.resolvedReadGraceMs ?? RESOLVED_READ_GRACE_MS;
   const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes, now });
   const messageBody = z.strictObject({
@@ -129,10 +132,8 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       const after = afterQuery.safeParse(c.req.query('after'));
       if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
       const cursor = after.data ?? 0;
-      const [page, conversation] = await upstreamCall(
-        Promise.all([upstream.listMessagesAfter(claims.conversationId, cursor), upstream.getConversation(claims.conversationId)]),
-      );
-      if (conversation.status === 'resolved' && now() - Date.parse(conversation.updated_at) > resolvedReadGraceMs) {
+      const { page, conversation } = await upstreamCall(messagesWithStatus(claims.conversationId, cursor));
+      if (conversation.status === 'resolved' && now() - conversation.updatedAt > resolvedReadGraceMs) {
         // Retired for good once the grace period is seen to be over: `updated_at` moves whenever staff edit the
         // conversation (a new subject), which must not open its history to the handle again.
         await revocations.revoke(claims.conversationId, claims.expiresAt);
@@ -149,6 +150,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       const claims = await claimsOf(c);
       c.set('clientId', claims.clientId);
       await revocations.revoke(claims.conversationId, claims.expiresAt);
+      statusReadings.forget(claims.conversationId);
       return c.body(null, 204);
     })
 
@@ -161,9 +163,36 @@ export function conversationRoutes(options: ConversationRouteOptions) {
           throw await explainRefusal(error, claims.conversationId);
         }),
       );
+      // The next poll reads the status afresh rather than reuse the one from before the escalation.
+      statusReadings.forget(claims.conversationId);
       const answer: Escalated = { status: conversation.status };
       return c.json(answer);
     });
+
+  /**
+   * A poll's messages after `cursor`, and the conversation's status: read with them when the last reading is old (in
+   * parallel, as before there were readings), read after them when they show a message newer than the reading, else
+   * the reading itself. Most polls find nothing new, so most cost one upstream call.
+   */
+  async function messagesWithStatus(conversationId: string, cursor: number) {
+    const readStatus = async (newestSequence: number): Promise<StatusReading> => {
+      const detail = await upstream.getConversation(conversationId);
+      const reading: StatusReading = { status: detail.status, updatedAt: Date.parse(detail.updated_at), newestSequence };
+      statusReadings.remember(conversationId, reading);
+      return reading;
+    };
+    const recent = statusReadings.recent(conversationId);
+    if (recent === null) {
+      // Read side by side, the status may predate a message on the page; it vouches only for what the visitor had
+      // already seen (the cursor), so the next poll that brings anything reads it again.
+      const [page, conversation] = await Promise.all([upstream.listMessagesAfter(conversationId, cursor), readStatus(cursor)]);
+      return { page, conversation };
+    }
+    const page = await upstream.listMessagesAfter(conversationId, cursor);
+    // Read after the page, the status is at least as new as every message on it.
+    const newest = page.messages.at(-1)?.sequence ?? cursor;
+    return { page, conversation: stillCurrent(recent, newest) ? recent : await readStatus(newest) };
+  }
 
   /**
    * Upstream refuses a message or an escalation in a resolved conversation with a 400; the visitor should hear "this chat has ended",

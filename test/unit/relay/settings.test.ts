@@ -23,6 +23,7 @@ describe('readSettings', () => {
       publicOrigin: null,
       development: true,
       configCacheSeconds: 60,
+      statusRefreshSeconds: 10,
       requestsPerMinutePerIp: 300,
       conversationsPerHourPerIp: 20,
       messagesPerMinutePerConversation: 20,
@@ -44,6 +45,7 @@ describe('readSettings', () => {
         TRUST_PROXY: 'true',
         REQUESTS_PER_MINUTE_PER_IP: '10',
         SHUTDOWN_GRACE_MS: '2500',
+        STATUS_REFRESH_SECONDS: '0',
       },
       secret,
     );
@@ -56,6 +58,7 @@ describe('readSettings', () => {
       development: false,
       requestsPerMinutePerIp: 10,
       shutdownGraceMs: 2500,
+      statusRefreshSeconds: 0,
     });
   });
 
@@ -67,6 +70,7 @@ describe('readSettings', () => {
     [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY'],
     [{ SHUTDOWN_GRACE_MS: '-1' }, 'SHUTDOWN_GRACE_MS'],
     [{ SHUTDOWN_GRACE_MS: '700000' }, 'SHUTDOWN_GRACE_MS'],
+    [{ STATUS_REFRESH_SECONDS: '61' }, 'STATUS_REFRESH_SECONDS'],
     [{ UPSTREAM_URL: 'https://api.example.com' }, 'go together'],
     [{ ...PRODUCTION, HANDLE_SECRET: undefined }, 'HANDLE_SECRET is required'],
     [{ ...PRODUCTION, UPSTREAM_URL: undefined, UPSTREAM_USERNAME: undefined, UPSTREAM_PASSWORD: undefined }, 'UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required'],
