@@ -38,15 +38,15 @@ export function parseSentMessage(value: unknown): WireMessage | null {
 
 export function parseMessagesAfter(value: unknown): MessagesAfter | null {
   const a = record(value);
-  if (!a || !Array.isArray(a.messages) || !isCount(a.cursor) || !STATUSES.includes(a.status)) return null;
+  if (!a || !Array.isArray(a.messages) || !isCount(a.cursor) || !STATUSES.includes(a.status) || !isCount(a.status_as_of)) return null;
   const messages = a.messages.map(parseWireMessage);
   if (messages.some((message) => message === null)) return null;
-  return { messages: messages as WireMessage[], cursor: a.cursor, status: a.status as ConversationStatus };
+  return { messages: messages as WireMessage[], cursor: a.cursor, status: a.status as ConversationStatus, status_as_of: a.status_as_of };
 }
 
 export function parseEscalated(value: unknown): Escalated | null {
   const e = record(value);
-  return e && STATUSES.includes(e.status) ? { status: e.status as ConversationStatus } : null;
+  return e && STATUSES.includes(e.status) && isCount(e.status_as_of) ? { status: e.status as ConversationStatus, status_as_of: e.status_as_of } : null;
 }
 
 /** The code of a `{"error": {"code"}}` body, if it is one of ours. */

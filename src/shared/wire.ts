@@ -55,11 +55,19 @@ export interface MessagesAfter {
   /** Pass back as `after` on the next read. */
   cursor: number;
   status: ConversationStatus;
+  /**
+   * When the conversation last changed upstream, as of `status` (ms since the epoch, the service's clock). Each relay
+   * instance reuses the status it last read for a few seconds, so behind a load balancer consecutive polls may carry
+   * readings of different ages: the panel keeps the status with the newest `status_as_of`, never an older one.
+   */
+  status_as_of: number;
 }
 
 /** POST /v1/conversations/:handle/escalate */
 export interface Escalated {
   status: ConversationStatus;
+  /** As in MessagesAfter. */
+  status_as_of: number;
 }
 
 /** The longest message a visitor may send, in characters; the relay enforces it and the composer shows it. */

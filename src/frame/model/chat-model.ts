@@ -48,6 +48,8 @@ export function createChatModel(deps: ChatModelDependencies) {
   let handle: string | null = null;
   let creating: Promise<string> | null = null;
   let cursor = 0;
+  /** The `status_as_of` of the status shown: an answer carrying an older reading does not undo a newer one. */
+  let statusAsOf = -1;
   let lastSentAt: number | null = null;
   let pollTimer: unknown = null;
   let typingTimer: unknown = null;
@@ -80,9 +82,17 @@ export function createChatModel(deps: ChatModelDependencies) {
     return creating;
   }
 
+  /** Shows a status the relay answered with, unless the panel already shows a newer one (wire.ts, status_as_of). */
+  function takeStatus(status: ConversationStatus, asOf: number): void {
+    if (asOf < statusAsOf || phase.value === 'ended') return;
+    statusAsOf = asOf;
+    phase.value = status;
+  }
+
   function forgetConversation() {
     handle = null;
     cursor = 0;
+    statusAsOf = -1;
     handles.clear();
     deps.clearTimer(pollTimer);
   }
@@ -173,7 +183,7 @@ export function createChatModel(deps: ChatModelDependencies) {
       batch(() => {
         cursor = Math.max(cursor, answer.cursor);
         messages.value = list;
-        if (phase.value !== 'ended') phase.value = answer.status;
+        takeStatus(answer.status, answer.status_as_of);
         if (replies.length > 0) {
           awaitingReply.value = false;
           if (announce) announcement.value = replies.at(-1) ?? null;
@@ -250,7 +260,7 @@ export function createChatModel(deps: ChatModelDependencies) {
     async escalate(): Promise<TransportErrorCode | null> {
       try {
         const answer = await transport.escalate(await ensureConversation());
-        phase.value = answer.status;
+        takeStatus(answer.status, answer.status_as_of);
         deps.analytics.track('escalated');
         schedulePoll(0);
         return null;

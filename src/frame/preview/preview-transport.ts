@@ -9,6 +9,7 @@ export const PREVIEW_REPLY_MS = 600;
 export function createPreviewTransport(getConfiguration: Transport['getConfiguration'], now: () => number, botName: () => string): Transport {
   const messages: Array<WireMessage & { visibleFrom: number }> = [];
   let status: ConversationStatus = 'open';
+  let statusChangedAt = now();
 
   const add = (sender: WireMessage['sender'], author: string, text: string, delay = 0) => {
     const sequence = messages.length + 1;
@@ -43,12 +44,13 @@ export function createPreviewTransport(getConfiguration: Transport['getConfigura
         if (message.sequence !== (run.at(-1)?.sequence ?? after) + 1) break;
         run.push(message);
       }
-      return { messages: run, cursor: run.at(-1)?.sequence ?? after, status };
+      return { messages: run, cursor: run.at(-1)?.sequence ?? after, status, status_as_of: statusChangedAt };
     },
     async escalate() {
       status = 'escalated';
+      statusChangedAt = now();
       add('agent', 'Preview', 'A team member would join here. (Preview: no one at the practice is notified.)', PREVIEW_REPLY_MS);
-      return { status };
+      return { status, status_as_of: statusChangedAt };
     },
     // Nothing to retire: the preview never had a relay handle.
     async endConversation() {},

@@ -2,8 +2,8 @@
 // instead of two (its messages and the conversation's status). Panels poll every 1–15 s (poll-cadence.ts) and a
 // conversation's status changes a few times in its life, so most status reads found nothing new: with this, the relay
 // reads the status again when its reading is older than `maxAgeMs`, or when the messages show something that arrived
-// after that reading (a reply is when an escalation or a hand-over to staff happens), or when the relay itself changed
-// it (escalate, End chat: `forget`). A status change made silently upstream (staff resolve without a word) reaches
+// after that reading (a reply is when an escalation or a hand-over to staff happens). When the relay itself changes the
+// conversation (escalate) it remembers the service's answer. A status change made silently upstream (staff resolve without a word) reaches
 // the panel at most `maxAgeMs` late. Per instance and in memory: a stale reading costs only that delay, never a
 // wrong answer to a rule (retired handles are checked on every request, in the shared store).
 import type { ConversationDetail } from '../upstream/index.ts';
@@ -19,6 +19,8 @@ export interface StatusReading {
 export interface StatusReadings {
   /** A reading taken less than `maxAgeMs` ago, or null. */
   recent(conversationId: string): StatusReading | null;
+  /** Keeps the reading, unless the one kept is still recent and newer by the service's `updatedAt`: a poll that read
+   * the status before an escalation and finishes after it must not bring the old status back. */
   remember(conversationId: string, reading: StatusReading): void;
   forget(conversationId: string): void;
 }
@@ -54,6 +56,8 @@ export function createStatusReadings({
     },
     remember(conversationId, reading) {
       if (maxAgeMs <= 0) return;
+      const kept = readings.get(conversationId);
+      if (kept !== undefined && now() - kept.takenAt < maxAgeMs && reading.updatedAt < kept.updatedAt) return;
       // Re-inserted, so that Map order is the order readings were taken and the first key is the oldest.
       readings.delete(conversationId);
       if (readings.size >= capacity) readings.delete(readings.keys().next().value!);

@@ -140,7 +140,12 @@ export function conversationRoutes(options: ConversationRouteOptions) {
         throw new ApiError('conversation_resolved');
       }
       const messages = page.messages.map(toWireMessage);
-      const answer: MessagesAfter = { messages, cursor: messages.at(-1)?.sequence ?? cursor, status: conversation.status };
+      const answer: MessagesAfter = {
+        messages,
+        cursor: messages.at(-1)?.sequence ?? cursor,
+        status: conversation.status,
+        status_as_of: asOf(conversation.updatedAt),
+      };
       return c.json(answer);
     })
 
@@ -163,9 +168,11 @@ export function conversationRoutes(options: ConversationRouteOptions) {
           throw await explainRefusal(error, claims.conversationId);
         }),
       );
-      // The next poll reads the status afresh rather than reuse the one from before the escalation.
-      statusReadings.forget(claims.conversationId);
-      const answer: Escalated = { status: conversation.status };
+      // The service's answer is the freshest reading there is: the polls that follow reuse it, not the one before.
+      const updatedAt = Date.parse(conversation.updated_at);
+      const newestSequence = statusReadings.recent(claims.conversationId)?.newestSequence ?? 0;
+      statusReadings.remember(claims.conversationId, { status: conversation.status, updatedAt, newestSequence });
+      const answer: Escalated = { status: conversation.status, status_as_of: asOf(updatedAt) };
       return c.json(answer);
     });
 
@@ -210,6 +217,9 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     }
   }
 }
+
+/** A service timestamp that does not parse counts as the oldest news, so it never hides a status the panel has. */
+const asOf = (updatedAt: number) => (Number.isFinite(updatedAt) && updatedAt > 0 ? updatedAt : 0);
 
 function toWireMessage(message: Message): WireMessage {
   return {

@@ -173,6 +173,28 @@ describe('escalation, ending and resuming', () => {
     expect(tracked).toContain('escalated');
   });
 
+  it('keeps the newest status it has seen: an older reading (another relay instance) does not undo it, a newer one does', async () => {
+    const { model, relay, clock } = createTestModel();
+    model.setPanelOpen(true);
+    expect(await model.escalate()).toBeNull();
+    expect(model.phase.value).toBe('escalated');
+    // The next poll lands on an instance whose reading predates the escalation.
+    let polls = 0;
+    const answer = (status: 'open' | 'escalated', statusAsOf: number) => async () => {
+      polls += 1;
+      return { messages: [], cursor: 0, status, status_as_of: statusAsOf };
+    };
+    relay.transport.messagesAfter = answer('open', 0);
+    await clock.advance(POLL_FAST_MS);
+    expect(polls).toBe(1);
+    expect(model.phase.value).toBe('escalated');
+    // Staff hand the conversation back later: a newer reading, applied.
+    relay.transport.messagesAfter = answer('open', 1_000);
+    await clock.advance(POLL_IDLE_MS);
+    expect(polls).toBeGreaterThanOrEqual(2);
+    expect(model.phase.value).toBe('open');
+  });
+
   it('reports an escalation that failed, as a code', async () => {
     const { model, relay } = createTestModel();
     relay.failures.push(new TransportError('upstream_unavailable'));

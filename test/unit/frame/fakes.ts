@@ -79,6 +79,7 @@ export function createFakeRelay() {
     return message;
   };
 
+  let readings = 0; // status_as_of of the answers
   const transport: Transport = {
     async getConfiguration() {
       calls.push('configuration');
@@ -107,13 +108,14 @@ export function createFakeRelay() {
       failIfAsked();
       const found = conversation(handle);
       const messages = found.messages.filter((message) => message.sequence > after);
-      return { messages, cursor: messages.at(-1)?.sequence ?? after, status: found.status };
+      // Every answer is a fresh reading (one relay, reading the status each time): newer than any before it.
+      return { messages, cursor: messages.at(-1)?.sequence ?? after, status: found.status, status_as_of: ++readings };
     },
     async escalate(handle) {
       calls.push('escalate');
       failIfAsked();
       conversation(handle).status = 'escalated';
-      return { status: 'escalated' };
+      return { status: 'escalated', status_as_of: ++readings };
     },
     async endConversation(handle) {
       calls.push('end');

@@ -258,7 +258,9 @@ describe('GET /v1/conversations/:handle/messages and escalate', () => {
     expect(all.messages.map((message: { sender: string }) => message.sender)).toEqual(['visitor', 'bot']);
     expect(all.cursor).toBe(2);
     const none = await read(all.cursor);
-    expect(none).toEqual({ messages: [], cursor: 2, status: 'open' });
+    // status_as_of is the service's own updated_at for the conversation, as of the status given.
+    const [upstream] = [...harness.simulator.store.conversations.values()];
+    expect(none).toEqual({ messages: [], cursor: 2, status: 'open', status_as_of: Date.parse(upstream!.updated_at) });
   });
 
   it('refuses a cursor that is not a whole number', async () => {
@@ -273,7 +275,8 @@ describe('GET /v1/conversations/:handle/messages and escalate', () => {
     const handle = await harness.startConversation();
     const response = await harness.fromFrame(`/v1/conversations/${handle}/escalate`, { body: {} });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'escalated' });
+    const [upstream] = [...harness.simulator.store.conversations.values()];
+    expect(await response.json()).toEqual({ status: 'escalated', status_as_of: Date.parse(upstream!.updated_at) });
     const body = await waitFor(
       async () => (await harness.fromFrame(`/v1/conversations/${handle}/messages?after=0`)).json(),
       (value) => value.messages.some((message: { sender: string }) => message.sender === 'agent'),

@@ -29,6 +29,19 @@ describe('createStatusReadings', () => {
     expect(readings.recent('c3')?.status).toBe('open');
   });
 
+  it('keeps a newer reading (by the service’s updatedAt) over an older one that arrives later', () => {
+    let time = 0;
+    const readings = createStatusReadings({ maxAgeMs: 10_000, now: () => time });
+    readings.remember('c1', { status: 'escalated', updatedAt: 2_000, newestSequence: 3 });
+    readings.remember('c1', { status: 'open', updatedAt: 1_000, newestSequence: 3 }); // read before the escalation
+    expect(readings.recent('c1')?.status).toBe('escalated');
+    readings.remember('c1', { status: 'resolved', updatedAt: 3_000, newestSequence: 3 });
+    expect(readings.recent('c1')?.status).toBe('resolved');
+    time += 10_000; // the kept reading is old: whatever is read next is kept
+    readings.remember('c1', { status: 'open', updatedAt: 1_000, newestSequence: 3 });
+    expect(readings.recent('c1')?.status).toBe('open');
+  });
+
   it('forgets on demand, and remembers nothing when maxAgeMs is 0', () => {
     const readings = createStatusReadings({ maxAgeMs: 10_000 });
     readings.remember('c1', { status: 'open', updatedAt: 0, newestSequence: 0 });
@@ -111,15 +124,14 @@ describe('polling through the relay', () => {
     expect((await poll(handle)).status).toBe('resolved');
   });
 
-  it('after the visitor escalates, the next poll reads the status afresh', async () => {
-    harness = createRelayHarness();
+  it('after the visitor escalates, polls give the escalated status from the escalation’s own answer', async () => {
+    harness = createRelayHarness({ simulator: { agentJoinDelayMs: 60_000 } }); // no agent message during the test
     const handle = await harness.startConversation();
     expect((await poll(handle)).status).toBe('open');
     const counts = countReads();
     expect((await harness.fromFrame(`/v1/conversations/${handle}/escalate`, { body: {} })).status).toBe(200);
-    const afterEscalating = await poll(handle);
-    expect(afterEscalating.status).toBe('escalated');
-    expect(counts.status).toBe(1);
+    expect((await poll(handle)).status).toBe('escalated');
+    expect(counts.status).toBe(0);
   });
 
   it('with STATUS_REFRESH_SECONDS=0 every poll reads the status', async () => {
