@@ -9,7 +9,7 @@ import { readSettings, SettingsError, type RelaySettings } from './relay/setting
 import { createUpstreamClient } from './relay/upstream/index.ts';
 import { startSimulatorServer } from './simulator/server.ts';
 
-// Batched per event-loop turn (see createBatchedWriter); what is still queued is written as the process exits.
+// Batched (see createBatchedWriter); what is still queued is written as the process exits.
 const logOutput = createBatchedWriter((chunk) => process.stdout.write(chunk), () => process.stdout.writableLength);
 process.on('exit', () => logOutput.flush());
 const logger = createJsonLogger(logOutput.write);
