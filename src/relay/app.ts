@@ -9,6 +9,7 @@ import { ApiError, errorResponse } from './http/api-error.ts';
 import { clientAddress } from './http/client-address.ts';
 import type { RelayEnv } from './http/env.ts';
 import { rateLimit } from './http/rate-limit.ts';
+import { presetHeader } from './http/preset-header.ts';
 import { requestLog } from './http/request-log.ts';
 import { sameOrigin } from './http/same-origin.ts';
 import { createConfigurationService } from './configuration/configuration-service.ts';
@@ -97,12 +98,12 @@ export function createRelayApp({
 
   const app = new Hono<RelayEnv>();
   app.use(requestLog({ logger }));
-  // Headers every answer carries are set before the route runs, so that they go into the response as it is made
-  // (a route may still override them, e.g. the frame's Referrer-Policy). Changing c.res after the route made it
-  // copies the response into a full WHATWG Response on @hono/node-server, which cost the hot paths dearly.
+  // Headers every answer carries are set before the route runs (a route may still override them, e.g. the frame's
+  // Referrer-Policy), and not through c.header: see preset-header.ts. Changing c.res after the route made it copies
+  // the response into a full WHATWG Response on @hono/node-server, which cost the hot paths dearly.
   app.use(async function baseHeaders(c, next) {
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    presetHeader(c, 'X-Content-Type-Options', 'nosniff');
+    presetHeader(c, 'Referrer-Policy', 'strict-origin-when-cross-origin');
     await next();
     // Stopping: a keep-alive client (a browser between polls) closes this connection after this answer, so the drain
     // does not wait for it and its next request opens a connection to another instance. Set after the route, so that
@@ -134,9 +135,9 @@ export function createRelayApp({
     '/v1/*',
     // Everything under /v1 is no-store, except what a route sets for itself on success (the logo, addressed by its
     // content hash); error answers set no-store again (errorResponse).
-    async function noStore(c, next) {
-      c.header('Cache-Control', 'no-store');
-      await next();
+    function noStore(c, next) {
+      presetHeader(c, 'Cache-Control', 'no-store');
+      return next();
     },
     perAddress,
     bodiesOnly(bodyLimit({ maxSize: settings.bodyLimitBytes, onError: (c) => errorResponse(c, new ApiError('payload_too_large')) })),

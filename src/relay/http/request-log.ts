@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { Logger } from '../log.ts';
 import type { RelayEnv } from './env.ts';
+import { presetHeader } from './preset-header.ts';
 
 /**
  * One log line per request: request id, route pattern, client_id, status, latency. The route pattern is logged
@@ -17,8 +18,8 @@ export function requestLog({ logger, now = () => performance.now() }: { logger: 
     c.set('requestId', requestId);
     c.set('clientId', null);
     c.set('errorCode', undefined);
-    // Before the route runs, so it is part of the response as made (see baseHeaders in app.ts).
-    c.header('X-Request-Id', requestId);
+    // Before the route runs, so it is part of every answer, errors included (preset-header.ts).
+    presetHeader(c, 'X-Request-Id', requestId);
     try {
       await next();
     } finally {

@@ -53,6 +53,35 @@ describe('relay on a real port', () => {
     }
   });
 
+  // The base headers go onto Node's ServerResponse on a real server (preset-header.ts), not through Hono as under
+  // app.request(): checked here, on the path visitors get. fetch joins a repeated header with ", ", so an exact value
+  // also proves it was sent once.
+  it('sends the base headers once on answers, errors and pages, and a route’s own value replaces them', async () => {
+    const base = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin' };
+    const configuration = await fetch(`${product.relayUrl}/v1/webchat-configuration?client_id=demo-client`);
+    expect(Object.fromEntries(configuration.headers)).toMatchObject(base);
+    const requestId = configuration.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const { logo_url: logoUrl } = await configuration.json();
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the log is written in batches
+    expect(product.logLines.some((line) => JSON.parse(line).request_id === requestId)).toBe(true);
+
+    const refused = await fetch(`${product.relayUrl}/v1/conversations`, { method: 'POST', headers: { ...json, Origin: 'https://evil.example' }, body: '{}' });
+    expect(refused.status).toBe(403);
+    expect(Object.fromEntries(refused.headers)).toMatchObject({ ...base, 'cache-control': 'no-store' });
+    expect(refused.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+
+    const frame = await fetch(`${product.relayUrl}/frame?client_id=demo-client`);
+    expect(frame.status).toBe(200);
+    expect(frame.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(frame.headers.get('x-content-type-options')).toBe('nosniff');
+
+    const logo = await fetch(logoUrl);
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get('cache-control')).toMatch(/^(public, )?max-age=\d+/);
+    expect(logo.headers.get('cache-control')).not.toContain('no-store');
+  });
+
   it('logs each request once, with its client_id', () => {
     const lines = product.logLines.map((line) => JSON.parse(line));
     expect(lines.filter((line) => line.route === '/v1/conversations' && line.status === 201)).toHaveLength(1);
