@@ -2,10 +2,10 @@
 // instead of two (its messages and the conversation's status). Panels poll every 1–15 s (poll-cadence.ts) and a
 // conversation's status changes a few times in its life, so most status reads found nothing new: with this, the relay
 // reads the status again when its reading is older than `maxAgeMs`, or when the messages show something that arrived
-// after that reading (a reply is when an escalation or a hand-over to staff happens). When the relay itself changes the
-// conversation (escalate) it remembers the service's answer. A status change made silently upstream (staff resolve without a word) reaches
-// the panel at most `maxAgeMs` late. Per instance and in memory: a stale reading costs only that delay, never a
-// wrong answer to a rule (retired handles are checked on every request, in the shared store).
+// after that reading (a reply is when an escalation or a hand-over to staff happens). When the relay itself changes
+// the conversation (escalate) it keeps the service's answer as the reading. A change made silently upstream (staff
+// resolve without a word) reaches the panel at most `maxAgeMs` late. Per instance and in memory: a stale reading costs
+// only that delay, never a wrong answer to a rule (retired handles are checked on every request, in the shared store).
 import type { ConversationDetail } from '../upstream/index.ts';
 
 export interface StatusReading {
