@@ -24,7 +24,8 @@ export class TransportError extends Error {
 
 export interface Transport {
   getConfiguration(clientId: string): Promise<WebchatConfiguration>;
-  createConversation(clientId: string): Promise<CreatedConversation>;
+  /** `idempotencyKey`: the same for every retry of one create, so the relay opens one conversation. */
+  createConversation(clientId: string, idempotencyKey: string): Promise<CreatedConversation>;
   sendMessage(handle: string, text: string, idempotencyKey: string): Promise<WireMessage>;
   messagesAfter(handle: string, after: number): Promise<MessagesAfter>;
   escalate(handle: string): Promise<Escalated>;
@@ -66,7 +67,8 @@ export function createTransport(fetchImpl: typeof fetch, base = ''): Transport {
       // The one rule for configurations, in the loader and here alike.
       return call(`/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}`, parseWebchatConfiguration);
     },
-    createConversation: (clientId) => call('/v1/conversations', parseCreatedConversation, postJson({ client_id: clientId })),
+    createConversation: (clientId, idempotencyKey) =>
+      call('/v1/conversations', parseCreatedConversation, postJson({ client_id: clientId }, { 'Idempotency-Key': idempotencyKey })),
     sendMessage: (handle, text, idempotencyKey) =>
       call(`${conversation(handle)}/messages`, parseSentMessage, postJson({ text }, { 'Idempotency-Key': idempotencyKey })),
     messagesAfter: (handle, after) => call(`${conversation(handle)}/messages?after=${after}`, parseMessagesAfter),

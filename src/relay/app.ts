@@ -55,6 +55,12 @@ function storeChecks(checks: RelayStores['readiness']): Record<string, Readiness
   );
 }
 
+/**
+ * The longest one message send may run upstream: a token request and the send, each under the upstream timeout. A
+ * send still running then is aborted, so a retry that finds its instance gone knows when it is over (deliver-once.ts).
+ */
+const sendWindowMs = (upstreamTimeoutMs: number) => 2 * upstreamTimeoutMs;
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
@@ -154,6 +160,7 @@ export function createRelayApp({
       configurations,
       handles: createHandleSealer(settings.handleSecret, now),
       idempotency: stores.idempotency,
+      creations: stores.creations,
       revocations: stores.revocations,
       statusReadings: createStatusReadings({ maxAgeMs: settings.statusRefreshSeconds * 1000, now }),
       unknownOutcomes: stores.unknownOutcomes,
@@ -163,6 +170,7 @@ export function createRelayApp({
       handleTtlMs: settings.handleTtlMs,
       messageMaxLength: settings.messageMaxLength,
       deadlineMs,
+      sendWindowMs: sendWindowMs(settings.upstreamTimeoutMs),
       now,
     }),
   );

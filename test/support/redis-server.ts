@@ -1,5 +1,11 @@
-// A real redis-server for tests, on a free loopback port, with no persistence; stopped (and startable again on the
-// same port, for "Redis went away and came back") by the test.
+// A real redis-server for tests, on a free loopback port; stopped (and startable again on the same port, for "Redis
+// went away and came back") by the test. Without persistence by default, so a restart comes back empty (what a
+// server without persistence, a failover to an empty replica or a wiped cache does); `persistent` keeps an
+// append-only file synced on every write, as the README asks of production, so a restart, even after SIGKILL,
+// comes back with everything.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { freePort } from './free-port.ts';
@@ -11,7 +17,7 @@ export interface TestRedis {
   port: number;
   /** Stops the server (SIGKILL: as abrupt as a crash); its port stays known. */
   stop(): Promise<void>;
-  /** Starts it again on the same port, empty. */
+  /** Starts it again on the same port: empty, or with its data when `persistent`. */
   start(): Promise<void>;
   /** A client of its own, for assertions; closed by close(). */
   client: Redis;
@@ -19,12 +25,14 @@ export interface TestRedis {
 }
 
 
-export async function startTestRedis(): Promise<TestRedis> {
+export async function startTestRedis({ persistent = false }: { persistent?: boolean } = {}): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | null = null;
+  const dataDir = persistent ? mkdtempSync(join(tmpdir(), 'pwc-redis-')) : null;
+  const storage = dataDir === null ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dataDir];
 
   async function start(): Promise<void> {
-    child = spawn(REDIS_SERVER_PATH, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+    child = spawn(REDIS_SERVER_PATH, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...storage, '--protected-mode', 'yes'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     await new Promise<void>((resolve, reject) => {
@@ -65,6 +73,7 @@ export async function startTestRedis(): Promise<TestRedis> {
     close: async () => {
       client.disconnect();
       await stop();
+      if (dataDir !== null) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -47,6 +47,8 @@ export function createChatModel(deps: ChatModelDependencies) {
 
   let handle: string | null = null;
   let creating: Promise<string> | null = null;
+  /** The Idempotency-Key of the conversation being opened: its retries reuse it, so the relay opens it only once. */
+  let createKey: string | null = null;
   let cursor = 0;
   /** The `status_as_of` of the status shown: an answer carrying an older reading does not undo a newer one. */
   let statusAsOf = -1;
@@ -69,8 +71,9 @@ export function createChatModel(deps: ChatModelDependencies) {
     if (handle !== null) return handle;
     // One conversation however many messages are sent before it exists.
     creating ??= transport
-      .createConversation(deps.clientId)
+      .createConversation(deps.clientId, (createKey ??= deps.newKey()))
       .then((created) => {
+        createKey = null;
         handle = created.conversation;
         handles.save({ handle, expiresAt: Date.parse(created.expires_at) });
         if (phase.value === 'new' || phase.value === 'ended') phase.value = 'open';

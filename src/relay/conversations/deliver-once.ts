@@ -1,6 +1,11 @@
-// Sending a visitor's message so that it reaches upstream once, even when an earlier attempt's answer was lost.
-// Runs inside the idempotency store (one send per key at a time); the store forgets a failed send, so the visitor's
-// retry comes back here with the same key.
+// Sending a visitor's message so that it reaches upstream once, even when an earlier attempt's answer was lost, the
+// earlier attempt was cut at a shutdown, or its instance died in the middle of it. Runs inside the idempotency store
+// (one send per key at a time, on any instance); the store forgets a failed send, and a dead instance's lease runs
+// out, so the visitor's retry comes back here with the same key.
+//
+// Every attempt is recorded (unknown-outcomes.ts) before it goes upstream and forgotten once upstream has answered.
+// A retry that finds a record waits until that attempt can no longer land (its upstream call is aborted by
+// `settlesBy`), reads the conversation back, and sends only if the message is not there.
 import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
 import type { UnknownOutcomeStore } from './unknown-outcomes.ts';
 import { bodyFingerprint } from './idempotency.ts';
@@ -9,8 +14,15 @@ import { bodyFingerprint } from './idempotency.ts';
 export const CLOCK_SKEW_ALLOWANCE_MS = 5_000;
 
 /**
- * Whether upstream may have stored the message although the call failed: no answer at all (dropped, timed out), an
- * unreadable answer, or a 5xx. A 4xx (including 429) is an answer that says it was not stored.
+ * After an attempt's upstream call is aborted, how long the service may still take to store a request it had already
+ * received: the read-back waits this much longer. The service documents nothing here; a second is generous for a
+ * write that answers in milliseconds.
+ */
+export const LANDING_ALLOWANCE_MS = 1_000;
+
+/**
+ * Whether upstream may have stored the message although the call failed: no answer at all (dropped, timed out, cut),
+ * an unreadable answer, or a 5xx. A 4xx (including 429) is an answer that says it was not stored.
  */
 export function outcomeIsUnknown(error: unknown): boolean {
   if (!(error instanceof UpstreamError)) return true;
@@ -21,10 +33,19 @@ export function outcomeIsUnknown(error: unknown): boolean {
 export interface DeliverOnceOptions {
   upstream: Pick<UpstreamClient, 'sendMessage' | 'listMessagesAfter'>;
   outcomes: UnknownOutcomeStore;
+  /**
+   * The longest one send may take upstream (a token request and the send itself): the send is aborted then, so an
+   * attempt whose instance died can be known to be over by its start plus this.
+   */
+  sendWindowMs: number;
   now: () => number;
+  /** Waits `ms`; tests pass a fake clock's. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
-export function createDeliverOnce({ upstream, outcomes, now }: DeliverOnceOptions) {
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createDeliverOnce({ upstream, outcomes, sendWindowMs, now, sleep = realSleep }: DeliverOnceOptions) {
   /** The visitor message with this body stored since the attempt began and not already another key's answer. */
   async function findStored(conversationId: string, attempt: { bodyHash: string; startedAt: number }): Promise<Message | null> {
     const since = attempt.startedAt - CLOCK_SKEW_ALLOWANCE_MS;
@@ -47,28 +68,51 @@ export function createDeliverOnce({ upstream, outcomes, now }: DeliverOnceOption
     }
   }
 
+  /** The send, aborted at the window's end so that its record's `settlesBy` holds whatever upstream does. */
+  async function sendWithin(conversationId: string, text: string): Promise<Message> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new UpstreamError('upstream_timeout', { path: 'send window' })), sendWindowMs);
+    try {
+      return await upstream.sendMessage(conversationId, text, { signal: controller.signal });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return async function deliverOnce(conversationId: string, key: string, text: string): Promise<Message> {
     const hash = bodyFingerprint(text);
-    const earlier = await outcomes.get(conversationId, key);
-    if (earlier !== null && earlier.bodyHash === hash) {
-      // A read-back that fails throws, and the record stays for the next retry: never send blind after a lost answer.
+    const record = await outcomes.get(conversationId, key);
+    const earlier = record !== null && record.bodyHash === hash ? record : null;
+    if (earlier !== null) {
+      // The earlier attempt's owner is gone (its answer was lost, or its instance died): once its call can no longer
+      // land, what upstream holds is the truth. A read-back that fails throws, and the record stays for the next
+      // retry: never send blind.
+      const wait = earlier.settlesBy - now();
+      if (wait > 0) await sleep(wait);
       const stored = await findStored(conversationId, earlier);
       if (stored !== null) {
         await Promise.all([outcomes.forget(conversationId, key), outcomes.claim(conversationId, stored.id)]);
         return stored;
       }
     }
-    const startedAt = earlier?.bodyHash === hash ? earlier.startedAt : now();
+    // Recorded before it goes: if this instance dies during the send, the retry on another one finds this record.
+    // A store that cannot record refuses (the panel retries), rather than send with no trace.
+    const attempt = { bodyHash: hash, startedAt: earlier?.startedAt ?? now() };
+    await outcomes.remember(conversationId, key, { ...attempt, settlesBy: now() + sendWindowMs + LANDING_ALLOWANCE_MS });
+    let message: Message;
     try {
-      const message = await upstream.sendMessage(conversationId, text);
-      // Bookkeeping after the send: if it fails, the message was still sent, so it is answered all the same.
-      await Promise.all([outcomes.forget(conversationId, key), outcomes.claim(conversationId, message.id)]).catch(() => undefined);
-      return message;
+      message = await sendWithin(conversationId, text);
     } catch (error) {
-      await (outcomeIsUnknown(error) ? outcomes.remember(conversationId, key, { bodyHash: hash, startedAt }) : outcomes.forget(conversationId, key)).catch(
-        () => undefined,
-      );
+      // Upstream said it did not store it: nothing to read back. Otherwise the record stays for the retry, which
+      // need not wait for the whole window: this attempt is over.
+      const settled = outcomeIsUnknown(error)
+        ? outcomes.remember(conversationId, key, { ...attempt, settlesBy: now() + LANDING_ALLOWANCE_MS })
+        : outcomes.forget(conversationId, key);
+      await settled.catch(() => undefined);
       throw error;
     }
+    // Bookkeeping after the send: if it fails, the message was still sent, so it is answered all the same.
+    await Promise.all([outcomes.forget(conversationId, key), outcomes.claim(conversationId, message.id)]).catch(() => undefined);
+    return message;
   };
 }

@@ -1,7 +1,10 @@
 // Idempotency records every relay instance sees, in Redis: a retry that a load balancer sends to another instance
-// finds the first attempt's record. A record is first a lease ("being sent by one instance", expiring by itself if
-// that instance dies), then the result, kept 24 hours. A duplicate that arrives while the first is in flight waits
-// for its result; the relay's request deadline bounds that wait, and the panel retries after `upstream_timeout`.
+// finds the first attempt's record. A record is first a lease ("being sent by one instance"), then the result, kept
+// for `ttlMs`. The lease is short and its owner renews it while the send runs, so when an instance dies (kill -9, out
+// of memory) its lease runs out within seconds and a retry takes over; the send path then learns from the attempt's
+// own record whether the dead attempt stored anything (deliver-once.ts). A duplicate that arrives while the first is
+// in flight waits for its result; the relay's request deadline bounds that wait, and the panel retries after
+// `upstream_timeout`.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError } from '../http/api-error.ts';
@@ -13,7 +16,12 @@ export interface RedisIdempotencyOptions<T> {
   /** Parses a stored result: what comes back from Redis is a boundary like any other. */
   resultSchema: z.ZodType<T>;
   ttlMs?: number;
-  /** How long an in-flight send holds its key if its instance never finishes (crash, kill -9). */
+  /** Keeps kinds of records apart (message sends, conversation creations). */
+  keyPrefix?: string;
+  /**
+   * How long a lease lives unless its owner renews it (every third of it, while the send runs): how soon a retry can
+   * take over from an instance that died.
+   */
   leaseMs?: number;
   /** How often a waiting duplicate looks again. */
   pollMs?: number;
@@ -26,9 +34,14 @@ export interface RedisIdempotencyOptions<T> {
   onRecordLost?: () => void;
 }
 
-const KEY_PREFIX = 'pwc:idem:';
 // Deletes the lease only if it is still this attempt's: a lease that expired and was taken by a retry stays.
 const RELEASE_IF_OWNER = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+// Extends the lease only if it is still this attempt's.
+const RENEW_IF_OWNER = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
+
+/** The message sends' records; other kinds pass their own prefix. */
+export const SEND_KEY_PREFIX = 'pwc:idem:';
+export const DEFAULT_LEASE_MS = 5_000;
 
 /** Redis could not be asked: nothing was sent, so the browser's retry (same key) is safe. */
 const unreachable = () => new ApiError('upstream_unavailable', 2);
@@ -37,9 +50,10 @@ export function createRedisIdempotencyStore<T>({
   client,
   resultSchema,
   ttlMs = 24 * 60 * 60 * 1000,
-  leaseMs = 60_000,
+  keyPrefix = SEND_KEY_PREFIX,
+  leaseMs = DEFAULT_LEASE_MS,
   pollMs = 100,
-  waitMs = leaseMs,
+  waitMs = 8_000,
   onRecordLost = () => {},
 }: RedisIdempotencyOptions<T>): IdempotencyStore<T> {
   const recordSchema = z.discriminatedUnion('state', [
@@ -59,12 +73,11 @@ export function createRedisIdempotencyStore<T>({
   return {
     async run(scope, key, body, send): Promise<IdempotentOutcome<T>> {
       // The scope is an upstream conversation id: hashed, like the body, so Redis holds neither.
-      const id = `${KEY_PREFIX}${bodyFingerprint(scope)}:${key}`;
+      const id = `${keyPrefix}${bodyFingerprint(scope)}:${key}`;
       const fingerprint = bodyFingerprint(body);
-      const owner = randomUUID();
+      const lease = JSON.stringify({ state: 'sending', fingerprint, owner: randomUUID() });
       const waitUntil = Date.now() + waitMs;
       for (;;) {
-        const lease = JSON.stringify({ state: 'sending', fingerprint, owner });
         if ((await redis(() => client.set(id, lease, 'PX', leaseMs, 'NX'))) === 'OK') break;
         const stored = await redis(() => client.get(id));
         // Gone between the two calls (the first attempt failed and released it, or its lease ran out): try again.
@@ -77,13 +90,19 @@ export function createRedisIdempotencyStore<T>({
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
 
+      // A renewal that fails (Redis away for a moment) is tried again at the next tick; if the lease runs out all the
+      // same, a retry that takes over waits for this attempt to settle before it reads back (deliver-once.ts).
+      const renewal = setInterval(() => void client.eval(RENEW_IF_OWNER, 1, id, lease, leaseMs).catch(() => undefined), Math.max(1, Math.floor(leaseMs / 3)));
+      renewal.unref();
       let result: T;
       try {
         result = await send();
       } catch (error) {
         // Released, so the visitor's retry really sends; if Redis is away, the lease expires by itself.
-        await client.eval(RELEASE_IF_OWNER, 1, id, JSON.stringify({ state: 'sending', fingerprint, owner })).catch(() => undefined);
+        await client.eval(RELEASE_IF_OWNER, 1, id, lease).catch(() => undefined);
         throw error;
+      } finally {
+        clearInterval(renewal);
       }
       // The message is with the service now: answer it even if the record cannot be written, rather than invite a
       // retry that would send it again.

@@ -1,17 +1,27 @@
-// Retired handles every instance sees, in Redis: an entry per retired conversation (a digest of its id) that expires
-// with the handle. While Redis is unreachable a check answers "not retired", so reads keep working; End chat then
-// fails with upstream_unavailable, and the panel has already forgotten the handle either way.
+// Live handles every instance sees, in Redis: an entry per live conversation (a digest of its id) that expires with
+// its handle and is deleted by End chat. A handle whose entry is missing is refused, so when Redis loses its data
+// (restart without persistence, failover, eviction) the chats open at that moment end rather than retired handles
+// working again. While Redis is unreachable a check answers "live", so reads keep working (the data is still there,
+// only out of reach); creating a conversation and End chat then fail with upstream_unavailable, and the panel retries.
 import { ApiError } from '../http/api-error.ts';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
 import { revocationKey, type RevocationStore } from './revocations.ts';
 
-const KEY_PREFIX = 'pwc:retired:';
+const KEY_PREFIX = 'pwc:live:';
 
 export function createRedisRevocationStore(client: RedisClient, onUnavailable: () => void): RevocationStore {
+  const keyOf = (conversationId: string) => `${KEY_PREFIX}${revocationKey(conversationId)}`;
   return {
-    async revoke(conversationId, until) {
+    async issue(conversationId, until) {
       try {
-        await client.set(`${KEY_PREFIX}${revocationKey(conversationId)}`, '1', 'PXAT', Math.max(Date.now() + 1, Math.ceil(until)));
+        await client.set(keyOf(conversationId), '1', 'PXAT', Math.max(Date.now() + 1, Math.ceil(until)));
+      } catch {
+        throw new ApiError('upstream_unavailable', 2);
+      }
+    },
+    async revoke(conversationId) {
+      try {
+        await client.del(keyOf(conversationId));
       } catch {
         throw new ApiError('upstream_unavailable', 2);
       }
@@ -22,7 +32,7 @@ export function createRedisRevocationStore(client: RedisClient, onUnavailable: (
         return false;
       }
       try {
-        return (await client.exists(`${KEY_PREFIX}${revocationKey(conversationId)}`)) === 1;
+        return (await client.exists(keyOf(conversationId))) === 0;
       } catch {
         onUnavailable();
         return false;

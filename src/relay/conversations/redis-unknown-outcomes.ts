@@ -7,7 +7,8 @@ import { isReconnecting, type RedisClient } from '../shared-state/redis-client.t
 import { bodyFingerprint } from './idempotency.ts';
 import type { UnknownAttempt, UnknownOutcomeStore } from './unknown-outcomes.ts';
 
-const attemptSchema = z.object({ bodyHash: z.string(), startedAt: z.number() });
+// A record written before `settlesBy` existed was written only after its attempt had failed: already settled.
+const attemptSchema = z.object({ bodyHash: z.string(), startedAt: z.number(), settlesBy: z.number().default(0) });
 
 export function createRedisUnknownOutcomeStore(client: RedisClient, ttlMs = 24 * 60 * 60 * 1000): UnknownOutcomeStore {
   const attemptKey = (scope: string, key: string) => `pwc:lost:${bodyFingerprint(scope)}:${key}`;

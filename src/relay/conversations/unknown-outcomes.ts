@@ -1,14 +1,21 @@
-// Sends whose outcome is unknown: the request left for upstream and no answer came back (connection dropped, timeout,
-// a 5xx). Upstream may have stored the message. The service documents no idempotency of its own, so before the
-// visitor's retry (same Idempotency-Key) sends again, the relay reads the conversation back (deliver-once.ts). This
-// store remembers just enough for that: a hash of the body and when the attempt began, never the text. It also keeps
-// the upstream ids this relay has already answered with, so an identical earlier message ("yes", twice) is never
-// mistaken for the lost one.
+// Sends whose outcome is not known: every send is recorded here before it goes upstream, and the record is forgotten
+// once upstream has answered. A record that stays is an attempt that may have stored the message with no one told:
+// its answer was lost (connection dropped, timeout, a 5xx), it was cut at a shutdown, or its instance died (kill -9,
+// out of memory) in the middle. The service documents no idempotency of its own, so before the visitor's retry (same
+// Idempotency-Key) sends again, the relay reads the conversation back (deliver-once.ts). This store remembers just
+// enough for that: a hash of the body, when the attempt began and by when it must have landed, never the text. It
+// also keeps the upstream ids this relay has already answered with, so an identical earlier message ("yes", twice) is
+// never mistaken for the lost one.
 
 export interface UnknownAttempt {
   bodyHash: string;
-  /** ms since the epoch, the relay's clock, when the first attempt with an unknown outcome began. */
+  /** ms since the epoch, the relay's clock, when the first attempt with this body began. */
   startedAt: number;
+  /**
+   * ms since the epoch: the latest attempt's upstream call is aborted by then, so a read-back after it sees whatever
+   * that attempt stored. A retry that finds the attempt's owner gone waits for this before it reads back.
+   */
+  settlesBy: number;
 }
 
 /** In memory for one instance (below); in Redis for several (redis-unknown-outcomes.ts), so a retry on another instance checks too. */
@@ -47,13 +54,13 @@ export function createUnknownOutcomeStore({ ttlMs = 24 * 60 * 60 * 1000, maxEntr
     async remember(scope, key, attempt) {
       const entry = id(scope, key);
       attempts.delete(entry);
-      attempts.set(entry, { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt, storedAt: now() });
+      attempts.set(entry, { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt, settlesBy: attempt.settlesBy, storedAt: now() });
       evict(attempts, (value) => value.storedAt);
     },
     async get(scope, key) {
       evict(attempts, (value) => value.storedAt);
       const attempt = attempts.get(id(scope, key));
-      return attempt === undefined ? null : { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt };
+      return attempt === undefined ? null : { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt, settlesBy: attempt.settlesBy };
     },
     async forget(scope, key) {
       attempts.delete(id(scope, key));

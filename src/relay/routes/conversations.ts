@@ -26,9 +26,11 @@ export interface ConversationRouteOptions {
   handles: HandleSealer;
   /** Keeps the sent message without its text (sent-record.ts). */
   idempotency: IdempotencyStore<SentRecord>;
+  /** Keeps the created conversation's handle per Idempotency-Key (created-record.ts). */
+  creations: IdempotencyStore<CreatedConversation>;
   /** Sends whose answer was lost, checked before a retry sends again. */
   unknownOutcomes: UnknownOutcomeStore;
-  /** Handles retired by End chat. */
+  /** Which handles are live: issued at creation, retired by End chat. */
   revocations: RevocationStore;
   /** The last status read for each conversation, reused by polls that find nothing newer (status-readings.ts). */
   statusReadings: StatusReadings;
@@ -40,6 +42,8 @@ export interface ConversationRouteOptions {
   handleTtlMs: number;
   messageMaxLength: number;
   deadlineMs: number;
+  /** The longest one upstream send may run before it is aborted (deliver-once.ts). */
+  sendWindowMs: number;
   /** How long a resolved conversation's history stays readable, counted from its resolution. */
   resolvedReadGraceMs?: number;
   now?: () => number;
@@ -52,6 +56,7 @@ export interface ConversationRouteOptions {
 export const RESOLVED_READ_GRACE_MS = 15 * 60 * 1000;
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
+const KEY_RULE = '8–128 letters, digits, - or _';
 // Strict: a field the frame never sends is a caller that is not the frame, or a mistake; either way it is refused
 // rather than silently dropped.
 const createBody = z.strictObject({ client_id: clientIdSchema });
@@ -61,7 +66,7 @@ const afterQuery = z.union([z.undefined(), z.string().regex(/^\d{1,15}$/).transf
 export function conversationRoutes(options: ConversationRouteOptions) {
   const { upstream, configurations, handles, idempotency, revocations, statusReadings, deadlineMs, now = Date.now } = options;
   const resolvedReadGraceMs = options.resolvedReadGraceMs ?? RESOLVED_READ_GRACE_MS;
-  const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes, now });
+  const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes, sendWindowMs: options.sendWindowMs, now });
   const messageBody = z.strictObject({
     text: z
       .string()
@@ -83,18 +88,32 @@ export function conversationRoutes(options: ConversationRouteOptions) {
 
   return new Hono<RelayEnv>()
     .post('/', requireJson(), async (c) => {
+      // Optional for any caller, always sent by the panel: a retried create with the same key gives the same handle,
+      // on any instance, and opens no second conversation upstream.
+      const key = c.req.header('Idempotency-Key');
+      if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw new ApiError('bad_request', undefined, `An Idempotency-Key header must be ${KEY_RULE}.`);
       const body = createBody.safeParse(await readJson(c));
       if (!body.success) throw new ApiError('bad_request', undefined, 'The body must be {"client_id": "..."}.');
-      c.set('clientId', body.data.client_id);
-      const decision = await options.conversationLimiter.hit(options.addressOf(c));
-      if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
-      const { configuration, practice } = await upstreamCall(configurations.get(body.data.client_id));
-      if (!configuration.is_active) throw new ApiError('inactive');
-      const conversation = await upstreamCall(upstream.createConversation({ practice }));
-      const expiresAt = now() + options.handleTtlMs;
-      const handle = handles.seal({ clientId: body.data.client_id, conversationId: conversation.id, expiresAt });
-      const answer: CreatedConversation = { conversation: handle, expires_at: new Date(expiresAt).toISOString() };
-      return c.json(answer, 201);
+      const clientId = body.data.client_id;
+      c.set('clientId', clientId);
+      const create = async (): Promise<CreatedConversation> => {
+        // Counted only when a conversation is really created: a retry that gets the first one's handle is free.
+        const decision = await options.conversationLimiter.hit(options.addressOf(c));
+        if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
+        // No deadline in here: the caller's applies outside, and a create it gives up on still finishes and is kept.
+        const { configuration, practice } = await configurations.get(clientId);
+        if (!configuration.is_active) throw new ApiError('inactive');
+        const conversation = await upstream.createConversation({ practice });
+        const expiresAt = now() + options.handleTtlMs;
+        await revocations.issue(conversation.id, expiresAt);
+        const handle = handles.seal({ clientId, conversationId: conversation.id, expiresAt });
+        return { conversation: handle, expires_at: new Date(expiresAt).toISOString() };
+      };
+      if (key === undefined) return c.json(await upstreamCall(create()), 201);
+      // The store holds the create itself, and the deadline applies outside it, as for a send (below).
+      const outcome = await upstreamCall(options.creations.run(clientId, key, clientId, create));
+      if (outcome.kind === 'conflict') throw new ApiError('idempotency_conflict');
+      return c.json(outcome.value, 201);
     })
 
     .post('/:handle/messages', requireJson(), async (c) => {
@@ -102,7 +121,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       c.set('clientId', claims.clientId);
       const key = c.req.header('Idempotency-Key');
       if (key === undefined || !IDEMPOTENCY_KEY.test(key)) {
-        throw new ApiError('bad_request', undefined, 'An Idempotency-Key header (8–128 letters, digits, - or _) is required.');
+        throw new ApiError('bad_request', undefined, `An Idempotency-Key header (${KEY_RULE}) is required.`);
       }
       const body = messageBody.safeParse(await readJson(c));
       if (!body.success) {

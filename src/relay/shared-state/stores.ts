@@ -1,4 +1,4 @@
-// What relay instances must share to behave as one: idempotency records, retired handles and quotas. In memory for a
+// What relay instances must share to behave as one: idempotency records, live handles and quotas. In memory for a
 // single instance (the embedded default); in Redis when REDIS_URL is set, so any instance behind a load balancer
 // answers a retry, a quota or a retired handle the same way. Both kinds sit behind the same interfaces.
 import type { Logger } from '../log.ts';
@@ -10,12 +10,17 @@ import { createMemoryRevocationStore, type RevocationStore } from '../conversati
 import { createRedisUnknownOutcomeStore } from '../conversations/redis-unknown-outcomes.ts';
 import { createUnknownOutcomeStore, type UnknownOutcomeStore } from '../conversations/unknown-outcomes.ts';
 import { sentRecordSchema, type SentRecord } from '../conversations/sent-record.ts';
+import { CREATE_KEY_PREFIX, CREATED_RECORD_TTL_MS, createdRecordSchema } from '../conversations/created-record.ts';
+import type { CreatedConversation } from '../../shared/wire.ts';
 import { createRateLimiter, type RateLimiter } from '../protection/rate-limiter.ts';
 import { createRedisRateLimiter } from '../protection/redis-rate-limiter.ts';
 import { createRedisClient, redisAnswers, warnAtMostEveryMinute } from './redis-client.ts';
+import { warnAboutRedisOnce } from './redis-fitness.ts';
 
 export interface RelayStores {
   idempotency: IdempotencyStore<SentRecord>;
+  /** Conversations created per Idempotency-Key, so a retried create gives the same handle. */
+  creations: IdempotencyStore<CreatedConversation>;
   revocations: RevocationStore;
   /** Sends whose upstream answer was lost, checked before a retry sends again. */
   unknownOutcomes: UnknownOutcomeStore;
@@ -29,6 +34,7 @@ export interface RelayStores {
 export function createMemoryStores(now: () => number = Date.now): RelayStores {
   return {
     idempotency: createIdempotencyStore<SentRecord>({ now }),
+    creations: createIdempotencyStore<CreatedConversation>({ now, ttlMs: CREATED_RECORD_TTL_MS }),
     revocations: createMemoryRevocationStore(now),
     unknownOutcomes: createUnknownOutcomeStore({ now }),
     quota: (_name, limit, windowMs) => createRateLimiter({ limit, windowMs, now }),
@@ -40,14 +46,24 @@ export function createMemoryStores(now: () => number = Date.now): RelayStores {
 /** `duplicateWaitMs`: how long a duplicate send waits for the first's result (the relay's request deadline). */
 export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?: number): RelayStores {
   const client = createRedisClient(url, logger);
+  warnAboutRedisOnce(client, url, logger);
   const quotasFailOpen = warnAtMostEveryMinute(logger);
   const unavailable = () => quotasFailOpen('Redis (REDIS_URL) is unreachable: quotas are not enforced and retired handles not checked until it is back.');
+  const waitMs = duplicateWaitMs === undefined ? {} : { waitMs: duplicateWaitMs };
   return {
     idempotency: createRedisIdempotencyStore({
       client,
       resultSchema: sentRecordSchema,
-      ...(duplicateWaitMs === undefined ? {} : { waitMs: duplicateWaitMs }),
+      ...waitMs,
       onRecordLost: () => logger.warn('A message was sent but its idempotency record could not be written to Redis.'),
+    }),
+    creations: createRedisIdempotencyStore({
+      client,
+      resultSchema: createdRecordSchema,
+      keyPrefix: CREATE_KEY_PREFIX,
+      ttlMs: CREATED_RECORD_TTL_MS,
+      ...waitMs,
+      onRecordLost: () => logger.warn('A conversation was created but its idempotency record could not be written to Redis.'),
     }),
     revocations: createRedisRevocationStore(client, unavailable),
     unknownOutcomes: createRedisUnknownOutcomeStore(client),

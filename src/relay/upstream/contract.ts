@@ -70,7 +70,8 @@ export interface UpstreamContract {
   listConversations(filters?: ConversationFilters): Promise<Page<Conversation>>;
   walkConversations(filters?: ConversationFilters): AsyncGenerator<Conversation, void, undefined>;
   updateConversation(id: string, changes: { subject?: string }): Promise<ConversationDetail>;
-  sendMessage(id: string, text: string): Promise<Message>;
+  /** `signal` cuts the send (the relay bounds how long a send may run, so a retry knows when it is over). */
+  sendMessage(id: string, text: string, options?: { signal?: AbortSignal }): Promise<Message>;
   listMessagesAfter(id: string, afterSequence: number, options?: { pageSize?: number }): Promise<MessagesAfter>;
   switchToAgentMode(id: string): Promise<ConversationDetail>;
   escalate(id: string): Promise<ConversationDetail>;
@@ -144,11 +145,12 @@ export function createContract(http: UpstreamHttp): UpstreamContract {
       walkPages(http, '/api/conversations/', conversationQuery({ ...filters, page: undefined }), conversationSchema),
     updateConversation: (id, { subject }) => detail('PATCH', CONVERSATION, id, subject === undefined ? {} : { subject }),
 
-    sendMessage: (id, text) =>
+    sendMessage: (id, text, { signal } = {}) =>
       http.request('POST', `${CONVERSATION}messages/`, {
         schema: messageSchema,
         params: { id },
         json: { text, sender: 'visitor' },
+        ...(signal === undefined ? {} : { signal }),
       }),
     async listMessagesAfter(id, afterSequence, options = {}) {
       const after = Number.isSafeInteger(afterSequence) && afterSequence > 0 ? afterSequence : 0;

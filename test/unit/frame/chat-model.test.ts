@@ -41,6 +41,22 @@ describe('sending', () => {
     expect(relay.visitorMessages('handle-1')).toHaveLength(1);
   });
 
+  it('retries a create that failed with the same Idempotency-Key, and a new conversation with a new one', async () => {
+    const { model, relay, clock } = createTestModel();
+    relay.failures.push(new TransportError('network'), new TransportError('upstream_timeout'));
+    model.send('hello');
+    await settle();
+    await clock.advance(60_000);
+    expect(texts(model)).toEqual(['visitor:hello:sent']);
+    expect(relay.createKeys).toHaveLength(3);
+    expect(new Set(relay.createKeys).size).toBe(1);
+    model.endChat();
+    model.send('hello again');
+    await settle();
+    expect(relay.createKeys).toHaveLength(4);
+    expect(relay.createKeys[3]).not.toBe(relay.createKeys[0]);
+  });
+
   it('never lets a later message overtake one waiting for a retry: upstream gets them in the order written', async () => {
     const { model, relay, clock } = createTestModel();
     model.send('first');

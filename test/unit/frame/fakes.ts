@@ -58,6 +58,8 @@ export function createFakeRelay() {
   const conversations = new Map<string, { messages: WireMessage[]; status: ConversationStatus }>();
   const byKey = new Map<string, WireMessage>();
   const calls: string[] = [];
+  /** The Idempotency-Key of each create call, in order. */
+  const createKeys: string[] = [];
   /** Errors the next calls throw, in order (a relay that is down, rate limiting, …). */
   const failures: TransportError[] = [];
   let sequence = 0;
@@ -86,8 +88,9 @@ export function createFakeRelay() {
       failIfAsked();
       return configuration;
     },
-    async createConversation() {
+    async createConversation(_clientId, key) {
       calls.push('create');
+      createKeys.push(key);
       failIfAsked();
       const handle = `handle-${nextHandle++}`;
       conversations.set(handle, { messages: [], status: 'open' });
@@ -128,6 +131,7 @@ export function createFakeRelay() {
   return {
     transport,
     calls,
+    createKeys,
     failures,
     conversations,
     /** What the practice's side says (the bot, or a team member). */

@@ -43,7 +43,8 @@ async function stopInstances() {
 }
 
 beforeAll(async () => {
-  redis = await startTestRedis();
+  // With persistence, as the README asks of production: Redis stopped and back keeps its data (live handles too).
+  redis = await startTestRedis({ persistent: true });
   upstream = await startSimulatorServer({ port: 0, botReplyDelayMs: 0, agentJoinDelayMs: 0 });
 }, 30_000);
 afterAll(async () => {

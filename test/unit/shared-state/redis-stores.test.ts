@@ -81,21 +81,45 @@ describe('idempotency records in Redis', () => {
     expect(everything).not.toContain('conv-secret-id');
   });
 
-  it('a crashed instance’s lease expires, so the message is not stuck', async () => {
+  it('a crashed instance’s lease expires within its short lifetime, so the message is not stuck', async () => {
+    const { createRedisIdempotencyStore } = await import('../../../src/relay/conversations/redis-idempotency.ts');
+    const { sentRecordSchema } = await import('../../../src/relay/conversations/sent-record.ts');
+    const { Redis } = await import('ioredis');
+    const [crashingClient, client] = [new Redis(redis.url), new Redis(redis.url)];
+    crashingClient.on('error', () => {});
+    client.on('error', () => {});
+    const crashing = createRedisIdempotencyStore({ client: crashingClient, resultSchema: sentRecordSchema, leaseMs: 300 });
+    let crashingSendStarted!: () => void;
+    const started = new Promise<void>((resolve) => (crashingSendStarted = resolve));
+    void crashing.run('conv-5', 'key-ffffffff', 'x', () => (crashingSendStarted(), new Promise<never>(() => {})));
+    await started;
+    // The "crash": the send never settles, and the instance's connection is gone, so its lease is never renewed,
+    // released or replaced by a result.
+    crashingClient.disconnect();
+    const survivor = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, leaseMs: 300, pollMs: 20, waitMs: 2_000 });
+    let sent = false;
+    const outcome = await survivor.run('conv-5', 'key-ffffffff', 'x', async () => ((sent = true), record()));
+    expect(sent).toBe(true);
+    expect(outcome.kind).toBe('result');
+    client.disconnect();
+  });
+
+  it('a live owner renews its lease, so a send that outlasts the lease is never taken over and sent twice', async () => {
     const { createRedisIdempotencyStore } = await import('../../../src/relay/conversations/redis-idempotency.ts');
     const { sentRecordSchema } = await import('../../../src/relay/conversations/sent-record.ts');
     const { Redis } = await import('ioredis');
     const client = new Redis(redis.url);
     client.on('error', () => {});
-    const crashing = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, leaseMs: 300 });
-    // The "crash": the send never settles, so neither the result nor the release is ever written.
-    void crashing.run('conv-5', 'key-ffffffff', 'x', () => new Promise<never>(() => {}));
+    const [owner, duplicate] = [0, 1].map(() => createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, leaseMs: 200, pollMs: 20, waitMs: 3_000 }));
+    let sends = 0;
+    const sent = record();
+    // Five lease lifetimes long: without renewal the duplicate would take the key over and send again.
+    const first = owner!.run('conv-renew', 'key-rrrrrrrr', 'x', async () => (sends++, await new Promise((resolve) => setTimeout(resolve, 1_000)), sent));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const survivor = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, leaseMs: 300, pollMs: 20 });
-    let sent = false;
-    const outcome = await survivor.run('conv-5', 'key-ffffffff', 'x', async () => ((sent = true), record()));
-    expect(sent).toBe(true);
-    expect(outcome.kind).toBe('result');
+    const second = await duplicate!.run('conv-renew', 'key-rrrrrrrr', 'x', async () => (sends++, record()));
+    expect(await first).toEqual({ kind: 'result', value: sent });
+    expect(second).toEqual({ kind: 'result', value: sent });
+    expect(sends).toBe(1);
     client.disconnect();
   });
 });
@@ -135,15 +159,19 @@ describe('quotas in Redis', () => {
   });
 });
 
-describe('retired handles in Redis', () => {
-  it('a handle retired on one instance is retired on all, until its own expiry', async () => {
+describe('live and retired handles in Redis', () => {
+  it('a handle retired on one instance is retired on all; one never issued, or past its expiry, is refused', async () => {
     const [a, b] = [instance(), instance()];
+    await a.revocations.issue('conv-6', Date.now() + 60_000);
+    await a.revocations.issue('conv-7', Date.now() + 60_000);
+    await a.revocations.issue('conv-8', Date.now() + 200);
+    expect(await b.revocations.isRevoked('conv-6')).toBe(false);
     await a.revocations.revoke('conv-6', Date.now() + 60_000);
     expect(await b.revocations.isRevoked('conv-6')).toBe(true);
     expect(await b.revocations.isRevoked('conv-7')).toBe(false);
-    await a.revocations.revoke('conv-8', Date.now() + 200);
+    expect(await b.revocations.isRevoked('conv-never-issued')).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await b.revocations.isRevoked('conv-8')).toBe(false);
+    expect(await b.revocations.isRevoked('conv-8')).toBe(true);
   });
 });
 
@@ -164,6 +192,7 @@ describe('when Redis is unreachable', () => {
       warnings.length = 0;
       const quota = stores.quota('while-down', 1, 60_000);
       for (let index = 0; index < 20; index++) expect(await quota.hit('203.0.113.9')).toEqual({ allowed: true });
+      // Out of reach is not lost: reads go on (fail open) while Redis is away.
       expect(await stores.revocations.isRevoked('conv-6')).toBe(false);
       expect(await stores.readiness.redis!()).toBe(false);
       // This instance's store warning (every open client of the file also logs its own connection warning, once a minute).

@@ -1,0 +1,117 @@
+// Issue 18, point 1, at the level of one send: every attempt is on record before it goes upstream, a send is cut at
+// its window, and a retry that finds an attempt whose owner is gone waits until it can no longer land, then reads
+// back instead of sending again.
+import { describe, expect, it, vi } from 'vitest';
+import { createDeliverOnce, LANDING_ALLOWANCE_MS } from '../../../src/relay/conversations/deliver-once.ts';
+import { bodyFingerprint } from '../../../src/relay/conversations/idempotency.ts';
+import { createUnknownOutcomeStore } from '../../../src/relay/conversations/unknown-outcomes.ts';
+import { UpstreamError, type Message } from '../../../src/relay/upstream/index.ts';
+
+const WINDOW_MS = 10_000;
+
+/** An upstream conversation in memory, whose sends may hang (an instance that died holding one). */
+function fakeUpstream(clock: { now: number }) {
+  const stored: Message[] = [];
+  const store = (text: string): Message => {
+    const message: Message = { id: `m${stored.length + 1}`, conversation: 'c', sequence: stored.length + 1, sender: 'visitor', author_name: '', text, created_at: new Date(clock.now).toISOString() };
+    stored.push(message);
+    return message;
+  };
+  return {
+    stored,
+    store,
+    hangSends: false,
+    onSend: (() => {}) as () => void,
+    signals: [] as AbortSignal[],
+    async sendMessage(_id: string, text: string, options: { signal?: AbortSignal } = {}) {
+      this.onSend();
+      if (options.signal) this.signals.push(options.signal);
+      if (this.hangSends) {
+        return new Promise<Message>((_resolve, reject) => options.signal?.addEventListener('abort', () => reject(options.signal!.reason)));
+      }
+      return store(text);
+    },
+    async listMessagesAfter(_id: string, after: number) {
+      return { messages: stored.filter((message) => message.sequence > after), hasMore: false };
+    },
+  };
+}
+
+function setUp() {
+  const clock = { now: Date.UTC(2026, 10, 24, 9, 0, 0) };
+  const upstream = fakeUpstream(clock);
+  const outcomes = createUnknownOutcomeStore({ now: () => clock.now });
+  const waits: number[] = [];
+  const deliverOnce = createDeliverOnce({
+    upstream,
+    outcomes,
+    sendWindowMs: WINDOW_MS,
+    now: () => clock.now,
+    sleep: async (ms) => {
+      waits.push(ms);
+      clock.now += ms;
+    },
+  });
+  return { clock, upstream, outcomes, deliverOnce, waits };
+}
+
+describe('deliver once', () => {
+  it('records the attempt before the send leaves, and forgets it once upstream has answered', async () => {
+    const { upstream, outcomes, deliverOnce } = setUp();
+    let recordedAtSend: unknown = 'not asked';
+    upstream.onSend = () => void outcomes.get('c', 'key-1').then((record) => (recordedAtSend = record));
+    await deliverOnce('c', 'key-1', 'my tooth hurts');
+    await Promise.resolve();
+    expect(recordedAtSend).toMatchObject({ bodyHash: expect.any(String), settlesBy: expect.any(Number) });
+    expect(await outcomes.get('c', 'key-1')).toBeNull();
+  });
+
+  it('a retry after its instance died mid-send waits until that attempt can no longer land, then answers what it stored', async () => {
+    const { clock, upstream, outcomes, deliverOnce, waits } = setUp();
+    // The dead instance's attempt: on record, and stored upstream, but never answered.
+    const started = clock.now;
+    await outcomes.remember('c', 'key-2', { bodyHash: bodyFingerprint('can I come at 3?'), startedAt: started, settlesBy: started + WINDOW_MS + LANDING_ALLOWANCE_MS });
+    const landed = upstream.store('can I come at 3?');
+    clock.now += 2_000;
+    const answered = await deliverOnce('c', 'key-2', 'can I come at 3?');
+    expect(answered.id).toBe(landed.id);
+    expect(upstream.stored).toHaveLength(1);
+    expect(waits).toEqual([WINDOW_MS + LANDING_ALLOWANCE_MS - 2_000]);
+  });
+
+  it('a retry after a dead attempt that stored nothing sends, once', async () => {
+    const { clock, upstream, outcomes, deliverOnce } = setUp();
+    await outcomes.remember('c', 'key-3', { bodyHash: bodyFingerprint('hello'), startedAt: clock.now, settlesBy: clock.now + WINDOW_MS });
+    await deliverOnce('c', 'key-3', 'hello');
+    expect(upstream.stored.map((message) => message.text)).toEqual(['hello']);
+  });
+
+  it('a send still running at the end of its window is aborted, and stays on record for the retry', async () => {
+    vi.useFakeTimers();
+    try {
+      const { upstream, outcomes, deliverOnce } = setUp();
+      upstream.hangSends = true;
+      const failure = deliverOnce('c', 'key-4', 'hello').catch((error: unknown) => error);
+      await vi.advanceTimersByTimeAsync(WINDOW_MS - 1);
+      expect(upstream.signals[0]!.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await failure).toMatchObject({ code: 'upstream_timeout' });
+      expect(await outcomes.get('c', 'key-4')).toMatchObject({ bodyHash: bodyFingerprint('hello') });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a 4xx says the message was not stored: the record goes, and the retry sends without waiting', async () => {
+    const { upstream, outcomes, deliverOnce, waits } = setUp();
+    upstream.onSend = () => {
+      throw new UpstreamError('upstream_rejected', { path: '/x' });
+    };
+    await expect(deliverOnce('c', 'key-5', 'hello')).rejects.toBeInstanceOf(UpstreamError);
+    expect(await outcomes.get('c', 'key-5')).toBeNull();
+    upstream.onSend = () => {};
+    await deliverOnce('c', 'key-5', 'hello');
+    expect(waits).toEqual([]);
+    expect(upstream.stored).toHaveLength(1);
+  });
+});

@@ -1,0 +1,61 @@
+// Issue 18, point 5: Redis without persistence brought retired handles back. After a restart of Redis (empty, as a
+// server without persistence comes back), a handle that End chat had retired read the whole conversation again. A
+// real redis-server is restarted here; the relay uses it as it does in production.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createJsonLogger } from '../../../src/relay/log.ts';
+import { createRedisStores, type RelayStores } from '../../../src/relay/shared-state/stores.ts';
+import { createRelayHarness } from '../relay/relay-harness.ts';
+import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
+
+let redis: TestRedis;
+let stores: RelayStores;
+let harness: ReturnType<typeof createRelayHarness>;
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterEach(async () => {
+  harness?.close();
+  await stores?.close();
+});
+afterAll(async () => {
+  await redis?.close();
+});
+
+const read = (handle: string) => harness.fromFrame(`/v1/conversations/${handle}/messages?after=0`, { headers: { 'X-Practice-Chat': 'frame' } });
+const end = (handle: string) => harness.fromFrame(`/v1/conversations/${handle}`, { method: 'DELETE' });
+
+/** Redis comes back empty (no RDB, no AOF), and the relay's client has reconnected to it. */
+async function restartRedisEmpty() {
+  await redis.stop();
+  await redis.start();
+  await expect.poll(() => stores.readiness.redis!(), { timeout: 10_000, interval: 100 }).toBe(true);
+}
+
+describe('Redis loses its data (restart without persistence)', () => {
+  it('a handle that End chat retired stays retired, and reads nothing', async () => {
+    stores = createRedisStores(redis.url, createJsonLogger(() => {}));
+    harness = createRelayHarness({ app: { stores } });
+    const handle = await harness.startConversation();
+    expect((await read(handle)).status).toBe(200);
+    expect((await end(handle)).status).toBe(204);
+    expect((await read(handle)).status).toBe(401);
+
+    await restartRedisEmpty();
+    const after = await read(handle);
+    expect(after.status).toBe(401);
+    expect((await after.json()).error.code).toBe('session_expired');
+  }, 20_000);
+
+  it('a chat open at that moment ends (the panel starts a new one) rather than trusting a list that was lost', async () => {
+    stores = createRedisStores(redis.url, createJsonLogger(() => {}));
+    harness = createRelayHarness({ app: { stores } });
+    const open = await harness.startConversation();
+    expect((await read(open)).status).toBe(200);
+
+    await restartRedisEmpty();
+    expect((await read(open)).status).toBe(401);
+    // New conversations work at once.
+    expect((await read(await harness.startConversation())).status).toBe(200);
+  }, 20_000);
+});
