@@ -28,8 +28,9 @@ export interface TestRedis {
 export async function startTestRedis({ persistent = false }: { persistent?: boolean } = {}): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | null = null;
-  const dataDir = persistent ? mkdtempSync(join(tmpdir(), 'pwc-redis-')) : null;
-  const storage = dataDir === null ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dataDir];
+  // A directory of its own either way: a test may turn persistence on with CONFIG SET, which writes into it.
+  const dataDir = mkdtempSync(join(tmpdir(), 'pwc-redis-'));
+  const storage = ['--dir', dataDir, ...(persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'])];
 
   async function start(): Promise<void> {
     child = spawn(REDIS_SERVER_PATH, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...storage, '--protected-mode', 'yes'], {
@@ -73,7 +74,7 @@ export async function startTestRedis({ persistent = false }: { persistent?: bool
     close: async () => {
       client.disconnect();
       await stop();
-      if (dataDir !== null) rmSync(dataDir, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
