@@ -66,6 +66,8 @@ export function normalizeBotName(value: unknown): string {
     // Fold line breaks and tabs to spaces before dropping the remaining control characters.
     .replace(/\s+/g, ' ')
     .replace(/[\u0000-\u001f\u007f-\u009f<>]/g, '')
+    // Dropping a character between two spaces leaves two: fold again, so normalising twice equals once.
+    .replace(/ {2,}/g, ' ')
     .trim();
   const capped = Array.from(text).slice(0, BOT_NAME_MAX_LENGTH).join('').trim();
   return capped === '' ? DEFAULT_BOT_NAME : capped;

@@ -64,6 +64,8 @@ describe('normalizeBotName', () => {
     ['  Aimee  ', 'Aimee'],
     ['  <img src=x onerror=alert(1)>Aimee  ', 'Aimee'],
     ['Dr.\u0000 Smile\n\nBot', 'Dr. Smile Bot'],
+    // fast-check's counterexample: a dropped character between two runs of spaces must not leave two spaces.
+    ['Dr. \n > \n Smile', 'Dr. Smile'],
     ['', DEFAULT_BOT_NAME],
     ['   ', DEFAULT_BOT_NAME],
     [null, DEFAULT_BOT_NAME],
