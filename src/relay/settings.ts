@@ -43,6 +43,7 @@ const environmentSchema = z.object({
   SIMULATOR_PORT: integer(8788, 0, 65535),
   ALLOW_PLAIN_HTTP_UPSTREAM: flag,
   SHUTDOWN_GRACE_MS: integer(10_000, 0, 600_000),
+  MAX_EVENT_LOOP_DELAY_MS: integer(1000, 10, 60_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
 });
 
@@ -85,6 +86,8 @@ export interface RelaySettings {
   simulatorPort: number;
   /** How long a stop (SIGTERM/SIGINT) lets requests in flight finish before it closes their connections. */
   shutdownGraceMs: number;
+  /** /readyz answers 503 while this instance's event loop has recently run later than this (health/readiness.ts). */
+  maxEventLoopDelayMs: number;
 }
 
 export class SettingsError extends Error {}
@@ -162,5 +165,6 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     redisUrl: env.REDIS_URL ?? null,
     simulatorPort: env.SIMULATOR_PORT,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
   };
 }
