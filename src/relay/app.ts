@@ -6,7 +6,7 @@ import type { RelaySettings } from './settings.ts';
 import type { Logger } from './log.ts';
 import type { FetchLike, UpstreamClient } from './upstream/index.ts';
 import { ApiError, errorResponse } from './http/api-error.ts';
-import { clientAddress } from './http/client-address.ts';
+import { createClientAddress } from './http/client-address.ts';
 import type { RelayEnv } from './http/env.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { presetHeader } from './http/preset-header.ts';
@@ -95,7 +95,7 @@ export function createRelayApp({
     allowLoopbackHttp: settings.development,
     now,
   });
-  const addressOf = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, settings.trustProxy);
+  const addressOf = createClientAddress(settings.trustProxy);
   const deadlineMs = settings.requestDeadlineMs;
 
   const app = new Hono<RelayEnv>();

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { LOOPBACK_HOSTS } from '../shared/configuration.ts';
 import { MESSAGE_MAX_LENGTH } from '../shared/wire.ts';
 import { secretWeakness } from './secret-strength.ts';
+import { parseTrustProxy, type TrustedProxies } from './http/trusted-proxies.ts';
 
 const integer = (fallback: number, min: number, max: number) =>
   z
@@ -29,7 +30,15 @@ const environmentSchema = z.object({
   UPSTREAM_PASSWORD: z.string().min(1).optional(),
   HANDLE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
-  TRUST_PROXY: flag,
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const trusted = parseTrustProxy(value);
+      if (!('refused' in trusted)) return trusted;
+      context.addIssue({ code: 'custom', message: trusted.refused });
+      return z.NEVER;
+    }),
   CONFIG_CACHE_SECONDS: integer(60, 0, 600),
   STATUS_REFRESH_SECONDS: integer(10, 0, 60),
   UPSTREAM_TIMEOUT_MS: integer(5000, 100, 60_000),
@@ -63,7 +72,8 @@ export interface RelaySettings {
   handleSecretGenerated: boolean;
   /** The relay's own origin as browsers see it; null means "the origin of each request". */
   publicOrigin: string | null;
-  trustProxy: boolean;
+  /** Whose X-Forwarded-For quotas believe: a number of proxies, or their addresses (`{ hops: 0 }`: nobody's). */
+  trustProxy: TrustedProxies;
   /**
    * Only NODE_ENV=development or test. Development allows http logos on loopback hosts (the embedded simulator serves
    * its logo over http), a generated HANDLE_SECRET, and no PUBLIC_ORIGIN (then only loopback Host names are served).
