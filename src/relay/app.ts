@@ -179,8 +179,8 @@ export function createRelayApp({
       publicOrigin: settings.publicOrigin,
     }),
   );
-  app.route('/', staticRoutes({ distDir, publicDir }));
-  app.route('/', pageRoutes());
+  app.route('/', staticRoutes({ distDir, publicDir, demoPages: settings.demoPages }));
+  if (settings.demoPages) app.route('/', pageRoutes());
 
   app.notFound((c) => (c.req.path.startsWith('/v1/') ? errorResponse(c, new ApiError('not_found')) : c.text('Not found.', 404)));
   app.onError((error, c) => {

@@ -21,6 +21,12 @@ const flag = z
   .optional()
   .transform((value) => value === 'true' || value === '1');
 
+/** A flag whose default depends on the mode: undefined when unset. */
+const optionalFlag = z
+  .enum(['true', 'false', '1', '0'], 'must be true or false')
+  .optional()
+  .transform((value) => (value === undefined ? undefined : value === 'true' || value === '1'));
+
 const environmentSchema = z.object({
   PORT: integer(8787, 0, 65535),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -53,6 +59,7 @@ const environmentSchema = z.object({
   ALLOW_PLAIN_HTTP_UPSTREAM: flag,
   SHUTDOWN_GRACE_MS: integer(10_000, 0, 600_000),
   MAX_EVENT_LOOP_DELAY_MS: integer(1000, 10, 60_000),
+  DEMO_PAGES: optionalFlag,
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
 });
 
@@ -96,6 +103,8 @@ export interface RelaySettings {
   simulatorPort: number;
   /** How long a stop (SIGTERM/SIGINT) lets requests in flight finish before it closes their connections. */
   shutdownGraceMs: number;
+  /** The index page, /try and the demo page (and its assets): on in development, off in production unless DEMO_PAGES. */
+  demoPages: boolean;
   /** /readyz answers 503 while this instance's event loop has recently run later than this (health/readiness.ts). */
   maxEventLoopDelayMs: number;
 }
@@ -176,5 +185,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     simulatorPort: env.SIMULATOR_PORT,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
+    // Tools for whoever runs the relay, not for patients: a production relay serves only what a practice's page needs.
+    demoPages: env.DEMO_PAGES ?? development,
   };
 }
