@@ -1,7 +1,7 @@
 // The built browser files: the loader (short cache, so a fix reaches every practice within minutes), and the hashed
-// frame and demo assets (cached for a year: their names change whenever their content does). The demo page and its
-// assets only with demo pages on (DEMO_PAGES). Both are sent
-// compressed at build time, as the browser's Accept-Encoding allows.
+// frame and demo assets (cached for a year: their names change whenever their content does). Both are sent
+// compressed at build time, as the browser's Accept-Encoding allows. The demo page and its assets are served only
+// with DEMO_PAGES (on in development, off in production).
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { etag } from 'hono/etag';
