@@ -31,7 +31,8 @@ const frame: UserConfig = {
   },
 };
 
-// `vite build --mode demo` builds the configuration preview page into dist/demo/.
+// `vite build --mode demo` builds the configuration preview page into dist/demo/. Every file it writes under assets/
+// is named demo-*, which is how a relay without demo pages (DEMO_PAGES, off in production) leaves them unserved.
 const demo: UserConfig = {
   publicDir: false,
   build: {
@@ -39,7 +40,10 @@ const demo: UserConfig = {
     emptyOutDir: false,
     target: 'es2020',
     modulePreload: false,
-    rolldownOptions: { input: { demo: 'demo/index.html' } },
+    rolldownOptions: {
+      input: { demo: 'demo/index.html' },
+      output: { entryFileNames: 'assets/demo-[hash].js', chunkFileNames: 'assets/demo-[name]-[hash].js', assetFileNames: 'assets/demo-[hash][extname]' },
+    },
   },
 };
 

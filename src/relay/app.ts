@@ -6,7 +6,7 @@ import type { RelaySettings } from './settings.ts';
 import type { Logger } from './log.ts';
 import type { FetchLike, UpstreamClient } from './upstream/index.ts';
 import { ApiError, errorResponse } from './http/api-error.ts';
-import { clientAddress } from './http/client-address.ts';
+import { createClientAddress } from './http/client-address.ts';
 import type { RelayEnv } from './http/env.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { presetHeader } from './http/preset-header.ts';
@@ -26,7 +26,8 @@ import { pageRoutes } from './routes/pages.ts';
 import { staticRoutes } from './routes/static-assets.ts';
 import { readFramePage } from './frame/frame-page.ts';
 import { createLifecycle, type Lifecycle } from './health/lifecycle.ts';
-import { createReadiness, type ReadinessCheck } from './health/readiness.ts';
+import { createReadiness, type DependencyCheck } from './health/readiness.ts';
+import { createEventLoopDelaySampler } from './health/event-loop-delay.ts';
 import { readinessRoutes } from './routes/readiness.ts';
 
 export interface RelayAppOptions {
@@ -41,18 +42,18 @@ export interface RelayAppOptions {
   /** Idempotency records, retired handles and quotas; in memory unless given (serve.ts picks Redis for REDIS_URL). */
   stores?: RelayStores;
   now?: () => number;
-  /** Further /readyz checks by name (e.g. `redis`), each cut off after `readinessTimeoutMs`. */
-  readiness?: Record<string, ReadinessCheck>;
-  readinessTimeoutMs?: number;
+  /** Further dependencies /readyz reports by name (never a reason for 503), each cut off after `dependencyTimeoutMs`. */
+  dependencies?: Record<string, DependencyCheck>;
+  dependencyTimeoutMs?: number;
+  /** The recent event-loop delay in ms, for /readyz; a sampler of this process's loop unless given (tests). */
+  eventLoopDelayMs?: () => number;
   /** Whether the instance is stopping; the server (serve.ts) shares one with the app. */
   lifecycle?: Lifecycle;
 }
 
-/** The stores' own checks (Redis answers a PING) as /readyz checks: "ok" or "unreachable". */
-function storeChecks(checks: RelayStores['readiness']): Record<string, ReadinessCheck> {
-  return Object.fromEntries(
-    Object.entries(checks).map(([name, answers]) => [name, async () => ((await answers()) ? { ready: true, status: 'ok' } : { ready: false, status: 'unreachable' })]),
-  );
+/** The stores' own checks (Redis answers a PING) as /readyz dependencies: "ok" or "unreachable". */
+function storeChecks(checks: RelayStores['readiness']): Record<string, DependencyCheck> {
+  return Object.fromEntries(Object.entries(checks).map(([name, answers]) => [name, async () => ((await answers()) ? 'ok' : 'unreachable')]));
 }
 
 /**
@@ -88,8 +89,9 @@ export function createRelayApp({
   fetchLogo,
   now = Date.now,
   stores = createMemoryStores(now),
-  readiness = {},
-  readinessTimeoutMs,
+  dependencies = {},
+  dependencyTimeoutMs,
+  eventLoopDelayMs = createEventLoopDelaySampler(),
   lifecycle = createLifecycle(),
 }: RelayAppOptions) {
   const configurations = createConfigurationService({
@@ -99,7 +101,7 @@ export function createRelayApp({
     allowLoopbackHttp: settings.development,
     now,
   });
-  const addressOf = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, settings.trustProxy);
+  const addressOf = createClientAddress(settings.trustProxy);
   const deadlineMs = settings.requestDeadlineMs;
 
   const app = new Hono<RelayEnv>();
@@ -127,8 +129,10 @@ export function createRelayApp({
       lifecycle,
       report: createReadiness({
         tokenState: () => upstream.tokenState(),
-        checks: { ...storeChecks(stores.readiness), ...readiness },
-        ...(readinessTimeoutMs === undefined ? {} : { timeoutMs: readinessTimeoutMs }),
+        dependencies: { ...storeChecks(stores.readiness), ...dependencies },
+        ...(dependencyTimeoutMs === undefined ? {} : { timeoutMs: dependencyTimeoutMs }),
+        eventLoopDelayMs,
+        maxEventLoopDelayMs: settings.maxEventLoopDelayMs,
       }),
     }),
   );
@@ -183,8 +187,8 @@ export function createRelayApp({
       publicOrigin: settings.publicOrigin,
     }),
   );
-  app.route('/', staticRoutes({ distDir, publicDir }));
-  app.route('/', pageRoutes());
+  app.route('/', staticRoutes({ distDir, publicDir, demoPages: settings.demoPages }));
+  if (settings.demoPages) app.route('/', pageRoutes());
 
   app.notFound((c) => (c.req.path.startsWith('/v1/') ? errorResponse(c, new ApiError('not_found')) : c.text('Not found.', 404)));
   app.onError((error, c) => {

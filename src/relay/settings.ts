@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { LOOPBACK_HOSTS } from '../shared/configuration.ts';
 import { MESSAGE_MAX_LENGTH } from '../shared/wire.ts';
 import { secretWeakness } from './secret-strength.ts';
+import { parseTrustProxy, type TrustedProxies } from './http/trusted-proxies.ts';
 
 const integer = (fallback: number, min: number, max: number) =>
   z
@@ -20,6 +21,12 @@ const flag = z
   .optional()
   .transform((value) => value === 'true' || value === '1');
 
+/** A flag whose default depends on the mode: undefined when unset. */
+const optionalFlag = z
+  .enum(['true', 'false', '1', '0'], 'must be true or false')
+  .optional()
+  .transform((value) => (value === undefined ? undefined : value === 'true' || value === '1'));
+
 const environmentSchema = z.object({
   PORT: integer(8787, 0, 65535),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -29,7 +36,15 @@ const environmentSchema = z.object({
   UPSTREAM_PASSWORD: z.string().min(1).optional(),
   HANDLE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
-  TRUST_PROXY: flag,
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const trusted = parseTrustProxy(value);
+      if (!('refused' in trusted)) return trusted;
+      context.addIssue({ code: 'custom', message: trusted.refused });
+      return z.NEVER;
+    }),
   CONFIG_CACHE_SECONDS: integer(60, 0, 600),
   STATUS_REFRESH_SECONDS: integer(10, 0, 60),
   UPSTREAM_TIMEOUT_MS: integer(5000, 100, 60_000),
@@ -43,6 +58,8 @@ const environmentSchema = z.object({
   SIMULATOR_PORT: integer(8788, 0, 65535),
   ALLOW_PLAIN_HTTP_UPSTREAM: flag,
   SHUTDOWN_GRACE_MS: integer(10_000, 0, 600_000),
+  MAX_EVENT_LOOP_DELAY_MS: integer(1000, 10, 60_000),
+  DEMO_PAGES: optionalFlag,
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
 });
 
@@ -62,7 +79,8 @@ export interface RelaySettings {
   handleSecretGenerated: boolean;
   /** The relay's own origin as browsers see it; null means "the origin of each request". */
   publicOrigin: string | null;
-  trustProxy: boolean;
+  /** Whose X-Forwarded-For quotas believe: a number of proxies, or their addresses (`{ hops: 0 }`: nobody's). */
+  trustProxy: TrustedProxies;
   /**
    * Only NODE_ENV=development or test. Development allows http logos on loopback hosts (the embedded simulator serves
    * its logo over http), a generated HANDLE_SECRET, and no PUBLIC_ORIGIN (then only loopback Host names are served).
@@ -85,6 +103,10 @@ export interface RelaySettings {
   simulatorPort: number;
   /** How long a stop (SIGTERM/SIGINT) lets requests in flight finish before it closes their connections. */
   shutdownGraceMs: number;
+  /** The index page, /try and the demo page (and its assets): on in development, off in production unless DEMO_PAGES. */
+  demoPages: boolean;
+  /** /readyz answers 503 while this instance's event loop has recently run later than this (health/readiness.ts). */
+  maxEventLoopDelayMs: number;
 }
 
 export class SettingsError extends Error {}
@@ -162,5 +184,8 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     redisUrl: env.REDIS_URL ?? null,
     simulatorPort: env.SIMULATOR_PORT,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
+    // Tools for whoever runs the relay, not for patients: a production relay serves only what a practice's page needs.
+    demoPages: env.DEMO_PAGES ?? development,
   };
 }

@@ -1,15 +1,76 @@
+// The address quotas are counted against: the right-most X-Forwarded-For entry that a trusted proxy did not add.
+// Each proxy appends the address of the peer it heard from, so the walk starts at this connection's peer and steps
+// left only while the hop it stands on is a trusted proxy (by count or by address, TRUST_PROXY). Entries further
+// left were written by whoever sent the request and are never believed; a peer that is not trusted (a visitor
+// reaching an instance directly) is the client itself, whatever its X-Forwarded-For says.
 import type { Context } from 'hono';
+import { BlockList, isIP } from 'node:net';
+import { parseProxyEntry, type TrustedProxies } from './trusted-proxies.ts';
+
+/** Whether the hop `index` steps from the socket peer (0), at `address`, is a proxy we believe. */
+export type ProxyTrust = (address: string, index: number) => boolean;
+
+export function proxyTrust(trusted: TrustedProxies): ProxyTrust {
+  if ('hops' in trusted) {
+    const { hops } = trusted;
+    return (_address, index) => index < hops;
+  }
+  // node:net's BlockList does the CIDR matching, and matches an IPv4-mapped IPv6 peer (::ffff:10.1.2.3, as Node
+  // reports IPv4 peers on a dual-stack socket) against IPv4 rules.
+  const list = new BlockList();
+  for (const entry of trusted.addresses) {
+    const parsed = parseProxyEntry(entry);
+    if (parsed === null) throw new TypeError('TRUST_PROXY holds an entry that is not an address (readSettings checks them)');
+    const type = parsed.family === 4 ? 'ipv4' : 'ipv6';
+    if (parsed.prefix === null) list.addAddress(parsed.address, type);
+    else list.addSubnet(parsed.address, parsed.prefix, type);
+  }
+  return (address) => {
+    const family = isIP(address);
+    return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  };
+}
+
+/** Longer than any address with a port; a longer entry is cut so that a quota key stays small. */
+const MAX_ENTRY_LENGTH = 64;
 
 /**
- * The address quotas are counted against. Behind a reverse proxy (TRUST_PROXY) it is the last X-Forwarded-For entry,
- * the one the proxy itself added; earlier entries are whatever the client claimed and are ignored.
+ * One X-Forwarded-For entry (or the socket's address) as the key it is counted by: the address without a port
+ * (`203.0.113.7:51234`, `[2001:db8::1]:443`, as some proxies write it) and an IPv4-mapped IPv6 address in its IPv4
+ * form, so the same visitor is one key however the address reached us. An entry that is not an address is kept as
+ * it is (cut to 64 characters): it is never trusted as a proxy, but when it is the client's entry, a proxy we trust
+ * wrote it, and counting it as its own key keeps that visitor from sharing a quota with everyone behind the proxy.
  */
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('X-Forwarded-For')?.split(',').at(-1)?.trim();
-    if (forwarded) return forwarded;
-  }
-  return socketAddress(c.env) ?? 'unknown';
+export function normaliseAddress(entry: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(entry);
+  const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(entry);
+  const address = bracketed?.[1] ?? withPort?.[1] ?? entry;
+  const family = isIP(address);
+  if (family === 0) return entry.slice(0, MAX_ENTRY_LENGTH);
+  const mapped = family === 6 ? /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address) : null;
+  return mapped?.[1] ?? address.toLowerCase();
+}
+
+/**
+ * The client's address from the connection's peer (`undefined` when there is none, as under app.request) and the
+ * X-Forwarded-For header (several headers arrive joined by commas, which is the same list).
+ */
+export function clientAddressFrom(socketAddress: string | undefined, forwardedFor: string | undefined, trusts: ProxyTrust): string {
+  const forwarded = (forwardedFor ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  // Right to left: the peer, then the entry its proxy appended, and so on.
+  const hops = [socketAddress ?? 'unknown', ...forwarded.reverse()].map(normaliseAddress);
+  let index = 0;
+  while (index < hops.length - 1 && trusts(hops[index]!, index)) index++;
+  return hops[index]!;
+}
+
+/** The request's client address, as quotas count it. */
+export function createClientAddress(trusted: TrustedProxies): (c: Context) => string {
+  const trusts = proxyTrust(trusted);
+  return (c) => clientAddressFrom(socketAddress(c.env), c.req.header('X-Forwarded-For'), trusts);
 }
 
 /** @hono/node-server puts Node's request on `env.incoming`; under app.request() there is none. */

@@ -7,7 +7,7 @@ import type { RateLimiter } from '../protection/rate-limiter.ts';
  * Answers 429 `rate_limited` with Retry-After once `keyOf(c)` has used up its quota.
  *
  * @example
- * app.use('/v1/*', rateLimit({ limiter: perMinute, keyOf: (c) => clientAddress(c) }))
+ * app.use('/v1/*', rateLimit({ limiter: perMinute, keyOf: createClientAddress(settings.trustProxy) }))
  */
 export function rateLimit({
   limiter,

@@ -1,5 +1,6 @@
-// GET /readyz — 200 {"status":"ready","checks":{...}} when this instance should get traffic, 503 "not_ready" (with
-// the failing checks) or "draining" (stopping: a load balancer should stop sending) otherwise. /healthz stays
+// GET /readyz — 200 {"status":"ready","instance":{...},"dependencies":{...}} while this instance should get traffic;
+// 503 "not_ready" (its event loop is too slow) or "draining" (stopping: a load balancer should stop sending)
+// otherwise. Dependencies are reported, never a reason for 503 (health/readiness.ts says why). /healthz stays
 // liveness: it says only that the process answers.
 import { Hono } from 'hono';
 import type { RelayEnv } from '../http/env.ts';
@@ -10,7 +11,7 @@ export function readinessRoutes({ lifecycle, report }: { lifecycle: Lifecycle; r
   return new Hono<RelayEnv>().get('/', async (c) => {
     c.header('Cache-Control', 'no-store');
     if (lifecycle.draining()) return c.json({ status: 'draining' }, 503);
-    const { ready, checks } = await report();
-    return c.json({ status: ready ? 'ready' : 'not_ready', checks }, ready ? 200 : 503);
+    const { ready, instance, dependencies } = await report();
+    return c.json({ status: ready ? 'ready' : 'not_ready', instance, dependencies }, ready ? 200 : 503);
   });
 }

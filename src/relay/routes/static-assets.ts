@@ -1,6 +1,7 @@
 // The built browser files: the loader (short cache, so a fix reaches every practice within minutes), and the hashed
 // frame and demo assets (cached for a year: their names change whenever their content does). Both are sent
-// compressed at build time, as the browser's Accept-Encoding allows.
+// compressed at build time, as the browser's Accept-Encoding allows. The demo page and its assets are served only
+// with DEMO_PAGES (on in development, off in production).
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { etag } from 'hono/etag';
@@ -36,29 +37,24 @@ function foundHeaders(cacheControl: string) {
   };
 }
 
-export function staticRoutes({ distDir, publicDir }: { distDir: string; publicDir: string }) {
+/** Every file of the demo page's build is named so (vite.config.ts), which is how it is left out when demo pages are off. */
+export const DEMO_ASSET_PREFIX = 'demo-';
+
+export function staticRoutes({ distDir, publicDir, demoPages }: { distDir: string; publicDir: string; demoPages: boolean }) {
   // `npm run build` writes a .br (brotli, quality 11) and a .gz beside each file (scripts/precompress.mjs);
   // @hono/node-server's serveStatic picks the one the browser's Accept-Encoding allows, else the plain file, and
   // refuses paths that step outside its root.
   const loader = serveStatic({ root: distDir, path: 'loader.js', precompressed: true, onFound: foundHeaders(LOADER_CACHE_CONTROL) });
   const assets = serveStatic({ root: distDir, precompressed: true, onFound: foundHeaders(IMMUTABLE_CACHE_CONTROL) });
-  return new Hono<RelayEnv>()
+  const routes = new Hono<RelayEnv>()
     // The loader changes in place (its URL is in every practice's page), so it is revalidated after max-age: an
     // ETag (one per encoding, from the bytes sent) lets an unchanged loader cost a 304.
     .get('/loader.js', etag(), async (c, next) => {
       const found = await loader(c, next);
       return found ?? c.text('The loader has not been built: run `npm run build`.', 503);
     })
-    .get('/assets/:name{.+}', assets)
-    // The demo page is built by Vite into dist/demo/; its scripts and styles are hashed assets under /assets/.
-    .get('/demo', (c) => c.redirect('/demo/', 301))
-    .get('/demo/', async (c) => {
-      const file = await readUnder(distDir, 'demo/index.html');
-      if (file === null) return c.text('The demo page has not been built: run `npm run build`.', 503);
-      c.header('Cache-Control', 'no-cache');
-      c.header('Content-Security-Policy', DEMO_PAGE_POLICY);
-      return c.html(file.toString('utf8'));
-    })
+    // Without demo pages, the demo's assets fall through to not found, as if they had never been built.
+    .get('/assets/:name{.+}', (c, next) => (!demoPages && c.req.param('name').startsWith(DEMO_ASSET_PREFIX) ? next() : assets(c, next)))
     // Browsers ask every origin for a favicon; answering "nothing" keeps a 404 out of practices' consoles.
     .get('/favicon.ico', (c) => c.body(null, 204))
     .get('/robots.txt', async (c) => {
@@ -66,5 +62,16 @@ export function staticRoutes({ distDir, publicDir }: { distDir: string; publicDi
       if (file === null) return c.text('Not found.', 404);
       c.header('Content-Type', 'text/plain; charset=utf-8');
       return c.body(new Uint8Array(file));
+    });
+  if (!demoPages) return routes;
+  // The demo page is built by Vite into dist/demo/; its scripts and styles are hashed assets under /assets/.
+  return routes
+    .get('/demo', (c) => c.redirect('/demo/', 301))
+    .get('/demo/', async (c) => {
+      const file = await readUnder(distDir, 'demo/index.html');
+      if (file === null) return c.text('The demo page has not been built: run `npm run build`.', 503);
+      c.header('Cache-Control', 'no-cache');
+      c.header('Content-Security-Policy', DEMO_PAGE_POLICY);
+      return c.html(file.toString('utf8'));
     });
 }

@@ -46,7 +46,7 @@ describe('quotas', () => {
   });
 
   it('over the per-address request quota: 429 with a parseable Retry-After, and another address is still served', async () => {
-    harness = createRelayHarness({ environment: { REQUESTS_PER_MINUTE_PER_IP: '5', TRUST_PROXY: 'true' } });
+    harness = createRelayHarness({ environment: { REQUESTS_PER_MINUTE_PER_IP: '5', TRUST_PROXY: '1' } });
     const from = (address: string) =>
       harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`, { headers: { 'X-Forwarded-For': address } });
     for (let i = 0; i < 5; i++) expect((await from('203.0.113.7')).status).toBe(200);

@@ -16,7 +16,7 @@ describe('quotas', () => {
   });
 
   it('counts each address separately behind a trusted proxy', async () => {
-    harness = createRelayHarness({ environment: { REQUESTS_PER_MINUTE_PER_IP: '1', TRUST_PROXY: 'true' } });
+    harness = createRelayHarness({ environment: { REQUESTS_PER_MINUTE_PER_IP: '1', TRUST_PROXY: '1' } });
     const from = (address: string) =>
       harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`, { headers: { 'X-Forwarded-For': `6.6.6.6, ${address}` } });
     expect((await from('192.0.2.1')).status).toBe(200);

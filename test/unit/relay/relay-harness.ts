@@ -17,8 +17,8 @@ export interface RelayHarnessOptions {
   simulator?: SimulatorOptions;
   now?: () => number;
   password?: string;
-  /** Passed through to createRelayApp: readiness checks, the shared stopping state, the stores. */
-  app?: Pick<RelayAppOptions, 'readiness' | 'readinessTimeoutMs' | 'lifecycle' | 'stores'>;
+  /** Passed through to createRelayApp: reported dependencies, the event-loop delay, the stopping state, the stores. */
+  app?: Pick<RelayAppOptions, 'dependencies' | 'dependencyTimeoutMs' | 'eventLoopDelayMs' | 'lifecycle' | 'stores'>;
 }
 
 export function createRelayHarness({ environment = {}, simulator: simulatorOptions = {}, now, password, app: appOptions = {} }: RelayHarnessOptions = {}) {

@@ -1,23 +1,33 @@
-// `npm run serve`: the relay from the built JavaScript in dist-server/, with no transpiler or bundler in the process.
-// Needs `npm run build` (npm test runs it first).
+// `npm run serve`: the relay from the built JavaScript in dist-server/, with no transpiler or bundler in the process;
+// in production mode without the demo pages. Needs `npm run build` (npm test runs it first).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
+import { startSimulatorServer } from '../../../src/simulator/server.ts';
+import { freePort } from '../../support/free-port.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const RECORDER = fileURLToPath(new URL('../../support/record-modules.mjs', import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), 'serve-built-'));
 let child: ChildProcess | undefined;
+let production: ChildProcess | undefined;
+let simulator: Awaited<ReturnType<typeof startSimulatorServer>> | undefined;
+
+async function stop(process: ChildProcess | undefined): Promise<void> {
+  if (!process || process.exitCode !== null) return;
+  const exited = new Promise((done) => process.once('exit', done));
+  process.kill('SIGTERM');
+  await exited;
+}
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((done) => child!.once('exit', done));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await stop(child);
+  await stop(production);
+  await simulator?.close();
   rmSync(temp, { recursive: true, force: true });
 });
 
@@ -63,4 +73,34 @@ it('npm run serve starts the relay from built JavaScript, with no TypeScript tra
   const ours = modules.filter((module) => module.startsWith('file:') && !module.includes('/node_modules/'));
   expect(ours.filter((module) => /\.tsx?$/.test(module))).toEqual([]);
   expect(modules.filter((module) => /\/node_modules\/(tsx|esbuild|@esbuild|typescript|vite|rolldown|@oxc)/.test(module))).toEqual([]);
+}, 30_000);
+
+it('in production (NODE_ENV=production) it serves no demo, try or index page, and no demo asset', async () => {
+  simulator = await startSimulatorServer({ port: 0 });
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  production = spawn(process.execPath, ['dist-server/server.js'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      PUBLIC_ORIGIN: origin,
+      HANDLE_SECRET: randomBytes(32).toString('base64url'),
+      UPSTREAM_URL: simulator.url,
+      UPSTREAM_USERNAME: simulator.simulator.seed.username,
+      UPSTREAM_PASSWORD: simulator.simulator.seed.password,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await waitFor(production, /Health: +\S+/);
+
+  expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+  expect((await fetch(`${origin}/readyz`)).status).toBe(200);
+  const demoAsset = /src="(\/assets\/demo-[^"]+)"/.exec(readFileSync(join(ROOT, 'dist/demo/index.html'), 'utf8'))?.[1];
+  expect(demoAsset).toBeDefined();
+  for (const path of ['/', '/try', '/demo', '/demo/', demoAsset!]) expect((await fetch(`${origin}${path}`)).status, path).toBe(404);
+  expect((await fetch(`${origin}/loader.js`)).status).toBe(200);
+  expect((await fetch(`${origin}/frame?client_id=demo-client`)).status).toBe(200);
+  expect((await fetch(`${origin}/v1/webchat-configuration?client_id=demo-client`)).status).toBe(200);
 }, 30_000);

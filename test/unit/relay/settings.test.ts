@@ -30,6 +30,7 @@ describe('readSettings', () => {
       bodyLimitBytes: 16384,
       messageMaxLength: 2000,
       shutdownGraceMs: 10_000,
+      trustProxy: { hops: 0 },
     });
   });
 
@@ -42,7 +43,7 @@ describe('readSettings', () => {
         UPSTREAM_PASSWORD: 'secret',
         HANDLE_SECRET: STRONG_SECRET,
         PUBLIC_ORIGIN: 'https://chat.practice.example/ignored/path',
-        TRUST_PROXY: 'true',
+        TRUST_PROXY: '10.0.0.0/8, ::1',
         REQUESTS_PER_MINUTE_PER_IP: '10',
         SHUTDOWN_GRACE_MS: '2500',
         STATUS_REFRESH_SECONDS: '0',
@@ -54,7 +55,7 @@ describe('readSettings', () => {
       upstream: { url: 'https://api.example.com', username: 'relay@practice.example', password: 'secret' },
       handleSecretGenerated: false,
       publicOrigin: 'https://chat.practice.example',
-      trustProxy: true,
+      trustProxy: { addresses: ['10.0.0.0/8', '::1'] },
       development: false,
       requestsPerMinutePerIp: 10,
       shutdownGraceMs: 2500,
@@ -154,4 +155,39 @@ describe('PUBLIC_ORIGIN (issue 14, point 2)', () => {
   it('may be left out in development, where the relay serves only loopback Host names', () => {
     expect(readSettings({ NODE_ENV: 'development' }, secret).publicOrigin).toBeNull();
   });
+});
+
+describe('TRUST_PROXY (issue 18, point 6)', () => {
+  const trustProxy = (value: string) => readSettings({ NODE_ENV: 'test', TRUST_PROXY: value }, secret).trustProxy;
+
+  it.each([
+    ['false', { hops: 0 }],
+    ['0', { hops: 0 }],
+    ['1', { hops: 1 }],
+    [' 2 ', { hops: 2 }],
+    ['10.0.0.0/8', { addresses: ['10.0.0.0/8'] }],
+    ['10.0.0.0/8, 127.0.0.1, ::1', { addresses: ['10.0.0.0/8', '127.0.0.1', '::1'] }],
+    ['192.168.0.0/16,fd00::/8,[2001:db8::1]', { addresses: ['192.168.0.0/16', 'fd00::/8', '[2001:db8::1]'] }],
+    ['::ffff:10.0.0.0/104', { addresses: ['::ffff:10.0.0.0/104'] }],
+  ])('reads %j', (value, expected) => {
+    expect(trustProxy(value)).toEqual(expected);
+  });
+
+  it('trusts no proxy when unset or empty', () => {
+    expect(readSettings({ NODE_ENV: 'test' }, secret).trustProxy).toEqual({ hops: 0 });
+    expect(readSettings({ NODE_ENV: 'test', TRUST_PROXY: '' }, secret).trustProxy).toEqual({ hops: 0 });
+  });
+
+  it('refuses true (which would believe every peer), saying what to give instead', () => {
+    expect(() => trustProxy('true')).toThrow(SettingsError);
+    expect(() => trustProxy('true')).toThrow(/TRUST_PROXY: true would believe X-Forwarded-For from every peer.*number of proxies.*\(e\.g\. 1\).*addresses/);
+  });
+
+  it.each(['yes please', '1.5', '-1', '33', '10.0.0.0/33', '::1/129', '10.0.0/8', '10.0.0.0/8/8', '10.0.0.0/x', '10.0.0.0/8,', 'localhost', 'fe80::1%eth0', '*', '10.0.0.0/8, 1'])(
+    'refuses %j, naming TRUST_PROXY',
+    (value) => {
+      expect(() => trustProxy(value)).toThrow(SettingsError);
+      expect(() => trustProxy(value)).toThrow('TRUST_PROXY');
+    },
+  );
 });
