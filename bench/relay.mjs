@@ -112,9 +112,11 @@ const created = await json(`${relay.url}/v1/conversations`, {
   headers: { Origin: relay.url, 'Content-Type': 'application/json' },
   body: JSON.stringify({ client_id: 'demo-client' }),
 });
-await json(`${relay.url}/v1/conversations/${created.conversation}/messages`, {
+// Calls on the conversation carry its handle in Authorization, never in the URL.
+const withHandle = { Authorization: `Bearer ${created.conversation}` };
+await json(`${relay.url}/v1/conversation/messages`, {
   method: 'POST',
-  headers: { Origin: relay.url, 'Content-Type': 'application/json', 'Idempotency-Key': 'bench-key-0001' },
+  headers: { Origin: relay.url, 'Content-Type': 'application/json', 'Idempotency-Key': 'bench-key-0001', ...withHandle },
   body: JSON.stringify({ text: 'What are your opening hours?' }),
 });
 const token = (
@@ -138,10 +140,10 @@ await json(`${simulator.url}/api/conversations/${conversation.id}/messages/`, {
 const floor = await start('floor', [new URL('floor-proxy.mjs', import.meta.url).pathname, simulator.url, token, conversation.id]);
 await sleep(1500); // the simulated bot answers after a short delay
 
-const poll = `/v1/conversations/${created.conversation}/messages?after=0`;
+const poll = '/v1/conversation/messages?after=0';
 const targets = [
-  { name: 'relay', url: `${relay.url}${poll}`, headers: { 'X-Practice-Chat': '1' } },
-  { name: 'relay, status every poll', url: `${relayEveryPoll.url}${poll}`, headers: { 'X-Practice-Chat': '1' } },
+  { name: 'relay', url: `${relay.url}${poll}`, headers: { 'X-Practice-Chat': '1', ...withHandle } },
+  { name: 'relay, status every poll', url: `${relayEveryPoll.url}${poll}`, headers: { 'X-Practice-Chat': '1', ...withHandle } },
   { name: 'floor', url: `${floor.url}/`, headers: {} },
   { name: 'simulator', url: `${simulator.url}/api/conversations/${conversation.id}/messages/?after=0`, headers: auth },
 ];

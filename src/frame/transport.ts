@@ -1,5 +1,6 @@
-// The frame's one way to the relay (same origin, so no CORS and no credentials to manage). Every answer is parsed;
-// every failure becomes a TransportError with a code the panel maps to words.
+// The frame's one way to the relay (same origin, so no CORS and no cookies to manage). Every answer is parsed;
+// every failure becomes a TransportError with a code the panel maps to words. The conversation's handle goes in the
+// Authorization header, never in a URL: URLs end up in proxies' logs.
 import { parseWebchatConfiguration, type WebchatConfiguration } from '../shared/configuration.ts';
 import type { ApiErrorCode, CreatedConversation, Escalated, MessagesAfter, WireMessage } from '../shared/wire.ts';
 import {
@@ -60,7 +61,10 @@ export function createTransport(fetchImpl: typeof fetch, base = ''): Transport {
     headers: { 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
-  const conversation = (handle: string) => `/v1/conversations/${encodeURIComponent(handle)}`;
+  const withHandle = (handle: string, init: RequestInit = {}): RequestInit => ({
+    ...init,
+    headers: { ...(init.headers as Record<string, string> | undefined), Authorization: `Bearer ${handle}` },
+  });
 
   return {
     async getConfiguration(clientId) {
@@ -70,10 +74,10 @@ export function createTransport(fetchImpl: typeof fetch, base = ''): Transport {
     createConversation: (clientId, idempotencyKey) =>
       call('/v1/conversations', parseCreatedConversation, postJson({ client_id: clientId }, { 'Idempotency-Key': idempotencyKey })),
     sendMessage: (handle, text, idempotencyKey) =>
-      call(`${conversation(handle)}/messages`, parseSentMessage, postJson({ text }, { 'Idempotency-Key': idempotencyKey })),
-    messagesAfter: (handle, after) => call(`${conversation(handle)}/messages?after=${after}`, parseMessagesAfter),
-    escalate: (handle) => call(`${conversation(handle)}/escalate`, parseEscalated, postJson({})),
+      call('/v1/conversation/messages', parseSentMessage, withHandle(handle, postJson({ text }, { 'Idempotency-Key': idempotencyKey }))),
+    messagesAfter: (handle, after) => call(`/v1/conversation/messages?after=${after}`, parseMessagesAfter, withHandle(handle)),
+    escalate: (handle) => call('/v1/conversation/escalate', parseEscalated, withHandle(handle, postJson({}))),
     // 204, no body: any successful answer will do.
-    endConversation: (handle) => call(conversation(handle), () => undefined, { method: 'DELETE' }),
+    endConversation: (handle) => call('/v1/conversation', () => undefined, withHandle(handle, { method: 'DELETE' })),
   };
 }

@@ -152,13 +152,17 @@ export function createRelayApp({
     perAddress,
     bodiesOnly(bodyLimit({ maxSize: settings.bodyLimitBytes, onError: (c) => errorResponse(c, new ApiError('payload_too_large')) })),
   );
-  app.use('/v1/conversations', sameOrigin({ publicOrigin: settings.publicOrigin }));
-  app.use('/v1/conversations/*', sameOrigin({ publicOrigin: settings.publicOrigin }));
+  // Creating a conversation and every call on one: only from the relay's own frame. Hono's `/v1/conversation/*` also
+  // matches `/v1/conversation` itself (DELETE), and not `/v1/conversations`. Nothing is served under
+  // `/v1/conversations/` any more (handles left URLs): that prefix is a plain 404.
+  const ownFrameOnly = sameOrigin({ publicOrigin: settings.publicOrigin });
+  app.use('/v1/conversations', ownFrameOnly);
+  app.use('/v1/conversation/*', ownFrameOnly);
 
   app.route('/v1/webchat-configuration', configurationRoutes({ configurations, deadlineMs, publicOrigin: settings.publicOrigin }));
   app.route(LOGO_ROUTE, logoRoutes({ configurations, deadlineMs }));
   app.route(
-    '/v1/conversations',
+    '/v1',
     conversationRoutes({
       upstream,
       configurations,

@@ -4,7 +4,8 @@
 export interface RequestLogLine {
   request_id: string;
   method: string;
-  /** The route pattern (`/v1/conversations/:handle/messages`), never the path, so handles stay out of logs. */
+  /** The route pattern (`/v1/conversation/messages`), never the path with its query. Handles travel in a header the
+   * relay never logs, and the pattern keeps anything a caller puts in a path out of the log all the same. */
   route: string;
   client_id: string | null;
   status: number;

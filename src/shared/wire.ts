@@ -1,5 +1,6 @@
 // The relay's browser-facing /v1 API: error codes and the shapes of its answers, shared by the relay (which builds
-// them) and the frame (which parses them with src/shared/wire-parse.ts).
+// them) and the frame (which parses them with src/shared/wire-parse.ts). Every call on a conversation carries its
+// handle in `Authorization: Bearer HANDLE`, never in the URL, which proxies write into their logs.
 
 /** Stable error codes; the UI maps codes to words, never messages. */
 export const API_ERROR_CODES = [
@@ -44,12 +45,12 @@ export interface CreatedConversation {
   expires_at: string;
 }
 
-/** POST /v1/conversations/:handle/messages */
+/** POST /v1/conversation/messages (handle in Authorization) */
 export interface SentMessage {
   message: WireMessage;
 }
 
-/** GET /v1/conversations/:handle/messages?after=N */
+/** GET /v1/conversation/messages?after=N (handle in Authorization) */
 export interface MessagesAfter {
   messages: WireMessage[];
   /** Pass back as `after` on the next read. */
@@ -63,7 +64,7 @@ export interface MessagesAfter {
   status_as_of: number;
 }
 
-/** POST /v1/conversations/:handle/escalate */
+/** POST /v1/conversation/escalate (handle in Authorization) */
 export interface Escalated {
   status: ConversationStatus;
   /** As in MessagesAfter. */

@@ -1,6 +1,7 @@
 // One run through the whole product (real Chromium → loader → frame → relay → simulator) with a canary password, canary
 // access tokens and a canary message: none of them may appear in a relay log line, an error body, a URL the browser
-// requested, browser storage or cookies, or an analytics beacon; the built bundles hold no credential or token.
+// requested, browser storage or cookies, or an analytics beacon; the built bundles hold no credential or token. The
+// conversation handle, which the frame does keep, appears in no URL, log line, error body or beacon either.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,13 +51,22 @@ describe('canaries never leave the relay\'s upstream client', () => {
     const requested: string[] = [];
     const beacons: string[] = [];
     const bodies: string[] = [];
+    /** Every handle the relay minted in this run, and the Authorization headers of the calls on a conversation. */
+    const handles: string[] = [];
+    const authorizations: Array<Promise<string | undefined>> = [];
     context.on('request', (request) => {
       requested.push(`${request.method()} ${request.url()}`);
       if (request.url().startsWith('https://www.google-analytics.com/')) beacons.push(`${request.url()} ${request.postData() ?? ''}`);
+      if (request.url().includes('/v1/conversation/') || request.url().endsWith('/v1/conversation')) {
+        authorizations.push(request.allHeaders().then((headers) => headers.authorization));
+      }
     });
     context.on('response', async (response) => {
       if (!response.url().includes(`:${new URL(product.relayUrl).port}/v1/`)) return;
       if (response.status() >= 400) bodies.push(await response.text().catch(() => ''));
+      if (response.status() === 201 && new URL(response.url()).pathname === '/v1/conversations') {
+        handles.push(((await response.json()) as { conversation: string }).conversation);
+      }
     });
     // Beacons are answered here, so the run needs no outside network; they are recorded above either way.
     await context.route('https://www.google-analytics.com/**', (route) => route.fulfill({ status: 204 }));
@@ -93,6 +103,14 @@ describe('canaries never leave the relay\'s upstream client', () => {
         ...leaks('cookies', JSON.stringify(await context.cookies())),
       ];
       expect(found).toEqual([]);
+      // The handle: in no URL the browser requested (proxies log URLs), no log line, error body or beacon. It did
+      // travel, in the Authorization header of every call the panel made on the conversation.
+      expect(handles.length).toBeGreaterThan(0);
+      const everywhere = [...requested, ...product.logLines, ...bodies, ...beacons];
+      expect(handles.flatMap((handle) => everywhere.filter((text) => text.includes(handle)))).toEqual([]);
+      const sent = await Promise.all(authorizations);
+      expect(sent.length).toBeGreaterThan(3);
+      expect(sent.filter((header) => !handles.some((handle) => header === `Bearer ${handle}`))).toEqual([]);
       // The scan itself can see a leak (positive control), and the upstream really saw the canary text.
       expect(leaks('control', `x ${TEXT} ${TOKEN_PREFIX}abc ${PASSWORD}`)).toHaveLength(CANARIES.length - 1);
       expect([...product.simulator.store.messages.values()].flat().some((message) => message.text === TEXT)).toBe(true);
@@ -108,11 +126,20 @@ describe('canaries never leave the relay\'s upstream client', () => {
   it('the built bundles hold no credential, token or upstream address', () => {
     const found = builtFiles(BUILT_DIST).flatMap((path) => {
       const text = readFileSync(path, 'utf8');
-      return ['demo-password', 'demo@practice.example', PASSWORD, TOKEN_PREFIX, 'access_token', 'refresh_token', 'Bearer ', 'oauth/token', 'UPSTREAM_PASSWORD', 'HANDLE_SECRET']
+      return ['demo-password', 'demo@practice.example', PASSWORD, TOKEN_PREFIX, 'access_token', 'refresh_token', 'oauth/token', 'UPSTREAM_PASSWORD', 'HANDLE_SECRET']
         .filter((needle) => text.includes(needle))
         .map((needle) => `${path}: ${needle}`);
     });
     expect(builtFiles(BUILT_DIST).length).toBeGreaterThan(3);
     expect(found).toEqual([]);
+  });
+
+  it('the only Bearer in the built bundles is the panel sending its conversation handle', () => {
+    // The upstream token's `Bearer` stays in the relay; the frame's transport has exactly one: the handle's header.
+    const bearers = builtFiles(BUILT_DIST)
+      .filter((path) => /\.(js|html|css)$/.test(path))
+      .flatMap((path) => [...readFileSync(path, 'utf8').matchAll(/Bearer /g)].map(() => path.slice(BUILT_DIST.length)));
+    expect(bearers).toHaveLength(1);
+    expect(bearers[0]).toMatch(/^\/assets\/frame-[\w-]+\.js$/);
   });
 });

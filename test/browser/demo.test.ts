@@ -96,7 +96,8 @@ describe('the demo page', () => {
     await expect.poll(() => frame.locator('.messages').innerText(), { timeout: 10_000 }).toMatch(/preview reply from Aimee/);
     expect(product.simulator.counters.conversationsCreated).toBe(createdBefore);
     expect(product.simulator.counters.messagesReceived).toBe(messagesBefore);
-    const conversationRequests = product.logLines.map((line) => JSON.parse(line)).filter((line) => String(line.route).startsWith('/v1/conversations'));
+    const conversationRequests = product.logLines.map((line) => JSON.parse(line)).filter((line) => String(line.route).startsWith('/v1/conversation'));
+    // Both `/v1/conversations` (create) and every `/v1/conversation/...` call.
     expect(conversationRequests).toEqual([]);
   });
 

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { startSimulatorServer } from '../../src/simulator/server.ts';
+import { bearer, MESSAGES } from './conversation-calls.ts';
 
 async function bodyOf(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -66,9 +67,9 @@ export async function sendHeldByUpstream(relayUrl: string, upstream: Awaited<Ret
   if (created.status !== 201) throw new Error(`could not start a conversation: ${created.status}`);
   const { conversation } = (await created.json()) as { conversation: string };
   const arrived = upstream.nextSendArrives();
-  const send = fetch(`${relayUrl}/v1/conversations/${conversation}/messages`, {
+  const send = fetch(`${relayUrl}${MESSAGES}`, {
     method: 'POST',
-    headers: { ...headers, 'Idempotency-Key': key },
+    headers: { ...headers, 'Idempotency-Key': key, ...bearer(conversation) },
     body: JSON.stringify({ text }),
   });
   // A failed send must fail the test, not hang it until the arrival that never comes.

@@ -22,7 +22,7 @@ const VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 // Handles are short; anything longer is not ours and is refused before any crypto work.
-const MAX_HANDLE_LENGTH = 512;
+export const MAX_HANDLE_LENGTH = 512;
 /**
  * Opened handles kept, so a panel polling every few seconds does not pay AES-GCM, base64url and JSON per poll (about
  * a twentieth of the relay's CPU per read under load). Only handles that opened are kept, under their exact spelling;

@@ -50,7 +50,10 @@ export class ApiError extends Error {
 export function errorResponse(c: Context, error: ApiError): Response {
   const body: ApiErrorBody = { error: { code: error.code, message: error.message } };
   c.set('errorCode', error.code);
+  const status = STATUS[error.code];
   if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
+  // RFC 9110 §15.5.2: a 401 says which scheme would do. Conversation calls take the handle as a Bearer token.
+  if (status === 401) c.header('WWW-Authenticate', 'Bearer');
   c.header('Cache-Control', 'no-store');
-  return c.json(body, STATUS[error.code]);
+  return c.json(body, status);
 }

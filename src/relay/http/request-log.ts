@@ -6,7 +6,8 @@ import { presetHeader } from './preset-header.ts';
 
 /**
  * One log line per request: request id, route pattern, client_id, status, latency. The route pattern is logged
- * instead of the path, so a conversation handle in the path never reaches the log; query strings never do either.
+ * instead of the path, so whatever a caller puts in a path (a handle pasted into an old-style URL) never reaches the
+ * log; query strings never do either, nor any header (conversation handles travel in Authorization).
  *
  * @example
  * app.use(requestLog({ logger }))

@@ -13,14 +13,16 @@ export const FRAME_HEADER = 'X-Practice-Chat';
  * - Browsers send no Origin on a same-origin GET, and send `Sec-Fetch-Site` only to https and loopback origins. A read
  *   is accepted when it carries the frame's header and nothing that names another origin or site.
  * Anything else (another origin, curl or a server without the header, an image or script tag) is `forbidden_origin`.
- * Together with the JSON content type this also rules out cross-site form posts.
+ * Together with the JSON content type this also rules out cross-site form posts. Calls on a conversation also carry
+ * its handle in `Authorization`, which, like the frame's header, a cross-origin page cannot send without a preflight:
+ * the relay approves none (it answers no OPTIONS request with any Access-Control-Allow-* header).
  *
  * The relay's own origin is `publicOrigin` (PUBLIC_ORIGIN, required in production). Without it (development only) it
  * is taken from the request, but only for a loopback Host: a DNS-rebinding page (evil.example resolving to 127.0.0.1)
  * sends `Host: evil.example` and `Origin: http://evil.example`, which agree with each other and must still be refused.
  *
  * @example
- * app.use('/v1/conversations/*', sameOrigin({ publicOrigin: null }))
+ * app.use('/v1/conversation/*', sameOrigin({ publicOrigin: null }))
  */
 export function sameOrigin({ publicOrigin }: { publicOrigin: string | null }): MiddlewareHandler<RelayEnv> {
   return async function sameOrigin(c, next) {

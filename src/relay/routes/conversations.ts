@@ -1,5 +1,7 @@
 // The conversation calls of the /v1 API. The browser holds only a sealed handle; the upstream conversation id, the
 // practice and the token stay here. Message text passes through to upstream and back and is never logged.
+// The handle travels in `Authorization: Bearer HANDLE` (bearer-handle.ts), never in a path or a query: proxies and
+// load balancers write URLs into their access and error logs, and a handle reads a patient's conversation.
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { CreatedConversation, Escalated, MessagesAfter, SentMessage, WireMessage } from '../../shared/wire.ts';
@@ -8,6 +10,7 @@ import { withDeadline } from '../http/deadline.ts';
 import type { RelayEnv } from '../http/env.ts';
 import { readJson, requireJson } from '../http/json-body.ts';
 import { apiErrorFromUpstream } from '../http/upstream-errors.ts';
+import { bearerHandle } from '../http/bearer-handle.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
 import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
@@ -79,15 +82,20 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     throw apiErrorFromUpstream(error);
   });
 
-  /** The handle's claims; forged, altered, expired and retired handles are all `session_expired`, before any upstream call. */
-  const claimsOf = async (c: { req: { param(name: 'handle'): string } }): Promise<HandleClaims> => {
-    const claims = handles.open(c.req.param('handle'));
+  /**
+   * The claims of the handle in the Authorization header. A missing or malformed header, and forged, altered, expired
+   * and retired handles, are all `session_expired`, before any upstream call.
+   */
+  const claimsOf = async (c: Context<RelayEnv>): Promise<HandleClaims> => {
+    const claims = handles.open(bearerHandle(c.req.header('Authorization')));
     if (claims === null || (await revocations.isRevoked(claims.conversationId))) throw new ApiError('session_expired');
     return claims;
   };
 
+  // Mounted at /v1: creating is `/conversations`; every call on a conversation is `/conversation/...`, its handle in
+  // the Authorization header. The old `/conversations/HANDLE/...` paths are no route at all (404).
   return new Hono<RelayEnv>()
-    .post('/', requireJson(), async (c) => {
+    .post('/conversations', requireJson(), async (c) => {
       // Optional for any caller, always sent by the panel: a retried create with the same key gives the same handle,
       // on any instance, and opens no second conversation upstream.
       const key = c.req.header('Idempotency-Key');
@@ -116,7 +124,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       return c.json(outcome.value, 201);
     })
 
-    .post('/:handle/messages', requireJson(), async (c) => {
+    .post('/conversation/messages', requireJson(), async (c) => {
       const claims = await claimsOf(c);
       c.set('clientId', claims.clientId);
       const key = c.req.header('Idempotency-Key');
@@ -145,7 +153,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       return c.json(answer, 201);
     })
 
-    .get('/:handle/messages', async (c) => {
+    .get('/conversation/messages', async (c) => {
       const claims = await claimsOf(c);
       c.set('clientId', claims.clientId);
       const after = afterQuery.safeParse(c.req.query('after'));
@@ -170,7 +178,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
 
     // End chat: the handle is retired on the relay for the rest of its life (any instance, when the store is shared).
     // The conversation itself stays with the practice, open, as a visitor leaving a chat does not close the case.
-    .delete('/:handle', async (c) => {
+    .delete('/conversation', async (c) => {
       const claims = await claimsOf(c);
       c.set('clientId', claims.clientId);
       await revocations.revoke(claims.conversationId, claims.expiresAt);
@@ -178,7 +186,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       return c.body(null, 204);
     })
 
-    .post('/:handle/escalate', requireJson(), async (c) => {
+    .post('/conversation/escalate', requireJson(), async (c) => {
       const claims = await claimsOf(c);
       c.set('clientId', claims.clientId);
       if (!escalateBody.safeParse(await readJson(c)).success) throw new ApiError('bad_request', undefined, 'The body must be {}.');

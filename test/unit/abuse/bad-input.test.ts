@@ -1,6 +1,7 @@
 // Bad input on every write: a coded error, no crash, and nothing sent upstream.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRelayHarness, RELAY_ORIGIN } from '../relay/relay-harness.ts';
+import { bearer, ESCALATE, MESSAGES } from '../../support/conversation-calls.ts';
 
 let harness: ReturnType<typeof createRelayHarness>;
 let handle: string;
@@ -12,7 +13,7 @@ afterAll(() => harness.close());
 
 const KEY = 'key-bad-input-0001';
 type Request = { path: () => string; body: string; headers?: Record<string, string> };
-const messages = () => `/v1/conversations/${handle}/messages`;
+const messages = () => MESSAGES;
 
 const cases: Array<[string, Request, number, string]> = [
   ['a body over BODY_LIMIT_BYTES', { path: messages, body: JSON.stringify({ text: 'x'.repeat(20_000) }) }, 413, 'payload_too_large'],
@@ -31,8 +32,8 @@ const cases: Array<[string, Request, number, string]> = [
   ['a wrong content type (application/xml)', { path: messages, body: JSON.stringify({ text: 'hello' }), headers: { 'Content-Type': 'application/xml' } }, 415, 'unsupported_media_type'],
   ['a new conversation with an unknown field', { path: () => '/v1/conversations', body: JSON.stringify({ client_id: 'demo-client', practice: 'other' }) }, 400, 'bad_request'],
   ['a new conversation with a 10,000-character client id', { path: () => '/v1/conversations', body: JSON.stringify({ client_id: 'a'.repeat(10_000) }) }, 400, 'bad_request'],
-  ['an escalation with a field', { path: () => `/v1/conversations/${handle}/escalate`, body: JSON.stringify({ to: 'doctor' }) }, 400, 'bad_request'],
-  ['an escalation with malformed JSON', { path: () => `/v1/conversations/${handle}/escalate`, body: '{' }, 400, 'bad_request'],
+  ['an escalation with a field', { path: () => ESCALATE, body: JSON.stringify({ to: 'doctor' }) }, 400, 'bad_request'],
+  ['an escalation with malformed JSON', { path: () => ESCALATE, body: '{' }, 400, 'bad_request'],
 ];
 
 const oddKeys: Array<[string, string | null]> = [
@@ -50,7 +51,7 @@ const oddKeys: Array<[string, string | null]> = [
 async function post({ path, body, headers = {} }: Request, key: string | null = KEY) {
   return harness.app.request(`${RELAY_ORIGIN}${path()}`, {
     method: 'POST',
-    headers: { Origin: RELAY_ORIGIN, 'Content-Type': 'application/json', ...(key === null ? {} : { 'Idempotency-Key': key }), ...headers },
+    headers: { Origin: RELAY_ORIGIN, 'Content-Type': 'application/json', ...bearer(handle), ...(key === null ? {} : { 'Idempotency-Key': key }), ...headers },
     body,
   });
 }

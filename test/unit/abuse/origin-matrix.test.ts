@@ -2,12 +2,16 @@
 // or a script can produce. A refused request costs no upstream call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRelayHarness, RELAY_ORIGIN } from '../relay/relay-harness.ts';
+import { bearer, CONVERSATION, ESCALATE, MESSAGES } from '../../support/conversation-calls.ts';
 
 let harness: ReturnType<typeof createRelayHarness>;
 let handle: string;
+/** Ended by the frame's own End chat in the matrix, so the other routes keep theirs. */
+let toEnd: string;
 beforeAll(async () => {
   harness = createRelayHarness();
   handle = await harness.startConversation();
+  toEnd = await harness.startConversation();
 });
 afterAll(() => harness.close());
 
@@ -15,18 +19,21 @@ const upstreamCalls = () => harness.simulator.counters.apiRequests;
 
 interface Route {
   name: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: () => string;
   body: () => string;
+  /** The handle's header; every caller holds the handle, so that the origin rules alone must refuse it. */
+  auth: () => Record<string, string>;
   /** What the frame's own call answers. */
   served: number;
 }
 
 const routes: Route[] = [
-  { name: 'POST /v1/conversations', method: 'POST', path: () => '/v1/conversations', body: () => JSON.stringify({ client_id: 'demo-client' }), served: 201 },
-  { name: 'POST messages', method: 'POST', path: () => `/v1/conversations/${handle}/messages`, body: () => JSON.stringify({ text: 'hello' }), served: 201 },
-  { name: 'GET messages', method: 'GET', path: () => `/v1/conversations/${handle}/messages?after=0`, body: () => '', served: 200 },
-  { name: 'POST escalate', method: 'POST', path: () => `/v1/conversations/${handle}/escalate`, body: () => '{}', served: 200 },
+  { name: 'POST /v1/conversations', method: 'POST', path: () => '/v1/conversations', body: () => JSON.stringify({ client_id: 'demo-client' }), auth: () => ({}), served: 201 },
+  { name: 'POST messages', method: 'POST', path: () => MESSAGES, body: () => JSON.stringify({ text: 'hello' }), auth: () => bearer(handle), served: 201 },
+  { name: 'GET messages', method: 'GET', path: () => `${MESSAGES}?after=0`, body: () => '', auth: () => bearer(handle), served: 200 },
+  { name: 'POST escalate', method: 'POST', path: () => ESCALATE, body: () => '{}', auth: () => bearer(handle), served: 200 },
+  { name: 'DELETE (End chat)', method: 'DELETE', path: () => CONVERSATION, body: () => '', auth: () => bearer(toEnd), served: 204 },
 ];
 
 /** Headers a caller sends; `undefined` removes a header. */
@@ -58,7 +65,7 @@ const callers: Caller[] = [
 ];
 
 async function call(route: Route, caller: Caller) {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = route.auth();
   for (const [name, value] of Object.entries(caller.headers)) if (value !== undefined) headers[name] = value;
   if (route.method === 'POST') headers['Idempotency-Key'] = `key-${Math.random().toString(36).slice(2, 12)}`;
   return harness.app.request(`${RELAY_ORIGIN}${route.path()}`, {
@@ -102,4 +109,49 @@ describe('only the frame\'s own requests are served on conversation routes', () 
       });
     }
   }
+});
+
+// A cross-origin page can send the handle's Authorization header (or the frame's own header) only once the relay has
+// approved a CORS preflight for it. It approves none: not on conversation calls, not on the configuration, which any
+// origin may read but which never echoes the headers a request asks for.
+describe('no CORS preflight is approved, least of all for Authorization', () => {
+  const preflighted: Array<[string, string]> = [
+    ['POST', MESSAGES],
+    ['GET', `${MESSAGES}?after=0`],
+    ['POST', ESCALATE],
+    ['DELETE', CONVERSATION],
+    ['POST', '/v1/conversations'],
+    ['GET', '/v1/webchat-configuration?client_id=demo-client'],
+    ['GET', '/v1/conversations/HANDLE/messages?after=0'],
+  ];
+  const asked = ['authorization', 'authorization, content-type, idempotency-key, x-practice-chat'];
+  const origins = ['https://evil.test', 'http://localhost:3000', 'null'];
+
+  for (const [method, path] of preflighted) {
+    for (const headers of asked) {
+      it(`OPTIONS ${path} for ${method} with ${headers}: not approved for any origin`, async () => {
+        for (const origin of origins) {
+          const before = upstreamCalls();
+          const response = await harness.app.request(`${RELAY_ORIGIN}${path}`, {
+            method: 'OPTIONS',
+            headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': headers },
+          });
+          // A preflight passes only with an ok status and the headers allowed: neither is given.
+          expect(response.status).toBeGreaterThanOrEqual(400);
+          const granted = [...response.headers.keys()].filter((name) => name.startsWith('access-control-'));
+          expect(granted).toEqual([]);
+          expect(upstreamCalls() - before).toBe(0);
+        }
+      });
+    }
+  }
+
+  it('the configuration, readable by any origin, allows no request header and no credentials', async () => {
+    const response = await harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`, {
+      headers: { Origin: 'https://evil.test', 'Access-Control-Request-Headers': 'authorization', Authorization: 'Bearer x' },
+    });
+    expect(response.status).toBe(200);
+    const granted = Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-')));
+    expect(granted).toEqual({ 'access-control-allow-origin': '*' });
+  });
 });

@@ -1,6 +1,7 @@
 // Quotas: over a limit → 429 with a Retry-After a client can parse, and one visitor's flood never blocks another.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRelayHarness, RELAY_ORIGIN } from '../relay/relay-harness.ts';
+import { MESSAGES } from '../../support/conversation-calls.ts';
 
 let harness: ReturnType<typeof createRelayHarness>;
 afterEach(() => harness?.close());
@@ -15,7 +16,7 @@ function retryAfterSeconds(response: Response): number {
 }
 
 const send = (handle: string, index: number) =>
-  harness.fromFrame(`/v1/conversations/${handle}/messages`, { body: { text: `message ${index}` }, headers: { 'Idempotency-Key': `flood-key-${String(index).padStart(6, '0')}` } });
+  harness.fromPanel(handle, MESSAGES, { body: { text: `message ${index}` }, headers: { 'Idempotency-Key': `flood-key-${String(index).padStart(6, '0')}` } });
 
 describe('quotas', () => {
   it('over the conversation quota: 429 rate_limited with a parseable Retry-After, and no conversation created upstream', async () => {

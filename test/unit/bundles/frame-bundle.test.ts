@@ -15,11 +15,18 @@ describe('the chat panel bundle', () => {
 
   it.each([
     ['the relay', /hono|createHandleSealer|aes-256-gcm|UPSTREAM_|REQUEST_DEADLINE/],
-    ['the upstream client or credentials', /oauth\/token|access_token|grant_type|Bearer /],
+    ['the upstream client or credentials', /oauth\/token|access_token|refresh_token|grant_type/],
     ['the simulator', /demo-password|simulator|Maria from the front desk/],
     ['node built-ins', /node:crypto|node:fs|require\("/],
   ])('holds no %s code', (_what, pattern) => {
     expect(script).not.toMatch(pattern);
+  });
+
+  // The panel sends its conversation handle as `Authorization: Bearer HANDLE`: that one Bearer, and no other (the
+  // upstream token's stays in the relay).
+  it('says Bearer exactly once: the conversation handle\'s Authorization header', () => {
+    expect(script.match(/Bearer /g) ?? []).toHaveLength(1);
+    expect(script).toMatch(/Authorization:`Bearer \$\{\w+\}`/);
   });
 
   // Message text staying out of sessionStorage is shown by the handle store's tests and the reload browser test.

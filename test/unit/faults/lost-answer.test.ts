@@ -2,6 +2,7 @@
 // must not store it twice; the relay reads the conversation back first.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRelayHarness } from '../relay/relay-harness.ts';
+import { MESSAGES } from '../../support/conversation-calls.ts';
 
 let harness: ReturnType<typeof createRelayHarness>;
 afterEach(() => harness?.close());
@@ -10,7 +11,7 @@ const visitorTexts = () =>
   [...harness.simulator.store.messages.values()].flat().filter((message) => message.sender === 'visitor').map((message) => message.text);
 
 async function send(handle: string, key: string, text: string) {
-  return harness.fromFrame(`/v1/conversations/${handle}/messages`, { body: { text }, headers: { 'Idempotency-Key': key } });
+  return harness.fromPanel(handle, MESSAGES, { body: { text }, headers: { 'Idempotency-Key': key } });
 }
 
 describe('a message whose answer was lost', () => {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatorServer } from '../../../src/simulator/server.ts';
 import { freePort } from '../../support/free-port.ts';
+import { bearer, MESSAGES } from '../../support/conversation-calls.ts';
 import { startRelayProcess, type RelayProcess } from '../../support/relay-process.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../support/round-robin-proxy.ts';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
@@ -61,9 +62,9 @@ async function createConversation(base = proxy.url): Promise<Response> {
   });
 }
 function send(base: string, handle: string, key: string, text: string): Promise<Response> {
-  return fetch(`${base}/v1/conversations/${handle}/messages`, {
+  return fetch(`${base}${MESSAGES}`, {
     method: 'POST',
-    headers: { Origin: origin(), 'Content-Type': 'application/json', 'Idempotency-Key': key },
+    headers: { Origin: origin(), 'Content-Type': 'application/json', 'Idempotency-Key': key, ...bearer(handle) },
     body: JSON.stringify({ text }),
   });
 }

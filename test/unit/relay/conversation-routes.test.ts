@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRelayHarness, RELAY_ORIGIN } from './relay-harness.ts';
+import { bearer, CONVERSATION, ESCALATE, MESSAGES } from '../../support/conversation-calls.ts';
 
 // Two random-looking secrets (HANDLE_SECRET refuses guessable ones).
 const STRONG_SECRET_A = 'pZyV4QI7H4v0fJ+2mQ9sLk3XwB8rT1nE6cYdA5uGh0o=';
@@ -9,7 +10,7 @@ let harness: ReturnType<typeof createRelayHarness>;
 afterEach(() => harness?.close());
 
 const send = (handle: string, text: string, key = 'key-0000001') =>
-  harness.fromFrame(`/v1/conversations/${handle}/messages`, { body: { text }, headers: { 'Idempotency-Key': key } });
+  harness.fromPanel(handle, MESSAGES, { body: { text }, headers: { 'Idempotency-Key': key } });
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   // Up to about 5 s: returns as soon as the condition holds, and a loaded shared machine can be slow.
@@ -82,9 +83,9 @@ describe('origin and content-type rules of conversation calls', () => {
   it.each(cases)('refuses %s when sending', async (_why, headers, status, code) => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
-    const response = await harness.app.request(`${RELAY_ORIGIN}/v1/conversations/${handle}/messages`, {
+    const response = await harness.app.request(`${RELAY_ORIGIN}${MESSAGES}`, {
       method: 'POST',
-      headers: { ...Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== '')), 'Idempotency-Key': 'key-0000001' },
+      headers: { ...Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== '')), 'Idempotency-Key': 'key-0000001', ...bearer(handle) },
       body: JSON.stringify({ text: 'hello' }),
     });
     expect(response.status).toBe(status);
@@ -95,7 +96,7 @@ describe('origin and content-type rules of conversation calls', () => {
   it('accepts a same-origin read from the frame, which browsers send without Origin', async () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
-    const read = (headers: Record<string, string>) => harness.app.request(`${RELAY_ORIGIN}/v1/conversations/${handle}/messages`, { headers });
+    const read = (headers: Record<string, string>) => harness.app.request(`${RELAY_ORIGIN}${MESSAGES}`, { headers: { ...bearer(handle), ...headers } });
     expect((await read({ 'X-Practice-Chat': 'frame', 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200);
     // Plain http on a real host name: browsers send no Sec-Fetch-Site there.
     expect((await read({ 'X-Practice-Chat': 'frame' })).status).toBe(200);
@@ -105,9 +106,9 @@ describe('origin and content-type rules of conversation calls', () => {
     expect((await read({ 'Sec-Fetch-Site': 'same-origin' })).status).toBe(403);
     expect((await read({})).status).toBe(403);
     // The header never lets a write through without the relay's Origin.
-    const write = await harness.app.request(`${RELAY_ORIGIN}/v1/conversations/${handle}/escalate`, {
+    const write = await harness.app.request(`${RELAY_ORIGIN}${ESCALATE}`, {
       method: 'POST',
-      headers: { 'X-Practice-Chat': 'frame', 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json' },
+      headers: { 'X-Practice-Chat': 'frame', 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json', ...bearer(handle) },
       body: '{}',
     });
     expect(write.status).toBe(403);
@@ -116,14 +117,14 @@ describe('origin and content-type rules of conversation calls', () => {
   it('refuses a cross-origin read of messages', async () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
-    const response = await harness.app.request(`${RELAY_ORIGIN}/v1/conversations/${handle}/messages`, {
-      headers: { Origin: 'https://evil.example' },
+    const response = await harness.app.request(`${RELAY_ORIGIN}${MESSAGES}`, {
+      headers: { Origin: 'https://evil.example', ...bearer(handle) },
     });
     expect(response.status).toBe(403);
   });
 });
 
-describe('POST /v1/conversations/:handle/messages', () => {
+describe('POST /v1/conversation/messages', () => {
   it('sends the message and answers it', async () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
@@ -186,7 +187,7 @@ describe('POST /v1/conversations/:handle/messages', () => {
   ])('refuses %s with bad_request', async (_why, key, body) => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
-    const response = await harness.fromFrame(`/v1/conversations/${handle}/messages`, {
+    const response = await harness.fromPanel(handle, MESSAGES, {
       body,
       headers: key === undefined ? {} : { 'Idempotency-Key': key },
     });
@@ -211,7 +212,7 @@ describe('handles', () => {
     ['a handle with bad characters', 'abc$def'],
   ])('refuses %s with session_expired', async (_why, handle) => {
     harness = createRelayHarness();
-    const response = await harness.fromFrame(`/v1/conversations/${encodeURIComponent(handle)}/messages`);
+    const response = await harness.fromPanel(handle, MESSAGES);
     expect(response.status).toBe(401);
     expect((await response.json()).error.code).toBe('session_expired');
   });
@@ -221,7 +222,7 @@ describe('handles', () => {
     const handle = await harness.startConversation();
     const bytes = Buffer.from(handle, 'base64url');
     bytes[20] = (bytes[20] ?? 0) ^ 1;
-    const response = await harness.fromFrame(`/v1/conversations/${bytes.toString('base64url')}/messages`);
+    const response = await harness.fromPanel(bytes.toString('base64url'), MESSAGES);
     expect((await response.json()).error.code).toBe('session_expired');
   });
 
@@ -229,9 +230,9 @@ describe('handles', () => {
     let clock = Date.now();
     harness = createRelayHarness({ now: () => clock, environment: { HANDLE_TTL_HOURS: '1' } });
     const handle = await harness.startConversation();
-    expect((await harness.fromFrame(`/v1/conversations/${handle}/messages`)).status).toBe(200);
+    expect((await harness.fromPanel(handle, MESSAGES)).status).toBe(200);
     clock += 61 * 60 * 1000;
-    const response = await harness.fromFrame(`/v1/conversations/${handle}/messages`);
+    const response = await harness.fromPanel(handle, MESSAGES);
     expect((await response.json()).error.code).toBe('session_expired');
   });
 
@@ -240,19 +241,57 @@ describe('handles', () => {
     const handle = await harness.startConversation();
     const other = createRelayHarness({ environment: { HANDLE_SECRET: STRONG_SECRET_B } });
     try {
-      expect((await other.fromFrame(`/v1/conversations/${handle}/messages`)).status).toBe(401);
+      expect((await other.fromPanel(handle, MESSAGES)).status).toBe(401);
     } finally {
       other.close();
     }
   });
 });
 
-describe('GET /v1/conversations/:handle/messages and escalate', () => {
+describe('handles out of URLs', () => {
+  // The form before issue 18: the handle in the path, where proxies log it. Nothing answers there any more.
+  const oldForms: Array<[string, string, (handle: string) => string, unknown]> = [
+    ['GET', 'messages', (handle) => `/v1/conversations/${handle}/messages?after=0`, undefined],
+    ['POST', 'messages', (handle) => `/v1/conversations/${handle}/messages`, { text: 'hello' }],
+    ['POST', 'escalate', (handle) => `/v1/conversations/${handle}/escalate`, {}],
+    ['DELETE', 'the conversation', (handle) => `/v1/conversations/${handle}`, undefined],
+  ];
+
+  it.each(oldForms)('%s %s with the handle in the path: 404 not_found, nothing upstream', async (method, _what, path, body) => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    const before = harness.simulator.counters.apiRequests;
+    // From the frame itself, and with the handle in Authorization as well: the path form is gone, not just refused.
+    const response = await harness.fromPanel(handle, path(handle), { method, body, headers: { 'X-Practice-Chat': 'frame', 'Idempotency-Key': 'key-old-form-1' } });
+    expect(response.status).toBe(404);
+    expect((await response.json()).error.code).toBe('not_found');
+    expect(harness.simulator.counters.apiRequests - before).toBe(0);
+    // An old-style End chat retired nothing.
+    expect((await harness.fromPanel(handle, `${MESSAGES}?after=0`)).status).toBe(200);
+  });
+
+  it('answers a handle in the query string as no handle at all', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    const response = await harness.fromFrame(`${MESSAGES}?after=0&handle=${handle}`, { headers: { 'X-Practice-Chat': 'frame' } });
+    expect(response.status).toBe(401);
+    expect((await response.json()).error.code).toBe('session_expired');
+  });
+
+  it('End chat is DELETE /v1/conversation with the handle in Authorization', async () => {
+    harness = createRelayHarness();
+    const handle = await harness.startConversation();
+    expect((await harness.fromPanel(handle, CONVERSATION, { method: 'DELETE' })).status).toBe(204);
+    expect((await harness.fromPanel(handle, `${MESSAGES}?after=0`)).status).toBe(401);
+  });
+});
+
+describe('GET /v1/conversation/messages and escalate', () => {
   it('answers messages after a cursor, with the bot reply, and the conversation status', async () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
     await send(handle, 'Do you take my insurance?');
-    const read = async (after: number) => (await harness.fromFrame(`/v1/conversations/${handle}/messages?after=${after}`)).json();
+    const read = async (after: number) => (await harness.fromPanel(handle, `${MESSAGES}?after=${after}`)).json();
     const all = await waitFor(() => read(0), (body) => body.messages.length >= 2);
     expect(all.status).toBe('open');
     expect(all.messages.map((message: { sender: string }) => message.sender)).toEqual(['visitor', 'bot']);
@@ -266,19 +305,19 @@ describe('GET /v1/conversations/:handle/messages and escalate', () => {
   it('refuses a cursor that is not a whole number', async () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
-    const response = await harness.fromFrame(`/v1/conversations/${handle}/messages?after=-1`);
+    const response = await harness.fromPanel(handle, `${MESSAGES}?after=-1`);
     expect((await response.json()).error.code).toBe('bad_request');
   });
 
   it('escalates, and a team member writes', async () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
-    const response = await harness.fromFrame(`/v1/conversations/${handle}/escalate`, { body: {} });
+    const response = await harness.fromPanel(handle, ESCALATE, { body: {} });
     expect(response.status).toBe(200);
     const [upstream] = [...harness.simulator.store.conversations.values()];
     expect(await response.json()).toEqual({ status: 'escalated', status_as_of: Date.parse(upstream!.updated_at) });
     const body = await waitFor(
-      async () => (await harness.fromFrame(`/v1/conversations/${handle}/messages?after=0`)).json(),
+      async () => (await harness.fromPanel(handle, `${MESSAGES}?after=0`)).json(),
       (value) => value.messages.some((message: { sender: string }) => message.sender === 'agent'),
     );
     expect(body.status).toBe('escalated');
@@ -306,7 +345,7 @@ describe('escalating a resolved conversation', () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
     await harness.resolveUpstream();
-    const response = await harness.fromFrame(`/v1/conversations/${handle}/escalate`, { body: {} });
+    const response = await harness.fromPanel(handle, ESCALATE, { body: {} });
     expect(response.status).toBe(409);
     expect((await response.json()).error.code).toBe('conversation_resolved');
   });

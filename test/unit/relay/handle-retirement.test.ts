@@ -4,14 +4,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHandleSealer } from '../../../src/relay/conversations/handles.ts';
 import { RESOLVED_READ_GRACE_MS } from '../../../src/relay/routes/conversations.ts';
 import { createRelayHarness, UPSTREAM_BASE_URL } from './relay-harness.ts';
+import { CONVERSATION, MESSAGES } from '../../support/conversation-calls.ts';
 
 let harness: ReturnType<typeof createRelayHarness>;
 afterEach(() => harness.close());
 
-const read = (handle: string) => harness.fromFrame(`/v1/conversations/${handle}/messages?after=0`, { headers: { 'X-Practice-Chat': 'frame' } });
+const read = (handle: string) => harness.fromPanel(handle, `${MESSAGES}?after=0`, { headers: { 'X-Practice-Chat': 'frame' } });
 const write = (handle: string, key = 'key-0000001') =>
-  harness.fromFrame(`/v1/conversations/${handle}/messages`, { body: { text: 'my tooth hurts' }, headers: { 'Idempotency-Key': key } });
-const end = (handle: string, headers: Record<string, string> = {}) => harness.fromFrame(`/v1/conversations/${handle}`, { method: 'DELETE', headers });
+  harness.fromPanel(handle, MESSAGES, { body: { text: 'my tooth hurts' }, headers: { 'Idempotency-Key': key } });
+const end = (handle: string, headers: Record<string, string> = {}) => harness.fromPanel(handle, CONVERSATION, { method: 'DELETE', headers });
 
 /** Every call the relay made upstream, counted by wrapping the simulator's fetch. */
 function countUpstreamCalls(): () => number {

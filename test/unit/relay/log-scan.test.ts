@@ -1,6 +1,7 @@
 // Proves with canaries that credentials, tokens, handles and message text never reach a log line or an error body.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRelayHarness, RELAY_ORIGIN } from './relay-harness.ts';
+import { CONVERSATION, ESCALATE, MESSAGES } from '../../support/conversation-calls.ts';
 
 let harness: ReturnType<typeof createRelayHarness>;
 afterEach(() => harness?.close());
@@ -26,13 +27,13 @@ describe('logs', () => {
   it('write one line per request with id, route pattern, client_id, status and latency', async () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
-    await harness.fromFrame(`/v1/conversations/${handle}/messages?after=0`);
+    await harness.fromPanel(handle, `${MESSAGES}?after=0`);
     const lines = harness.logLines.map((line) => JSON.parse(line));
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatchObject({
       event: 'request',
       method: 'GET',
-      route: '/v1/conversations/:handle/messages',
+      route: '/v1/conversation/messages',
       client_id: 'demo-client',
       status: 200,
       request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -55,11 +56,11 @@ describe('logs', () => {
     const sendCanary = async (key: string) =>
       bodies.push(
         await (
-          await harness.fromFrame(`/v1/conversations/${handle}/messages`, { body: { text: MESSAGE_CANARY }, headers: { 'Idempotency-Key': key } })
+          await harness.fromPanel(handle, MESSAGES, { body: { text: MESSAGE_CANARY }, headers: { 'Idempotency-Key': key } })
         ).text(),
       );
     await sendCanary('canary-key-1');
-    bodies.push(await (await harness.fromFrame(`/v1/conversations/${handle}/messages`, { body: { text: 'other' }, headers: { 'Idempotency-Key': 'canary-key-1' } })).text());
+    bodies.push(await (await harness.fromPanel(handle, MESSAGES, { body: { text: 'other' }, headers: { 'Idempotency-Key': 'canary-key-1' } })).text());
     harness.simulator.faults.set({ errorRate: 1 });
     await sendCanary('canary-key-2');
     harness.simulator.faults.set({ rateLimitRate: 1 });
@@ -67,8 +68,18 @@ describe('logs', () => {
     harness.simulator.faults.reset();
     harness.simulator.revokeAllTokens();
     await sendCanary('canary-key-4');
-    bodies.push(await (await harness.fromFrame(`/v1/conversations/${handle}/messages?after=0`, { headers: { Origin: 'https://evil.example' } })).text());
-    bodies.push(await (await harness.fromFrame(`/v1/conversations/${handle}x/messages`, { body: { text: MESSAGE_CANARY }, headers: { 'Idempotency-Key': 'canary-key-5' } })).text());
+    bodies.push(await (await harness.fromPanel(handle, `${MESSAGES}?after=0`, { headers: { Origin: 'https://evil.example' } })).text());
+    bodies.push(await (await harness.fromPanel(`${handle}x`, MESSAGES, { body: { text: MESSAGE_CANARY }, headers: { 'Idempotency-Key': 'canary-key-5' } })).text());
+    // The handle where it does not belong: in a malformed Authorization header, in the old path form, in a query.
+    for (const authorization of [`Bearer ${handle} x`, `Basic ${handle}`, `Bearer  ${handle}`, `Bearer ${handle}, Bearer ${handle}`]) {
+      bodies.push(await (await harness.fromFrame(`${MESSAGES}?after=0`, { headers: { 'X-Practice-Chat': 'frame', Authorization: authorization } })).text());
+    }
+    bodies.push(await (await harness.fromPanel(handle, `/v1/conversations/${handle}/messages`, { body: { text: MESSAGE_CANARY }, headers: { 'Idempotency-Key': 'canary-key-6' } })).text());
+    bodies.push(await (await harness.fromFrame(`${MESSAGES}?after=0&handle=${handle}`, { headers: { 'X-Practice-Chat': 'frame' } })).text());
+    await harness.fromPanel(handle, ESCALATE, { body: {} });
+    await harness.fromPanel(handle, CONVERSATION, { method: 'DELETE' });
+    // Retired: a refusal that must not name it either.
+    bodies.push(await (await harness.fromPanel(handle, `${MESSAGES}?after=0`)).text());
 
     expect(tokens.length).toBeGreaterThanOrEqual(2);
     const logs = [...wrong.logLines, ...harness.logLines].join('\n');
@@ -76,10 +87,10 @@ describe('logs', () => {
     for (const secret of [PASSWORD_CANARY, harness.simulator.seed.password, MESSAGE_CANARY, handle, ...tokens]) {
       expect(logs).not.toContain(secret);
     }
-    // Error bodies go to browsers: no secret, and never the message text.
+    // Error bodies go to browsers: no secret, never the message text, never the handle echoed from a header.
     const errorBodies = bodies.filter((body) => body.includes('"error"')).join('\n');
     expect(errorBodies.length).toBeGreaterThan(0);
-    for (const secret of [PASSWORD_CANARY, harness.simulator.seed.password, MESSAGE_CANARY, ...tokens]) {
+    for (const secret of [PASSWORD_CANARY, harness.simulator.seed.password, MESSAGE_CANARY, handle, ...tokens]) {
       expect(errorBodies).not.toContain(secret);
     }
   });

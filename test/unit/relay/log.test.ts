@@ -36,7 +36,7 @@ describe('requestLine', () => {
     const request = {
       request_id: 'r1',
       method: 'GET',
-      route: '/v1/conversations/:handle/messages',
+      route: '/v1/conversation/messages',
       client_id: 'demo-client',
       status: 409,
       latency_ms: 1.5,

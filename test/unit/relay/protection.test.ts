@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRelayHarness, RELAY_ORIGIN } from './relay-harness.ts';
+import { MESSAGES } from '../../support/conversation-calls.ts';
 
 let harness: ReturnType<typeof createRelayHarness>;
 afterEach(() => harness?.close());
@@ -39,7 +40,7 @@ describe('quotas', () => {
     const handle = await harness.startConversation();
     const statuses = [];
     for (let i = 0; i < 3; i++) {
-      const response = await harness.fromFrame(`/v1/conversations/${handle}/messages`, {
+      const response = await harness.fromPanel(handle, MESSAGES, {
         body: { text: `message ${i}` },
         headers: { 'Idempotency-Key': `key-000000${i}` },
       });

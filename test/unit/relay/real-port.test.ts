@@ -1,6 +1,7 @@
 // The relay over a real port, talking to the simulator over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST, startProduct } from '../../support/product.ts';
+import { bearer, MESSAGES } from '../../support/conversation-calls.ts';
 
 let product: Awaited<ReturnType<typeof startProduct>>;
 beforeAll(async () => {
@@ -24,9 +25,9 @@ describe('relay on a real port', () => {
     });
     expect(created.status).toBe(201);
     const { conversation } = await created.json();
-    const sent = await fetch(`${product.relayUrl}/v1/conversations/${conversation}/messages`, {
+    const sent = await fetch(`${product.relayUrl}${MESSAGES}`, {
       method: 'POST',
-      headers: { ...origin, 'Idempotency-Key': 'real-port-0001' },
+      headers: { ...origin, 'Idempotency-Key': 'real-port-0001', ...bearer(conversation) },
       body: JSON.stringify({ text: 'Can I book an appointment?' }),
     });
     expect(sent.status).toBe(201);

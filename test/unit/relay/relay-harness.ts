@@ -5,6 +5,7 @@ import { createRelayApp, type RelayAppOptions } from '../../../src/relay/app.ts'
 import { createJsonLogger } from '../../../src/relay/log.ts';
 import { readSettings, type RelaySettings } from '../../../src/relay/settings.ts';
 import { createUpstreamClient } from '../../../src/relay/upstream/index.ts';
+import { bearer } from '../../support/conversation-calls.ts';
 
 export const RELAY_ORIGIN = 'http://relay.test';
 // Requests go to the simulator in-process; the address only shapes the URLs it builds (its signed logo URL).
@@ -55,6 +56,11 @@ export function createRelayHarness({ environment = {}, simulator: simulatorOptio
       ...(init.body === undefined ? {} : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
     });
 
+  /** A call on a conversation as the panel makes it: as fromFrame, with the handle in Authorization (a header given
+   * in `init` replaces it, for tests of malformed ones). */
+  const fromPanel = (handle: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+    fromFrame(path, { ...init, headers: { ...bearer(handle), ...init.headers } });
+
   async function startConversation(clientId = 'demo-client'): Promise<string> {
     const response = await fromFrame('/v1/conversations', { body: { client_id: clientId } });
     if (response.status !== 201) throw new Error(`could not start a conversation: ${response.status}`);
@@ -76,5 +82,5 @@ export function createRelayHarness({ environment = {}, simulator: simulatorOptio
     });
   }
 
-  return { app, simulator, settings, logLines, fromFrame, startConversation, resolveUpstream, close: () => simulator.close() };
+  return { app, simulator, settings, logLines, fromFrame, fromPanel, startConversation, resolveUpstream, close: () => simulator.close() };
 }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createStatusReadings, stillCurrent } from '../../../src/relay/conversations/status-readings.ts';
 import { RESOLVED_READ_GRACE_MS } from '../../../src/relay/routes/conversations.ts';
 import { createRelayHarness } from './relay-harness.ts';
+import { ESCALATE, MESSAGES } from '../../support/conversation-calls.ts';
 
 describe('createStatusReadings', () => {
   it('gives a reading back until it is maxAgeMs old', () => {
@@ -77,13 +78,13 @@ describe('polling through the relay', () => {
     return counts;
   }
   const poll = async (handle: string, after = 0) =>
-    (await harness.fromFrame(`/v1/conversations/${handle}/messages?after=${after}`)).json() as Promise<{
+    (await harness.fromPanel(handle, `${MESSAGES}?after=${after}`)).json() as Promise<{
       messages: { sender: string }[];
       cursor: number;
       status: string;
     }>;
   const send = (handle: string, text: string, key: string) =>
-    harness.fromFrame(`/v1/conversations/${handle}/messages`, { body: { text }, headers: { 'Idempotency-Key': key } });
+    harness.fromPanel(handle, MESSAGES, { body: { text }, headers: { 'Idempotency-Key': key } });
 
   it('reads the status with the first poll, then reuses it while nothing new arrives', async () => {
     let time = Date.parse('2026-11-23T10:00:00Z');
@@ -129,7 +130,7 @@ describe('polling through the relay', () => {
     const handle = await harness.startConversation();
     expect((await poll(handle)).status).toBe('open');
     const counts = countReads();
-    expect((await harness.fromFrame(`/v1/conversations/${handle}/escalate`, { body: {} })).status).toBe(200);
+    expect((await harness.fromPanel(handle, ESCALATE, { body: {} })).status).toBe(200);
     expect((await poll(handle)).status).toBe('escalated');
     expect(counts.status).toBe(0);
   });
@@ -151,7 +152,7 @@ describe('polling through the relay', () => {
     expect((await poll(handle)).status).toBe('resolved'); // read now, and kept for 10 s
     const counts = countReads();
     time += 4_000; // past the grace period, with the reading still young
-    const response = await harness.fromFrame(`/v1/conversations/${handle}/messages?after=0`);
+    const response = await harness.fromPanel(handle, `${MESSAGES}?after=0`);
     expect(response.status).toBe(409);
     expect((await response.json()).error.code).toBe('conversation_resolved');
     expect(counts.status).toBe(0);

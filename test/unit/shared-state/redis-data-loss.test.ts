@@ -22,8 +22,8 @@ afterAll(async () => {
   await redis?.close();
 });
 
-const read = (handle: string) => harness.fromFrame(`/v1/conversations/${handle}/messages?after=0`, { headers: { 'X-Practice-Chat': 'frame' } });
-const end = (handle: string) => harness.fromFrame(`/v1/conversations/${handle}`, { method: 'DELETE' });
+const read = (handle: string) => harness.fromPanel(handle, '/v1/conversation/messages?after=0');
+const end = (handle: string) => harness.fromPanel(handle, '/v1/conversation', { method: 'DELETE' });
 
 /** Redis comes back empty (no RDB, no AOF), and the relay's client has reconnected to it. */
 async function restartRedisEmpty() {
