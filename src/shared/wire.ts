@@ -73,3 +73,28 @@ export interface Escalated {
 
 /** The longest message a visitor may send, in characters; the relay enforces it and the composer shows it. */
 export const MESSAGE_MAX_LENGTH = 2000;
+
+/**
+ * GET /v1/conversation/events?after=N (handle in Authorization): `text/event-stream`, one per panel. What it carries:
+ * - `event: message`, `id: <sequence>`, `data: <WireMessage>`: each message after N, in order, once;
+ * - `event: status`, `data: <StreamStatus>`: the status when the stream opens and each change after;
+ * - `event: error`, `data: <ApiErrorBody>`, then the stream ends: a refusal found after the 200 (a handle retired
+ *   or the conversation resolved, the upstream failing); the panel handles the code as for any call;
+ * - `event: reconnect`, `data: <StreamReconnect>`, then the stream ends: its lifetime is over or the instance stops;
+ *   the panel reads what it missed and opens a new stream (which a load balancer may send to another instance);
+ * - a comment line (`: heartbeat`) every STREAM_HEARTBEAT_MS, so the panel (and a proxy) sees the stream alive.
+ * The first bytes (a comment) are written at once, so a proxy that buffers is found out by the panel's timer.
+ */
+export const STREAM_HEARTBEAT_MS = 15_000;
+/** No byte for this long: the stream is dead or buffered; the panel falls back to polling (a heartbeat is 15 s). */
+export const STREAM_SILENCE_LIMIT_MS = 35_000;
+
+export interface StreamStatus {
+  status: ConversationStatus;
+  /** As in MessagesAfter. */
+  status_as_of: number;
+}
+
+export interface StreamReconnect {
+  reason: 'lifetime' | 'shutdown';
+}
