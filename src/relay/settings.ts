@@ -58,6 +58,9 @@ const environmentSchema = z.object({
   SIMULATOR_PORT: integer(8788, 0, 65535),
   ALLOW_PLAIN_HTTP_UPSTREAM: flag,
   SHUTDOWN_GRACE_MS: integer(10_000, 0, 600_000),
+  HEADERS_TIMEOUT_MS: integer(10_000, 1000, 120_000),
+  REQUEST_TIMEOUT_MS: integer(30_000, 1000, 600_000),
+  KEEP_ALIVE_TIMEOUT_MS: integer(5000, 1000, 600_000),
   MAX_EVENT_LOOP_DELAY_MS: integer(1000, 10, 60_000),
   DEMO_PAGES: optionalFlag,
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
@@ -101,8 +104,14 @@ export interface RelaySettings {
   redisUrl: string | null;
   /** Where `npm start` runs the built-in simulator when no upstream is configured. */
   simulatorPort: number;
-  /** How long a stop (SIGTERM/SIGINT) lets requests in flight finish before it closes their connections. */
+  /** How long a stop (SIGTERM/SIGINT) lets requests in flight finish before it cuts them off. */
   shutdownGraceMs: number;
+  /** A client must have sent its request's headers within this long of connecting (or of its previous request). */
+  headersTimeoutMs: number;
+  /** A client must have sent its whole request, body included, within this long. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveTimeoutMs: number;
   /** The index page, /try and the demo page (and its assets): on in development, off in production unless DEMO_PAGES. */
   demoPages: boolean;
   /** /readyz answers 503 while this instance's event loop has recently run later than this (health/readiness.ts). */
@@ -130,6 +139,10 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     throw new SettingsError(`Invalid settings:\n  ${problems.join('\n  ')}`);
   }
   const env = parsed.data;
+  // Node refuses a headers timeout longer than the request's: say so by name rather than fail at listen.
+  if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
+    throw new SettingsError('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS (the request timeout includes the headers).');
+  }
   const upstreamParts = [env.UPSTREAM_URL, env.UPSTREAM_USERNAME, env.UPSTREAM_PASSWORD];
   if (upstreamParts.some(Boolean) && !upstreamParts.every(Boolean)) {
     throw new SettingsError('UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD go together: set all three or none.');
@@ -184,6 +197,9 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     redisUrl: env.REDIS_URL ?? null,
     simulatorPort: env.SIMULATOR_PORT,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
     maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
     // Tools for whoever runs the relay, not for patients: a production relay serves only what a practice's page needs.
     demoPages: env.DEMO_PAGES ?? development,

@@ -19,8 +19,11 @@ export interface UpstreamClientOptions {
 }
 
 export type UpstreamClient = UpstreamContract & {
-  /** Closes the client's upstream connections (at shutdown). */
-  close(): Promise<void>;
+  /**
+   * Closes the client's upstream connections (at shutdown), once the calls in flight finish; with `abortInFlight`
+   * (the grace period is over) it cuts them at once, each failing as `upstream_unavailable`.
+   */
+  close(options?: { abortInFlight?: boolean }): Promise<void>;
   /** The access token's state for /readyz, from memory (no upstream request); never the token itself. */
   tokenState(): TokenState;
 };
@@ -33,7 +36,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const transport = pool?.transport ?? fetchTransport(options.fetch!, timeoutMs);
   const tokens = createTokenManager({ baseUrl: base, username: options.username, password: options.password, transport, now });
   const contract = createContract(createUpstreamHttp({ baseUrl: base, tokens, transport, now }));
-  return { ...contract, close: async () => pool?.close(), tokenState: () => tokens.state() };
+  return { ...contract, close: async (closeOptions) => pool?.close(closeOptions), tokenState: () => tokens.state() };
 }
 
 /** Fails at start-up rather than at the first request; the message never repeats the value (it could hold a secret). */

@@ -18,7 +18,8 @@ export interface PoolTransportOptions {
 
 export interface PoolTransport {
   transport: Transport;
-  close(): Promise<void>;
+  /** Lets the calls in flight finish, then closes the connections; `abortInFlight` cuts those calls at once. */
+  close(options?: { abortInFlight?: boolean }): Promise<void>;
 }
 
 export function createPoolTransport({ origin, timeoutMs, connections = 64 }: PoolTransportOptions): PoolTransport {
@@ -44,7 +45,16 @@ export function createPoolTransport({ origin, timeoutMs, connections = 64 }: Poo
     }
   };
 
-  return { transport, close: () => pool.close() };
+  // The first close decides; a later one (a graceful close after an abort) waits for the same end.
+  let closing: Promise<void> | null = null;
+  const close = ({ abortInFlight = false } = {}) => {
+    if (closing === null || (abortInFlight && !pool.destroyed)) {
+      // destroy() rejects every call in flight (an UpstreamError below: for a send, an unknown outcome on record).
+      closing = abortInFlight ? pool.destroy() : pool.close();
+    }
+    return closing;
+  };
+  return { transport, close };
 }
 
 type Answer = Awaited<ReturnType<Transport>>;

@@ -38,8 +38,8 @@ async function startServer(environment: Record<string, string>) {
   return { child, relayUrl, simulatorUrl, output: () => output };
 }
 
-async function withSlowUpstream() {
-  const upstream = await startSlowUpstream({ delayMs: 1500 });
+async function withSlowUpstream(delayMs = 1500) {
+  const upstream = await startSlowUpstream({ delayMs });
   cleanups.push(() => upstream.close());
   return {
     upstream,
@@ -62,17 +62,36 @@ describe('npm start (src/server.ts) on SIGTERM', () => {
     expect(upstream.sendsArrived()).toBe(1);
   }, 30_000);
 
-  it('exits 1 when the grace period ends with the send still in flight', async () => {
+  it('exits 1 when the grace period ends with the send still in flight, which is answered 503 to be retried', async () => {
     const { upstream, environment } = await withSlowUpstream();
     const server = await startServer({ ...environment, SHUTDOWN_GRACE_MS: '100' });
     const held = await sendHeldByUpstream(server.relayUrl, upstream, 'server-stop-0001', 'Is the practice open on Saturday?');
-    const send = held.send.then((response) => `answered ${response.status}`, () => 'connection closed');
+    const send = held.send.then(async (response) => `answered ${response.status} ${(await response.json()).error.code}`, () => 'connection closed');
     const exited = once(server.child, 'exit');
     server.child.kill('SIGTERM');
-    expect(await send).toBe('connection closed');
+    // Its upstream call is aborted at the end of the grace period, so the panel hears at once and retries.
+    expect(await send).toBe('answered 503 upstream_unavailable');
     const [code] = await exited;
     expect(code).toBe(1);
     expect(server.output()).toContain('the grace period ran out');
+  }, 30_000);
+
+  it('is bounded by the grace period, not by UPSTREAM_TIMEOUT_MS: exits within a second and a half of it', async () => {
+    // The upstream holds the send far longer than the relay's own upstream timeout would wait.
+    const { upstream, environment } = await withSlowUpstream(30_000);
+    const graceMs = 1000;
+    const server = await startServer({ ...environment, SHUTDOWN_GRACE_MS: String(graceMs), UPSTREAM_TIMEOUT_MS: '15000' });
+    const held = await sendHeldByUpstream(server.relayUrl, upstream, 'server-stop-0002', 'Is the practice open on Sunday?');
+    const send = held.send.then((response) => `answered ${response.status}`, () => 'connection closed');
+    const exited = once(server.child, 'exit');
+    const signalledAt = Date.now();
+    server.child.kill('SIGTERM');
+    const [code] = await exited;
+    const stoppedAfterMs = Date.now() - signalledAt;
+    expect(code).toBe(1);
+    expect(await send).toBe('answered 503');
+    // Before: the process waited for the upstream call, 15 s here. A bound the issue sets, with room for a busy machine.
+    expect(stoppedAfterMs).toBeLessThan(graceMs + 1500);
   }, 30_000);
 
   it('with the embedded simulator: exits 0 and closes both ports', async () => {

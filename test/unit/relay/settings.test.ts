@@ -30,6 +30,9 @@ describe('readSettings', () => {
       bodyLimitBytes: 16384,
       messageMaxLength: 2000,
       shutdownGraceMs: 10_000,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5000,
       trustProxy: { hops: 0 },
     });
   });
@@ -47,6 +50,9 @@ describe('readSettings', () => {
         REQUESTS_PER_MINUTE_PER_IP: '10',
         SHUTDOWN_GRACE_MS: '2500',
         STATUS_REFRESH_SECONDS: '0',
+        HEADERS_TIMEOUT_MS: '4000',
+        REQUEST_TIMEOUT_MS: '20000',
+        KEEP_ALIVE_TIMEOUT_MS: '65000',
       },
       secret,
     );
@@ -60,6 +66,9 @@ describe('readSettings', () => {
       requestsPerMinutePerIp: 10,
       shutdownGraceMs: 2500,
       statusRefreshSeconds: 0,
+      headersTimeoutMs: 4000,
+      requestTimeoutMs: 20_000,
+      keepAliveTimeoutMs: 65_000,
     });
   });
 
@@ -72,6 +81,10 @@ describe('readSettings', () => {
     [{ SHUTDOWN_GRACE_MS: '-1' }, 'SHUTDOWN_GRACE_MS'],
     [{ SHUTDOWN_GRACE_MS: '700000' }, 'SHUTDOWN_GRACE_MS'],
     [{ STATUS_REFRESH_SECONDS: '61' }, 'STATUS_REFRESH_SECONDS'],
+    [{ HEADERS_TIMEOUT_MS: '0' }, 'HEADERS_TIMEOUT_MS'],
+    [{ REQUEST_TIMEOUT_MS: '5 minutes' }, 'REQUEST_TIMEOUT_MS'],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '999' }, 'KEEP_ALIVE_TIMEOUT_MS'],
+    [{ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' }, 'HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS'],
     [{ UPSTREAM_URL: 'https://api.example.com' }, 'go together'],
     [{ ...PRODUCTION, HANDLE_SECRET: undefined }, 'HANDLE_SECRET is required'],
     [{ ...PRODUCTION, UPSTREAM_URL: undefined, UPSTREAM_USERNAME: undefined, UPSTREAM_PASSWORD: undefined }, 'UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required'],
