@@ -99,7 +99,7 @@ async function startRelay(name, extraEnvironment = {}, profile = false) {
       REQUESTS_PER_MINUTE_PER_IP: '1000000',
       ...extraEnvironment,
     },
-    /Relay listening on (http:\/\/\S+)/,
+    /Relay listening on (http:\/\/[^\s"]+)/,
   );
 }
 const relay = await startRelay('relay', {}, Boolean(PROFILE_DIR));

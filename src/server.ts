@@ -4,6 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createBatchedWriter, createJsonLogger } from './relay/log.ts';
+import { noMetrics } from './relay/metrics/metrics.ts';
+import { startMetricsServer } from './relay/metrics/metrics-server.ts';
+import { createPrometheusMetrics } from './relay/metrics/prometheus.ts';
 import { startRelayServer } from './relay/serve.ts';
 import { readSettings, SettingsError, type RelaySettings } from './relay/settings.ts';
 import { createUpstreamClient } from './relay/upstream/index.ts';
@@ -54,19 +57,37 @@ const upstreamSettings = settings.upstream ?? {
   password: simulator!.simulator.seed.password,
 };
 
+// Metrics only when the operator asks for a listener for them (METRICS_PORT): nothing is counted otherwise.
+const prometheus = settings.metrics === null ? null : createPrometheusMetrics();
+const metrics = prometheus?.metrics ?? noMetrics;
+
 const upstream = createUpstreamClient({
   baseUrl: upstreamSettings.url,
   username: upstreamSettings.username,
   password: upstreamSettings.password,
   timeoutMs: settings.upstreamTimeoutMs,
+  metrics,
+  // Once per failing streak: nothing works until someone fixes the credentials, and a line per request would bury it.
+  onCredentialsRefused: () =>
+    logger.error('The upstream service refused the relay\'s credentials (UPSTREAM_USERNAME, UPSTREAM_PASSWORD): no conversation can start or continue until they are fixed.', { cause: 'token_rejected' }),
 });
+prometheus?.gaugeAtScrape('pwc_upstream_token_valid', 'Whether this instance holds a valid upstream access token: 1 or 0.', () => (upstream.tokenState().state === 'valid' ? 1 : 0));
+prometheus?.gaugeAtScrape('pwc_upstream_token_failing', 'Whether the last upstream token request failed and no valid token is left: 1 or 0.', () => (upstream.tokenState().state === 'failing' ? 1 : 0));
+
 const relay = await listening(`the relay on ${settings.host}:${settings.port} (HOST, PORT)`, () => startRelayServer({
   settings,
   upstream,
   logger,
+  metrics,
   distDir: fileURLToPath(new URL('../dist', import.meta.url)),
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
 }));
+const metricsServer =
+  prometheus === null || settings.metrics === null
+    ? null
+    : await listening(`metrics on ${settings.metrics.host}:${settings.metrics.port} (METRICS_HOST, METRICS_PORT)`, () =>
+        startMetricsServer({ registry: prometheus.registry, host: settings.metrics!.host, port: settings.metrics!.port }),
+      );
 
 // SIGTERM (a deploy, a container stop) or Ctrl-C: drain the relay (no new connections, requests in flight finish for
 // up to SHUTDOWN_GRACE_MS), then close the upstream connections and the embedded simulator, which those requests may
@@ -95,7 +116,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       .drain(settings.shutdownGraceMs, { onGraceOver: () => void upstream.close({ abortInFlight: true }).catch(() => {}) })
       .then(async ({ clean }) => {
         await upstream.close();
-        await simulator?.close();
+        await Promise.all([simulator?.close(), metricsServer?.close()]);
         if (clean) logger.info('Stopped: every request in flight finished.');
         else logger.warn('Stopped: the grace period ran out, so the requests still in flight were cut off.');
         process.exit(clean ? 0 : 1);
@@ -104,15 +125,24 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-// Printed only once the signal handlers are in place: whoever waits for these lines may stop us at once.
+// Printed only once the signal handlers are in place: whoever waits for these lines may stop us at once. In production
+// stdout carries JSON lines only (a log collector parses every line), so the addresses are one JSON line there.
 const base = settings.publicOrigin ?? relay.url.replace('127.0.0.1', 'localhost');
-console.log(
+if (!settings.development) {
+  logger.info(`Relay listening on ${relay.url}`, {
+    url: relay.url,
+    public_origin: base,
+    demo_pages: settings.demoPages,
+    ...(metricsServer === null ? {} : { metrics_url: `${metricsServer.url}/metrics` }),
+  });
+} else console.log(
   [
     '',
     `Relay listening on ${relay.url}`,
     simulator === null ? `Upstream: ${new URL(upstreamSettings.url).origin}` : `Upstream: the built-in simulator at ${simulator.url}`,
     ...(settings.demoPages ? [`Demo page:              ${base}/demo/`, `Try the widget on:      ${base}/try`] : ['Demo pages:             off (DEMO_PAGES)']),
     `Health:                 ${base}/healthz`,
+    ...(metricsServer === null ? [] : [`Metrics:                ${metricsServer.url}/metrics`]),
     '',
   ].join('\n'),
 );

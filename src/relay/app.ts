@@ -29,6 +29,8 @@ import { createLifecycle, type Lifecycle } from './health/lifecycle.ts';
 import { createReadiness, type DependencyCheck } from './health/readiness.ts';
 import { createEventLoopDelaySampler } from './health/event-loop-delay.ts';
 import { readinessRoutes } from './routes/readiness.ts';
+import { noMetrics, type RelayMetrics } from './metrics/metrics.ts';
+import { countingRefusals } from './metrics/counting-refusals.ts';
 
 export interface RelayAppOptions {
   settings: RelaySettings;
@@ -49,6 +51,8 @@ export interface RelayAppOptions {
   eventLoopDelayMs?: () => number;
   /** Whether the instance is stopping; the server (serve.ts) shares one with the app. */
   lifecycle?: Lifecycle;
+  /** What is counted for the operator (METRICS_PORT); nothing unless given. */
+  metrics?: RelayMetrics;
 }
 
 /** The stores' own checks (Redis answers a PING) as /readyz dependencies: "ok" or "unreachable". */
@@ -93,19 +97,23 @@ export function createRelayApp({
   dependencyTimeoutMs,
   eventLoopDelayMs = createEventLoopDelaySampler(),
   lifecycle = createLifecycle(),
+  metrics = noMetrics,
 }: RelayAppOptions) {
+  // Every quota counts its refusals under its own fixed name.
+  const quota = (name: string, limit: number, windowMs: number) => countingRefusals(stores.quota(name, limit, windowMs), name, metrics);
   const configurations = createConfigurationService({
     upstream,
     fetchLogo: createLogoFetcher(fetchLogo ? { fetch: fetchLogo } : {}),
     cacheMs: settings.configCacheSeconds * 1000,
     allowLoopbackHttp: settings.development,
     now,
+    onLookup: metrics.configurationCache,
   });
   const addressOf = createClientAddress(settings.trustProxy);
   const deadlineMs = settings.requestDeadlineMs;
 
   const app = new Hono<RelayEnv>();
-  app.use(requestLog({ logger }));
+  app.use(requestLog({ logger, metrics }));
   // Headers every answer carries are set before the route runs (a route may still override them, e.g. the frame's
   // Referrer-Policy), and not through c.header: see preset-header.ts. Changing c.res after the route made it copies
   // the response into a full WHATWG Response on @hono/node-server, which cost the hot paths dearly.
@@ -139,7 +147,7 @@ export function createRelayApp({
 
   // One quota per address for everything that can reach upstream: the API and the frame page (which loads a
   // configuration, so a flood of made-up client ids would otherwise become a flood of upstream requests).
-  const perAddress = rateLimit({ limiter: stores.quota('requests-per-address', settings.requestsPerMinutePerIp, MINUTE), keyOf: addressOf });
+  const perAddress = rateLimit({ limiter: quota('requests-per-address', settings.requestsPerMinutePerIp, MINUTE), keyOf: addressOf });
   app.use('/frame', perAddress);
   app.use(
     '/v1/*',
@@ -172,14 +180,15 @@ export function createRelayApp({
       revocations: stores.revocations,
       statusReadings: createStatusReadings({ maxAgeMs: settings.statusRefreshSeconds * 1000, now }),
       unknownOutcomes: stores.unknownOutcomes,
-      conversationLimiter: stores.quota('conversations-per-address', settings.conversationsPerHourPerIp, HOUR),
-      messageLimiter: stores.quota('messages-per-conversation', settings.messagesPerMinutePerConversation, MINUTE),
+      conversationLimiter: quota('conversations-per-address', settings.conversationsPerHourPerIp, HOUR),
+      messageLimiter: quota('messages-per-conversation', settings.messagesPerMinutePerConversation, MINUTE),
       addressOf,
       handleTtlMs: settings.handleTtlMs,
       messageMaxLength: settings.messageMaxLength,
       deadlineMs,
       sendWindowMs: sendWindowMs(settings.upstreamTimeoutMs),
       now,
+      metrics,
     }),
   );
   app.route(

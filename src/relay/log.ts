@@ -12,22 +12,43 @@ export interface RequestLogLine {
   latency_ms: number;
   /** The error code when the answer was an error. */
   code?: string;
+  /** What caused an error (`http_500`, `timeout`, `connection_refused`, `token_rejected`, `deadline`, …). */
+  cause?: string;
 }
+
+/** Fixed facts a note may carry beside its sentence (an address the relay listens on, a count): never request data. */
+export type LogFields = Readonly<Record<string, string | number | boolean>>;
 
 export interface Logger {
   request(line: RequestLogLine): void;
   /** Start-up and operational notes: fixed sentences, never request data. */
-  info(message: string): void;
-  warn(message: string): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  /** Something the operator must fix (the service refused the relay's credentials). */
+  error(message: string, fields?: LogFields): void;
 }
 
 export function createJsonLogger(write: (line: string) => void, now: () => Date = () => new Date()): Logger {
-  const emit = (fields: object) => write(JSON.stringify({ time: now().toISOString(), ...fields }));
+  const emit = (level: string, message: string, fields: LogFields | undefined) =>
+    write(JSON.stringify({ time: now().toISOString(), level, message, ...fields }));
   return {
     request: (line) => write(requestLine(now(), line)),
-    info: (message) => emit({ level: 'info', message }),
-    warn: (message) => emit({ level: 'warn', message }),
+    info: (message, fields) => emit('info', message, fields),
+    warn: (message, fields) => emit('warn', message, fields),
+    error: (message, fields) => emit('error', message, fields),
   };
+}
+
+/** Upstream failures: the relay did its part, the service (or the way to it) did not. */
+const UPSTREAM_CODES = new Set(['upstream_unavailable', 'upstream_timeout']);
+
+/**
+ * A request line's level: `error` for a 5xx the relay itself caused (a bug: `internal`), `warn` for a 5xx the
+ * upstream caused, `info` for everything else (4xx answers are the visitor's or a quota's business).
+ */
+export function requestLevel(status: number, code: string | undefined): 'info' | 'warn' | 'error' {
+  if (status < 500) return 'info';
+  return code !== undefined && UPSTREAM_CODES.has(code) ? 'warn' : 'error';
 }
 
 /**
@@ -37,10 +58,11 @@ export function createJsonLogger(write: (line: string) => void, now: () => Date 
  */
 export function requestLine(time: Date, line: RequestLogLine): string {
   const code = line.code === undefined ? '' : `,"code":${JSON.stringify(line.code)}`;
+  const cause = line.cause === undefined ? '' : `,"cause":${JSON.stringify(line.cause)}`;
   return (
-    `{"time":"${time.toISOString()}","level":"info","event":"request","request_id":${JSON.stringify(line.request_id)}` +
+    `{"time":"${time.toISOString()}","level":"${requestLevel(line.status, line.code)}","event":"request","request_id":${JSON.stringify(line.request_id)}` +
     `,"method":${JSON.stringify(line.method)},"route":${JSON.stringify(line.route)},"client_id":${JSON.stringify(line.client_id)}` +
-    `,"status":${JSON.stringify(line.status)},"latency_ms":${JSON.stringify(line.latency_ms)}${code}}`
+    `,"status":${JSON.stringify(line.status)},"latency_ms":${JSON.stringify(line.latency_ms)}${code}${cause}}`
   );
 }
 

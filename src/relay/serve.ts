@@ -49,7 +49,7 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 export function startRelayServer(options: RelayAppOptions): Promise<RunningRelay> {
   const lifecycle = options.lifecycle ?? createLifecycle();
   // Shared state (Redis for REDIS_URL) lives as long as this server; stores passed in belong to the caller.
-  const ownStores = options.stores === undefined ? createStores(options.settings, options.logger, options.now) : null;
+  const ownStores = options.stores === undefined ? createStores(options.settings, options.logger, options.now, options.metrics) : null;
   const app = createRelayApp({ ...options, lifecycle, stores: options.stores ?? ownStores! });
   const { host, port } = options.settings;
   return new Promise((resolve, reject) => {

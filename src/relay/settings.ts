@@ -63,6 +63,8 @@ const environmentSchema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: integer(5000, 1000, 600_000),
   MAX_EVENT_LOOP_DELAY_MS: integer(1000, 10, 60_000),
   DEMO_PAGES: optionalFlag,
+  METRICS_PORT: integer(0, 1, 65535).transform((port) => (port === 0 ? null : port)),
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
 });
 
@@ -116,6 +118,8 @@ export interface RelaySettings {
   demoPages: boolean;
   /** /readyz answers 503 while this instance's event loop has recently run later than this (health/readiness.ts). */
   maxEventLoopDelayMs: number;
+  /** Where the Prometheus metrics listener runs; null: no metrics at all. Never the public port. */
+  metrics: { host: string; port: number } | null;
 }
 
 export class SettingsError extends Error {}
@@ -142,6 +146,10 @@ export function readSettings(environment: Record<string, string | undefined>, ra
   // Node refuses a headers timeout longer than the request's: say so by name rather than fail at listen.
   if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
     throw new SettingsError('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS (the request timeout includes the headers).');
+  }
+  // Metrics on the public port would show every visitor the relay's traffic: a port of their own, or none.
+  if (env.METRICS_PORT !== null && env.METRICS_PORT === env.PORT) {
+    throw new SettingsError('METRICS_PORT must differ from PORT: metrics are served on a listener of their own, never the public one.');
   }
   const upstreamParts = [env.UPSTREAM_URL, env.UPSTREAM_USERNAME, env.UPSTREAM_PASSWORD];
   if (upstreamParts.some(Boolean) && !upstreamParts.every(Boolean)) {
@@ -201,6 +209,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
     maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
+    metrics: env.METRICS_PORT === null ? null : { host: env.METRICS_HOST, port: env.METRICS_PORT },
     // Tools for whoever runs the relay, not for patients: a production relay serves only what a practice's page needs.
     demoPages: env.DEMO_PAGES ?? development,
   };

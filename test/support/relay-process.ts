@@ -29,7 +29,7 @@ export async function startRelayProcess(environment: Record<string, string>): Pr
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`relay did not start within 20 s:\n${output}`)), 20_000);
     const look = () => {
-      const match = /Relay listening on (http:\/\/\S+)/.exec(output);
+      const match = /Relay listening on (http:\/\/[^\s"]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);

@@ -37,6 +37,8 @@ export interface ConfigurationServiceOptions {
   notFoundCacheMs?: number;
   maxEntries?: number;
   now?: () => number;
+  /** Each lookup: answered from the cache (a hit, a load in flight included) or loaded (metrics). */
+  onLookup?: (result: 'hit' | 'miss') => void;
 }
 
 type CacheEntry = { until: number; value: Promise<ResolvedConfiguration> };
@@ -49,6 +51,7 @@ export function createConfigurationService({
   notFoundCacheMs = Math.min(cacheMs, 30_000),
   maxEntries = 10_000,
   now = Date.now,
+  onLookup = () => {},
 }: ConfigurationServiceOptions): ConfigurationService {
   const cache = new Map<string, CacheEntry>();
 
@@ -89,7 +92,11 @@ export function createConfigurationService({
   return {
     get(clientId) {
       const cached = cache.get(clientId);
-      if (cached !== undefined && cached.until > now()) return cached.value;
+      if (cached !== undefined && cached.until > now()) {
+        onLookup('hit');
+        return cached.value;
+      }
+      onLookup('miss');
       // Until the answer arrives, every caller shares this promise (single flight).
       const value = load(clientId, cached?.value).catch((error: unknown) => {
         // A failed load never stays cached as the in-flight answer; only "not found" is remembered, briefly.

@@ -41,11 +41,13 @@ export interface DeliverOnceOptions {
   now: () => number;
   /** Waits `ms`; tests pass a fake clock's. */
   sleep?: (ms: number) => Promise<void>;
+  /** A read-back of an earlier attempt: whether the message was found stored (metrics). */
+  onReadBack?: (found: boolean) => void;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function createDeliverOnce({ upstream, outcomes, sendWindowMs, now, sleep = realSleep }: DeliverOnceOptions) {
+export function createDeliverOnce({ upstream, outcomes, sendWindowMs, now, sleep = realSleep, onReadBack }: DeliverOnceOptions) {
   /** The visitor message with this body stored since the attempt began and not already another key's answer. */
   async function findStored(conversationId: string, attempt: { bodyHash: string; startedAt: number }): Promise<Message | null> {
     const since = attempt.startedAt - CLOCK_SKEW_ALLOWANCE_MS;
@@ -79,7 +81,8 @@ export function createDeliverOnce({ upstream, outcomes, sendWindowMs, now, sleep
     }
   }
 
-  return async function deliverOnce(conversationId: string, key: string, text: string): Promise<Message> {
+  /** `onWait`: called when this send waits for an earlier attempt (a dead instance's) to be over. */
+  return async function deliverOnce(conversationId: string, key: string, text: string, onWait?: () => void): Promise<Message> {
     const hash = bodyFingerprint(text);
     const record = await outcomes.get(conversationId, key);
     const earlier = record !== null && record.bodyHash === hash ? record : null;
@@ -88,8 +91,12 @@ export function createDeliverOnce({ upstream, outcomes, sendWindowMs, now, sleep
       // land, what upstream holds is the truth. A read-back that fails throws, and the record stays for the next
       // retry: never send blind.
       const wait = earlier.settlesBy - now();
-      if (wait > 0) await sleep(wait);
+      if (wait > 0) {
+        onWait?.();
+        await sleep(wait);
+      }
       const stored = await findStored(conversationId, earlier);
+      onReadBack?.(stored !== null);
       if (stored !== null) {
         await Promise.all([outcomes.forget(conversationId, key), outcomes.claim(conversationId, stored.id)]);
         return stored;

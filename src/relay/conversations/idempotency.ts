@@ -5,11 +5,16 @@
 // This is the in-memory kind, for one instance; redis-idempotency.ts is the kind every instance shares.
 import { digest } from './digest.ts';
 
-export type IdempotentOutcome<T> = { kind: 'result'; value: T } | { kind: 'conflict' };
+/** `replayed`: answered from what an earlier request with the key did (or is doing), not done by this one. */
+export type IdempotentOutcome<T> = { kind: 'result'; value: T; replayed?: true } | { kind: 'conflict' };
 
 export interface IdempotencyStore<T = unknown> {
-  /** Runs `send` once per (scope, key, body); `scope` keeps different conversations' keys apart. */
-  run(scope: string, key: string, body: string, send: () => Promise<T>): Promise<IdempotentOutcome<T>>;
+  /**
+   * Runs `send` once per (scope, key, body); `scope` keeps different conversations' keys apart. `onWait` is called
+   * when this request waits on another one's send with the key (here or on another instance), so that a deadline
+   * reached meanwhile is logged as such rather than as the upstream's slowness.
+   */
+  run(scope: string, key: string, body: string, send: () => Promise<T>, onWait?: () => void): Promise<IdempotentOutcome<T>>;
 }
 
 /** What a store keeps of a body: enough to tell "the same body" from "another body", nothing to read it back. */
@@ -50,14 +55,15 @@ export function createIdempotencyStore<T = unknown>({
       return entries.size;
     },
 
-    async run(scope, key, body, send) {
+    async run(scope, key, body, send, onWait) {
       evict();
       const id = `${scope}\u0000${key}`;
       const fingerprint = bodyFingerprint(body);
       const existing = entries.get(id);
       if (existing !== undefined) {
         if (existing.fingerprint !== fingerprint) return { kind: 'conflict' };
-        return { kind: 'result', value: await existing.result };
+        onWait?.();
+        return { kind: 'result', value: await existing.result, replayed: true };
       }
       const result = send();
       entries.set(id, { fingerprint, result, storedAt: now() });

@@ -71,7 +71,7 @@ export function createRedisIdempotencyStore<T>({
   }
 
   return {
-    async run(scope, key, body, send): Promise<IdempotentOutcome<T>> {
+    async run(scope, key, body, send, onWait): Promise<IdempotentOutcome<T>> {
       // The scope is an upstream conversation id: hashed, like the body, so Redis holds neither.
       const id = `${keyPrefix}${bodyFingerprint(scope)}:${key}`;
       const fingerprint = bodyFingerprint(body);
@@ -85,8 +85,9 @@ export function createRedisIdempotencyStore<T>({
         const record = parseRecord(stored);
         if (record === null) throw unreachable();
         if (record.fingerprint !== fingerprint) return { kind: 'conflict' };
-        if (record.state === 'sent') return { kind: 'result', value: record.result };
+        if (record.state === 'sent') return { kind: 'result', value: record.result, replayed: true };
         if (Date.now() >= waitUntil) throw unreachable();
+        onWait?.();
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
 

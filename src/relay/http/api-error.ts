@@ -37,6 +37,12 @@ const MESSAGE: Record<ApiErrorCode, string> = {
 };
 
 export class ApiError extends Error {
+  /**
+   * What caused it, for the request log (never the answer): `http_500`, `timeout`, `connection_refused`,
+   * `token_rejected`, `deadline`, `waiting_on_other_instance`… Fixed words and statuses, never request data.
+   */
+  reason?: string;
+
   constructor(
     readonly code: ApiErrorCode,
     readonly retryAfterSeconds?: number,
@@ -47,9 +53,16 @@ export class ApiError extends Error {
   }
 }
 
+/** The same error with its cause, for the request log. */
+export function withReason(error: ApiError, reason: string): ApiError {
+  error.reason = reason;
+  return error;
+}
+
 export function errorResponse(c: Context, error: ApiError): Response {
   const body: ApiErrorBody = { error: { code: error.code, message: error.message } };
   c.set('errorCode', error.code);
+  if (error.reason !== undefined) c.set('errorCause', error.reason);
   const status = STATUS[error.code];
   if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
   // RFC 9110 §15.5.2: a 401 says which scheme would do. Conversation calls take the handle as a Bearer token.

@@ -1,4 +1,4 @@
-import { ApiError } from './api-error.ts';
+import { ApiError, withReason } from './api-error.ts';
 
 /**
  * The relay never keeps a browser waiting past its own deadline: whatever upstream is doing (a token request, a
@@ -7,7 +7,7 @@ import { ApiError } from './api-error.ts';
 export async function withDeadline<T>(ms: number, work: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError('upstream_timeout', 2)), ms);
+    timer = setTimeout(() => reject(withReason(new ApiError('upstream_timeout', 2), 'deadline')), ms);
   });
   try {
     return await Promise.race([work, deadline]);

@@ -6,5 +6,7 @@ export interface RelayEnv {
     clientId: string | null;
     /** The API error code, when the answer is an error. */
     errorCode: string | undefined;
+    /** What caused the error (ApiError.reason), for the request log. */
+    errorCause: string | undefined;
   };
 }

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { Logger } from '../log.ts';
+import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
 import type { RelayEnv } from './env.ts';
 import { presetHeader } from './preset-header.ts';
 
@@ -12,28 +13,43 @@ import { presetHeader } from './preset-header.ts';
  * @example
  * app.use(requestLog({ logger }))
  */
-export function requestLog({ logger, now = () => performance.now() }: { logger: Logger; now?: () => number }): MiddlewareHandler<RelayEnv> {
+export function requestLog({
+  logger,
+  metrics = noMetrics,
+  now = () => performance.now(),
+}: {
+  logger: Logger;
+  /** Counted with the same route pattern the line carries. */
+  metrics?: RelayMetrics;
+  now?: () => number;
+}): MiddlewareHandler<RelayEnv> {
   return async function requestLog(c, next) {
     const startedAt = now();
     const requestId = crypto.randomUUID();
     c.set('requestId', requestId);
     c.set('clientId', null);
     c.set('errorCode', undefined);
+    c.set('errorCause', undefined);
     // Before the route runs, so it is part of every answer, errors included (preset-header.ts).
     presetHeader(c, 'X-Request-Id', requestId);
     try {
       await next();
     } finally {
       const code = c.get('errorCode');
+      const cause = c.get('errorCause');
+      const route = routePath(c, -1);
+      const elapsedMs = now() - startedAt;
       logger.request({
         request_id: requestId,
         method: c.req.method,
-        route: routePath(c, -1),
+        route,
         client_id: c.get('clientId'),
         status: c.res.status,
-        latency_ms: Math.round((now() - startedAt) * 10) / 10,
+        latency_ms: Math.round(elapsedMs * 10) / 10,
         ...(code === undefined ? {} : { code }),
+        ...(cause === undefined ? {} : { cause }),
       });
+      metrics.request(c.req.method, route, c.res.status, elapsedMs / 1000);
     }
   };
 }

@@ -1,7 +1,7 @@
 // Upstream failures as the browser may see them: a small set of codes, each with a Retry-After where waiting helps.
 // Which practice or account was refused, and why, stays in the relay.
-import { UpstreamError } from '../upstream/index.ts';
-import { ApiError } from './api-error.ts';
+import { UpstreamError, upstreamCause } from '../upstream/index.ts';
+import { ApiError, withReason } from './api-error.ts';
 
 /** How long a browser should wait before trying again after the upstream failed without saying. */
 const DEFAULT_RETRY_AFTER_SECONDS = 5;
@@ -13,6 +13,10 @@ const DEFAULT_RETRY_AFTER_SECONDS = 5;
 export function apiErrorFromUpstream(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (!(error instanceof UpstreamError)) throw error;
+  return withReason(apiErrorFor(error), upstreamCause(error));
+}
+
+function apiErrorFor(error: UpstreamError): ApiError {
   switch (error.code) {
     case 'upstream_not_found':
     // A configuration of a practice the relay's account cannot see is, for a browser, simply not there.

@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { CreatedConversation, Escalated, MessagesAfter, SentMessage, WireMessage } from '../../shared/wire.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError, withReason } from '../http/api-error.ts';
 import { withDeadline } from '../http/deadline.ts';
 import type { RelayEnv } from '../http/env.ts';
 import { readJson, requireJson } from '../http/json-body.ts';
@@ -16,6 +16,7 @@ import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
 import { withoutText, withText, type SentRecord } from '../conversations/sent-record.ts';
 import { createDeliverOnce } from '../conversations/deliver-once.ts';
+import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
 import type { UnknownOutcomeStore } from '../conversations/unknown-outcomes.ts';
 import type { RevocationStore } from '../conversations/revocations.ts';
 import { stillCurrent, type StatusReading, type StatusReadings } from '../conversations/status-readings.ts';
@@ -50,6 +51,16 @@ export interface ConversationRouteOptions {
   /** How long a resolved conversation's history stays readable, counted from its resolution. */
   resolvedReadGraceMs?: number;
   now?: () => number;
+  /** Replays and read-backs are counted here. */
+  metrics?: RelayMetrics;
+}
+
+/** Whether a request has waited on another request's send (or a dead instance's attempt) with its key. */
+class Waiting {
+  waited = false;
+  readonly onWait = () => {
+    this.waited = true;
+  };
 }
 
 /**
@@ -69,7 +80,8 @@ const afterQuery = z.union([z.undefined(), z.string().regex(/^\d{1,15}$/).transf
 export function conversationRoutes(options: ConversationRouteOptions) {
   const { upstream, configurations, handles, idempotency, revocations, statusReadings, deadlineMs, now = Date.now } = options;
   const resolvedReadGraceMs = options.resolvedReadGraceMs ?? RESOLVED_READ_GRACE_MS;
-  const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes, sendWindowMs: options.sendWindowMs, now });
+  const metrics = options.metrics ?? noMetrics;
+  const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes, sendWindowMs: options.sendWindowMs, now, onReadBack: metrics.readBack });
   const messageBody = z.strictObject({
     text: z
       .string()
@@ -78,8 +90,10 @@ export function conversationRoutes(options: ConversationRouteOptions) {
   });
 
   /** Upstream work under the relay's deadline, with upstream failures turned into API codes. */
-  const upstreamCall = <T>(work: Promise<T>) => withDeadline(deadlineMs, work).catch((error: unknown) => {
-    throw apiErrorFromUpstream(error);
+  const upstreamCall = <T>(work: Promise<T>, waiting?: Waiting) => withDeadline(deadlineMs, work).catch((error: unknown) => {
+    const apiError = apiErrorFromUpstream(error);
+    // The deadline came while this request waited on another one's send with its key, not on the upstream.
+    throw apiError.reason === 'deadline' && waiting?.waited ? withReason(apiError, 'waiting_on_other_instance') : apiError;
   });
 
   /**
@@ -119,8 +133,10 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       };
       if (key === undefined) return c.json(await upstreamCall(create()), 201);
       // The store holds the create itself, and the deadline applies outside it, as for a send (below).
-      const outcome = await upstreamCall(options.creations.run(clientId, key, clientId, create));
+      const waiting = new Waiting();
+      const outcome = await upstreamCall(options.creations.run(clientId, key, clientId, create, waiting.onWait), waiting);
       if (outcome.kind === 'conflict') throw new ApiError('idempotency_conflict');
+      if (outcome.replayed) metrics.idempotentReplay('create');
       return c.json(outcome.value, 201);
     })
 
@@ -141,14 +157,22 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       // The store holds the upstream send itself, and the deadline applies outside it: if the browser gives up
       // waiting, the send goes on and the key stays taken until it settles, so the retry cannot send it twice. A send
       // whose answer was lost is read back before the retry sends again (deliver-once.ts).
+      const waiting = new Waiting();
       const outcome = await upstreamCall(
-        idempotency.run(claims.conversationId, key, text, () =>
-          deliverOnce(claims.conversationId, key, text).then(withoutText, async (error: unknown) => {
-            throw await explainRefusal(error, claims.conversationId);
-          }),
+        idempotency.run(
+          claims.conversationId,
+          key,
+          text,
+          () =>
+            deliverOnce(claims.conversationId, key, text, waiting.onWait).then(withoutText, async (error: unknown) => {
+              throw await explainRefusal(error, claims.conversationId);
+            }),
+          waiting.onWait,
         ),
+        waiting,
       );
       if (outcome.kind === 'conflict') throw new ApiError('idempotency_conflict');
+      if (outcome.replayed) metrics.idempotentReplay('send');
       const answer: SentMessage = { message: toWireMessage(withText(outcome.value, text)) };
       return c.json(answer, 201);
     })

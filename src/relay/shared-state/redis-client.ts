@@ -3,6 +3,7 @@
 // Lua scripting and TLS (rediss://) built in.
 import { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
+import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
 
 export type RedisClient = Redis;
 
@@ -11,7 +12,7 @@ export type RedisClient = Redis;
  * reconnection), so a send answers `upstream_unavailable` with Retry-After and the panel retries; it reconnects by
  * itself. Commands issued while it first connects wait for the connection rather than fail.
  */
-export function createRedisClient(url: string, logger: Logger): RedisClient {
+export function createRedisClient(url: string, logger: Logger, metrics: Pick<RelayMetrics, 'redisUp' | 'redisCommandError'> = noMetrics): RedisClient {
   const client = new Redis(url, {
     maxRetriesPerRequest: 1,
     commandTimeout: 1_000,
@@ -19,9 +20,29 @@ export function createRedisClient(url: string, logger: Logger): RedisClient {
     // Reconnect quickly at first, then every 2 s while Redis is away.
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
-  const warn = warnAtMostEveryMinute(logger);
-  // Without a listener ioredis prints every failed reconnection; one line a minute is enough for an operator.
-  client.on('error', () => warn('Redis (REDIS_URL) is unreachable: sends are refused with Retry-After, quotas are not enforced.'));
+  // One line when Redis is lost and one when it is back, however many reconnections fail in between (without a
+  // listener ioredis would print each of them).
+  let state: 'connecting' | 'up' | 'lost' = 'connecting';
+  const lost = () => {
+    if (state === 'lost') return;
+    state = 'lost';
+    metrics.redisUp(false);
+    logger.warn('Redis (REDIS_URL) is unreachable: sends and creates are refused with Retry-After, quotas are not enforced.', { redis: 'lost' });
+  };
+  client.on('error', lost);
+  client.on('close', () => state === 'up' && lost());
+  client.on('ready', () => {
+    if (state === 'lost') logger.info('Redis (REDIS_URL) is back.', { redis: 'back' });
+    state = 'up';
+    metrics.redisUp(true);
+  });
+  // Every command goes through sendCommand: a failed one (Redis away, a timeout, a refusal) is counted.
+  const sendCommand = client.sendCommand.bind(client);
+  client.sendCommand = (command, stream) => {
+    command.promise.catch(() => metrics.redisCommandError());
+    return sendCommand(command, stream);
+  };
+  metrics.redisUp(false);
   return client;
 }
 

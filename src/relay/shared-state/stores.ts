@@ -2,6 +2,7 @@
 // single instance (the embedded default); in Redis when REDIS_URL is set, so any instance behind a load balancer
 // answers a retry, a quota or a retired handle the same way. Both kinds sit behind the same interfaces.
 import type { Logger } from '../log.ts';
+import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
 import type { RelaySettings } from '../settings.ts';
 import { createIdempotencyStore, type IdempotencyStore } from '../conversations/idempotency.ts';
 import { createRedisIdempotencyStore } from '../conversations/redis-idempotency.ts';
@@ -44,8 +45,8 @@ export function createMemoryStores(now: () => number = Date.now): RelayStores {
 }
 
 /** `duplicateWaitMs`: how long a duplicate send waits for the first's result (the relay's request deadline). */
-export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?: number): RelayStores {
-  const client = createRedisClient(url, logger);
+export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?: number, metrics: RelayMetrics = noMetrics): RelayStores {
+  const client = createRedisClient(url, logger, metrics);
   warnAboutRedisOnce(client, url, logger);
   const quotasFailOpen = warnAtMostEveryMinute(logger);
   const unavailable = () => quotasFailOpen('Redis (REDIS_URL) is unreachable: quotas are not enforced and retired handles not checked until it is back.');
@@ -75,6 +76,11 @@ export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?:
   };
 }
 
-export function createStores(settings: Pick<RelaySettings, 'redisUrl' | 'requestDeadlineMs'>, logger: Logger, now: () => number = Date.now): RelayStores {
-  return settings.redisUrl === null ? createMemoryStores(now) : createRedisStores(settings.redisUrl, logger, settings.requestDeadlineMs);
+export function createStores(
+  settings: Pick<RelaySettings, 'redisUrl' | 'requestDeadlineMs'>,
+  logger: Logger,
+  now: () => number = Date.now,
+  metrics: RelayMetrics = noMetrics,
+): RelayStores {
+  return settings.redisUrl === null ? createMemoryStores(now) : createRedisStores(settings.redisUrl, logger, settings.requestDeadlineMs, metrics);
 }

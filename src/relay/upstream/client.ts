@@ -2,6 +2,7 @@
 // get the contract operations and nothing that could hand out the token or the credentials.
 import { createContract, type UpstreamContract } from './contract.ts';
 import { createUpstreamHttp } from './http.ts';
+import { measuredTransport, type UpstreamMetrics } from './measured-transport.ts';
 import { createPoolTransport } from './pool-transport.ts';
 import { createTokenManager, type TokenState } from './token-manager.ts';
 import { fetchTransport, type FetchLike } from './transport.ts';
@@ -16,6 +17,10 @@ export interface UpstreamClientOptions {
   now?: () => number;
   /** Per-request deadline, for API calls and token requests alike. */
   timeoutMs?: number;
+  /** Where every exchange is counted (metrics); nothing is counted without it. */
+  metrics?: UpstreamMetrics;
+  /** Once per failing streak: the service refused the credentials (the caller logs it; the client holds no logger). */
+  onCredentialsRefused?: () => void;
 }
 
 export type UpstreamClient = UpstreamContract & {
@@ -33,8 +38,16 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const pool = options.fetch ? null : createPoolTransport({ origin: new URL(base).origin, timeoutMs });
-  const transport = pool?.transport ?? fetchTransport(options.fetch!, timeoutMs);
-  const tokens = createTokenManager({ baseUrl: base, username: options.username, password: options.password, transport, now });
+  const bare = pool?.transport ?? fetchTransport(options.fetch!, timeoutMs);
+  const transport = options.metrics === undefined ? bare : measuredTransport(bare, options.metrics);
+  const tokens = createTokenManager({
+    baseUrl: base,
+    username: options.username,
+    password: options.password,
+    transport,
+    now,
+    ...(options.onCredentialsRefused === undefined ? {} : { onCredentialsRefused: options.onCredentialsRefused }),
+  });
   const contract = createContract(createUpstreamHttp({ baseUrl: base, tokens, transport, now }));
   return { ...contract, close: async (closeOptions) => pool?.close(closeOptions), tokenState: () => tokens.state() };
 }

@@ -12,11 +12,16 @@ export type UpstreamErrorCode =
   | 'upstream_timeout'
   | 'upstream_bad_response';
 
+/** Why no answer came, from the network error's code (never its message): what an operator acts on. */
+export type NetworkReason = 'connection_refused' | 'connection_reset' | 'dns_failure' | 'connect_timeout' | 'aborted' | 'connection_error';
+
 export interface UpstreamErrorDetails {
   /** The request's path template (e.g. /api/conversations/{id}/): no ids, no query string. */
   path: string;
   status?: number;
   retryAfterSeconds?: number;
+  /** For a failure without an answer (`upstream_unavailable` with no status). */
+  reason?: NetworkReason;
 }
 
 const DESCRIPTIONS: Record<UpstreamErrorCode, string> = {
@@ -35,6 +40,9 @@ export class UpstreamError extends Error {
   readonly code: UpstreamErrorCode;
   readonly status?: number;
   readonly retryAfterSeconds?: number;
+  readonly reason?: NetworkReason;
+  /** The path template, for telling a refused token request from a refused call. */
+  readonly path: string;
 
   constructor(code: UpstreamErrorCode, details: UpstreamErrorDetails) {
     const what = details.status === undefined ? DESCRIPTIONS[code] : `upstream answered ${details.status}`;
@@ -42,6 +50,8 @@ export class UpstreamError extends Error {
     this.code = code;
     if (details.status !== undefined) this.status = details.status;
     if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds;
+    if (details.reason !== undefined) this.reason = details.reason;
+    this.path = safePath(details.path);
   }
 }
 

@@ -2,6 +2,7 @@
 export { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from './client.ts';
 export type { CallQuery, ConversationFilters, MessagesAfter, UpstreamContract } from './contract.ts';
 export { UpstreamError, type UpstreamErrorCode } from './errors.ts';
+export { upstreamCause } from './failure-cause.ts';
 export type { TokenState } from './token-manager.ts';
 export type {
   Call,

@@ -3,6 +3,7 @@
 // builds no WHATWG Request/Response/stream objects and no AbortSignal per call: the deadline is undici's own
 // headers/body timers, which it keeps on a shared coarse timer wheel rather than one timer per request.
 import { errors, Pool } from 'undici';
+import { networkReason } from './failure-cause.ts';
 import { UpstreamError } from './errors.ts';
 import type { Transport } from './transport.ts';
 
@@ -41,7 +42,7 @@ export function createPoolTransport({ origin, timeoutMs, connections = 64 }: Poo
       if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
         throw new UpstreamError('upstream_timeout', { path: route });
       }
-      throw new UpstreamError('upstream_unavailable', { path: route });
+      throw new UpstreamError('upstream_unavailable', { path: route, reason: networkReason(error) });
     }
   };
 

@@ -3,6 +3,7 @@
 import { UpstreamError, errorForStatus } from './errors.ts';
 import { lifetimeSeconds, refreshAfterMs } from './lifetime.ts';
 import { tokenResponseSchema } from './schemas.ts';
+import { TOKEN_PATH } from './token-path.ts';
 import { decode, transportOf, type FetchLike, type Transport } from './transport.ts';
 
 export interface TokenSource {
@@ -36,9 +37,14 @@ export interface TokenManagerOptions {
   /** First wait after a failed token request; doubles per consecutive failure up to backoffMaxMs. */
   backoffInitialMs?: number;
   backoffMaxMs?: number;
+  /**
+   * Called once when the service refuses the credentials (400/401 to the token request), and again only after a token
+   * has been issued in between: one log line per failing streak, not one per request.
+   */
+  onCredentialsRefused?: () => void;
 }
 
-export const TOKEN_PATH = '/api/oauth/token/';
+export { TOKEN_PATH };
 
 interface Cached {
   token: string;
@@ -95,6 +101,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenSource {
         return fresh.token;
       },
       (error: unknown) => {
+        const refused = error instanceof UpstreamError && error.code === 'upstream_auth_failed';
+        if (refused && !(failure?.error instanceof UpstreamError && failure.error.code === 'upstream_auth_failed')) options.onCredentialsRefused?.();
         const delayMs = failure ? Math.min(failure.delayMs * 2, backoffMaxMs) : backoffInitialMs;
         const t = now();
         failure = { error, until: t + delayMs, delayMs, since: failure?.since ?? t };

@@ -6,6 +6,7 @@
 // which tests and in-process setups inject.
 import type { z } from 'zod';
 import { UpstreamError } from './errors.ts';
+import { networkReason } from './failure-cause.ts';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -48,11 +49,11 @@ export function fetchTransport(fetch: FetchLike, timeoutMs: number): Transport {
       const response = await Promise.race([fetch(url.href, init), aborted]);
       const text = await Promise.race([response.text(), aborted]);
       return { status: response.status, retryAfter: response.headers.get('retry-after'), text };
-    } catch {
+    } catch (error) {
       // Decided from our own signals, not from the error's name: fake and real fetches name aborts differently.
       if (deadline.aborted) throw new UpstreamError('upstream_timeout', { path: route });
       if (signal?.aborted) throw signal.reason;
-      throw new UpstreamError('upstream_unavailable', { path: route });
+      throw new UpstreamError('upstream_unavailable', { path: route, reason: networkReason(error) });
     }
   };
 }

@@ -2,10 +2,11 @@
 // The batched writer writes lines together, by size or after a short wait, in order, and never loses what it queued.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createBatchedWriter, createJsonLogger, requestLine, type RequestLogLine } from '../../../src/relay/log.ts';
+import { createBatchedWriter, createJsonLogger, requestLevel, requestLine, type RequestLogLine } from '../../../src/relay/log.ts';
 
 describe('requestLine', () => {
-  const viaStringify = (time: Date, line: RequestLogLine) => JSON.stringify({ time: time.toISOString(), level: 'info', event: 'request', ...line });
+  const viaStringify = (time: Date, line: RequestLogLine) =>
+    JSON.stringify({ time: time.toISOString(), level: requestLevel(line.status, line.code), event: 'request', ...line });
 
   it('is the same text JSON.stringify gives, for any strings (quotes, backslashes, control characters, unicode)', () => {
     const line = fc.record(
@@ -16,7 +17,8 @@ describe('requestLine', () => {
         client_id: fc.option(fc.string({ unit: 'binary' }), { nil: null }),
         status: fc.integer({ min: 100, max: 599 }),
         latency_ms: fc.double({ min: 0, max: 1e6, noNaN: true }),
-        code: fc.string(),
+        code: fc.oneof(fc.string(), fc.constantFrom('upstream_unavailable', 'upstream_timeout', 'internal')),
+        cause: fc.string(),
       },
       { requiredKeys: ['request_id', 'method', 'route', 'client_id', 'status', 'latency_ms'] },
     );

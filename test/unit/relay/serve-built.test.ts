@@ -59,7 +59,7 @@ it('npm run serve starts the relay from built JavaScript, with no TypeScript tra
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SIMULATOR_PORT: '0', NODE_OPTIONS: `--import=${RECORDER}`, RECORD_MODULES_TO: modulesFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const [, url] = await waitFor(child, /Relay listening on (http:\/\/\S+)/);
+  const [, url] = await waitFor(child, /Relay listening on (http:\/\/[^\s"]+)/);
 
   const health = await fetch(`${url}/healthz`);
   expect(health.status).toBe(200);
@@ -93,7 +93,9 @@ it('in production (NODE_ENV=production) it serves no demo, try or index page, an
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  await waitFor(production, /Health: +\S+/);
+  let stdout = '';
+  production.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  await waitFor(production, /Relay listening on/);
 
   expect((await fetch(`${origin}/healthz`)).status).toBe(200);
   expect((await fetch(`${origin}/readyz`)).status).toBe(200);
@@ -103,4 +105,10 @@ it('in production (NODE_ENV=production) it serves no demo, try or index page, an
   expect((await fetch(`${origin}/loader.js`)).status).toBe(200);
   expect((await fetch(`${origin}/frame?client_id=demo-client`)).status).toBe(200);
   expect((await fetch(`${origin}/v1/webchat-configuration?client_id=demo-client`)).status).toBe(200);
+  // In production stdout is for a log collector: JSON lines only, the addresses included (issue 19).
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const lines = stdout.split('\n').filter((line) => line !== '');
+  expect(lines.length).toBeGreaterThan(3);
+  for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+  expect(lines.map((line) => JSON.parse(line) as { url?: string }).find((line) => line.url !== undefined)?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 }, 30_000);

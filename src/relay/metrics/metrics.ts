@@ -1,0 +1,41 @@
+// What the relay counts for its operator, behind one small interface: the domain code reports events here and never
+// imports prom-client. `noMetrics` is the default (no METRICS_PORT, tests); prometheus.ts is the real one.
+//
+// Every label value comes from a short fixed list (route patterns, operation names, outcomes, quota names): never a
+// handle, an address, a client_id, a key or anything a visitor sends, so the number of series does not grow with
+// visitors or practices.
+
+/** How an upstream call ended, for metrics: a status class, or what went wrong without one. */
+export type UpstreamOutcome = 'ok' | '4xx' | '429' | '5xx' | 'timeout' | 'connection_error' | 'bad_response';
+
+export type CacheResult = 'hit' | 'miss';
+
+export interface RelayMetrics {
+  /** One answered request: `route` is the pattern the request log writes. */
+  request(method: string, route: string, status: number, seconds: number): void;
+  /** One upstream exchange (`operation` from upstream/operations.ts). */
+  upstreamCall(operation: string, outcome: UpstreamOutcome, seconds: number): void;
+  /** Whether Redis (REDIS_URL) is connected now. */
+  redisUp(up: boolean): void;
+  /** A Redis command failed (unreachable, timed out, refused). */
+  redisCommandError(): void;
+  /** A request refused by a quota (`quota`: the quota's fixed name). */
+  quotaRefused(quota: string): void;
+  /** A send or create answered from its idempotency record rather than done again. */
+  idempotentReplay(operation: 'send' | 'create'): void;
+  /** A send of unknown outcome read back from the conversation: was the message there? */
+  readBack(found: boolean): void;
+  /** A webchat configuration (and its logo, cached with it) looked up in the relay's cache. */
+  configurationCache(result: CacheResult): void;
+}
+
+export const noMetrics: RelayMetrics = {
+  request: () => {},
+  upstreamCall: () => {},
+  redisUp: () => {},
+  redisCommandError: () => {},
+  quotaRefused: () => {},
+  idempotentReplay: () => {},
+  readBack: () => {},
+  configurationCache: () => {},
+};

@@ -1,0 +1,81 @@
+// The relay's metrics in Prometheus' text format, on a registry of its own (not prom-client's global one, so several
+// relays in one process, as in tests, do not share series). Names follow Prometheus' conventions (`_total`
+// counters, `_seconds` histograms), and `promtool check metrics` accepts them (test/unit/metrics/).
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RelayMetrics } from './metrics.ts';
+
+// From a cached poll (a few ms) to the relay's own deadline (8 s by default).
+const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const UPSTREAM_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export interface PrometheusMetrics {
+  metrics: RelayMetrics;
+  registry: Registry;
+  /** Reads a value at scrape time (the access token's state), so nothing has to be pushed on every change. */
+  gaugeAtScrape(name: string, help: string, read: () => number): void;
+}
+
+export function createPrometheusMetrics(): PrometheusMetrics {
+  const registry = new Registry();
+  // Process (CPU, memory, file descriptors) and Node (event-loop lag, heap, GC) metrics, under their usual names.
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Histogram({
+    name: 'pwc_http_request_duration_seconds',
+    help: 'Requests the relay answered, by method, route pattern and status, and how long they took.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: REQUEST_BUCKETS,
+    registers: [registry],
+  });
+  const upstream = new Histogram({
+    name: 'pwc_upstream_request_duration_seconds',
+    help: 'Requests to the upstream service, by operation and outcome, and how long they took.',
+    labelNames: ['operation', 'outcome'] as const,
+    buckets: UPSTREAM_BUCKETS,
+    registers: [registry],
+  });
+  const redisUp = new Gauge({ name: 'pwc_redis_up', help: 'Whether this instance is connected to Redis (REDIS_URL): 1 or 0.', registers: [registry] });
+  const redisErrors = new Counter({ name: 'pwc_redis_command_errors_total', help: 'Redis commands that failed (unreachable, timed out, refused).', registers: [registry] });
+  const quotaRefusals = new Counter({
+    name: 'pwc_quota_refusals_total',
+    help: 'Requests refused by a quota (429), by quota.',
+    labelNames: ['quota'] as const,
+    registers: [registry],
+  });
+  const replays = new Counter({
+    name: 'pwc_idempotent_replays_total',
+    help: 'Sends and creates answered from their idempotency record instead of being done again.',
+    labelNames: ['operation'] as const,
+    registers: [registry],
+  });
+  const readBacks = new Counter({
+    name: 'pwc_send_read_backs_total',
+    help: 'Sends of unknown outcome read back from the conversation, by whether the message was found there.',
+    labelNames: ['found'] as const,
+    registers: [registry],
+  });
+  const configurationCache = new Counter({
+    name: 'pwc_configuration_cache_lookups_total',
+    help: 'Webchat configuration lookups (the logo is cached with its configuration), by hit or miss.',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+
+  const metrics: RelayMetrics = {
+    request: (method, route, status, seconds) => requests.labels(method, route, String(status)).observe(seconds),
+    upstreamCall: (operation, outcome, seconds) => upstream.labels(operation, outcome).observe(seconds),
+    redisUp: (up) => redisUp.set(up ? 1 : 0),
+    redisCommandError: () => redisErrors.inc(),
+    quotaRefused: (quota) => quotaRefusals.labels(quota).inc(),
+    idempotentReplay: (operation) => replays.labels(operation).inc(),
+    readBack: (found) => readBacks.labels(String(found)).inc(),
+    configurationCache: (result) => configurationCache.labels(result).inc(),
+  };
+  return {
+    metrics,
+    registry,
+    gaugeAtScrape: (name, help, read) => {
+      new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
+    },
+  };
+}
