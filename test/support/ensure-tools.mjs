@@ -1,0 +1,46 @@
+// Runs before the tests (see package.json "test"): some tests drive real programs rather than mocks of them, so we
+// find each one, install Debian's package where we may (as root on Debian), or stop with a message that says what
+// to do. Each can be pointed elsewhere with its environment variable.
+import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+
+const TOOLS = [
+  { name: 'redis-server', variable: 'REDIS_SERVER_PATH', path: '/usr/bin/redis-server', debianPackage: 'redis-server', why: 'The shared-state tests need a real Redis server (or valkey-server).' },
+  { name: 'promtool', variable: 'PROMTOOL_PATH', path: '/usr/bin/promtool', debianPackage: 'prometheus', why: "The metrics tests check the relay's metrics and alert rules with Prometheus' promtool." },
+  { name: 'nginx', variable: 'NGINX_PATH', path: '/usr/sbin/nginx', debianPackage: 'nginx', why: 'The deployment tests put the shipped nginx configuration in front of two relays.' },
+];
+
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+const isDebian = existsSync('/etc/debian_version');
+const missing = [];
+
+for (const tool of TOOLS) {
+  const fromEnv = process.env[tool.variable];
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) fail(`${tool.variable} is set to ${fromEnv}, but there is no file there.`, tool);
+    continue;
+  }
+  if (!existsSync(tool.path)) missing.push(tool);
+}
+
+if (missing.length > 0) {
+  if (!(isRoot && isDebian)) fail(`No ${missing[0].name} found.`, missing[0]);
+  const packages = missing.map((tool) => tool.debianPackage);
+  console.log(`${missing.map((tool) => tool.name).join(', ')} not found: installing the Debian package(s) ${packages.join(', ')} for the tests…`);
+  try {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { stdio: 'inherit', env });
+  } catch {
+    fail(`apt-get could not install ${packages.join(', ')}.`, missing[0]);
+  }
+  for (const tool of missing) if (!existsSync(tool.path)) fail(`apt-get finished, but ${tool.path} is still missing.`, tool);
+}
+
+function fail(why, tool) {
+  console.error(
+    `${why}\n${tool.why} Either set ${tool.variable} to a ${tool.name} binary, or install one ` +
+      `(Debian/Ubuntu: sudo apt-get install ${tool.debianPackage}).`,
+  );
+  process.exit(1);
+}
