@@ -68,6 +68,9 @@ const environmentSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
 });
 
+/** Every environment variable the relay reads (deployment files are checked against it). */
+export const SETTING_NAMES: readonly string[] = Object.keys(environmentSchema.shape);
+
 export interface UpstreamSettings {
   url: string;
   username: string;
