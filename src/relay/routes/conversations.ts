@@ -4,7 +4,7 @@
 // load balancers write URLs into their access and error logs, and a handle reads a patient's conversation.
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import type { CreatedConversation, Escalated, MessagesAfter, SentMessage, WireMessage } from '../../shared/wire.ts';
+import type { CreatedConversation, Escalated, MessagesAfter, SentMessage } from '../../shared/wire.ts';
 import { ApiError, withReason } from '../http/api-error.ts';
 import { withDeadline } from '../http/deadline.ts';
 import type { RelayEnv } from '../http/env.ts';
@@ -16,12 +16,14 @@ import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
 import { withoutText, withText, type SentRecord } from '../conversations/sent-record.ts';
 import { createDeliverOnce } from '../conversations/deliver-once.ts';
+import { createConversationReader } from '../conversations/conversation-reader.ts';
+import { asOf, toWireMessage } from '../conversations/wire-message.ts';
 import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
 import type { UnknownOutcomeStore } from '../conversations/unknown-outcomes.ts';
 import type { RevocationStore } from '../conversations/revocations.ts';
-import { stillCurrent, type StatusReading, type StatusReadings } from '../conversations/status-readings.ts';
+import type { StatusReadings } from '../conversations/status-readings.ts';
 import type { RateLimiter } from '../protection/rate-limiter.ts';
-import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
+import { UpstreamError, type UpstreamClient } from '../upstream/index.ts';
 import { clientIdSchema } from '../http/client-id.ts';
 
 export interface ConversationRouteOptions {
@@ -81,6 +83,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
   const { upstream, configurations, handles, idempotency, revocations, statusReadings, deadlineMs, now = Date.now } = options;
   const resolvedReadGraceMs = options.resolvedReadGraceMs ?? RESOLVED_READ_GRACE_MS;
   const metrics = options.metrics ?? noMetrics;
+  const readConversation = createConversationReader(upstream, statusReadings);
   const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes, sendWindowMs: options.sendWindowMs, now, onReadBack: metrics.readBack });
   const messageBody = z.strictObject({
     text: z
@@ -183,7 +186,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       const after = afterQuery.safeParse(c.req.query('after'));
       if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
       const cursor = after.data ?? 0;
-      const { page, conversation } = await upstreamCall(messagesWithStatus(claims.conversationId, cursor));
+      const { page, conversation } = await upstreamCall(readConversation(claims.conversationId, cursor));
       if (conversation.status === 'resolved' && now() - conversation.updatedAt > resolvedReadGraceMs) {
         // Retired for good once the grace period is seen to be over: `updated_at` moves whenever staff edit the
         // conversation (a new subject), which must not open its history to the handle again.
@@ -228,31 +231,6 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     });
 
   /**
-   * A poll's messages after `cursor`, and the conversation's status: read with them when the last reading is old (in
-   * parallel, as before there were readings), read after them when they show a message newer than the reading, else
-   * the reading itself. Most polls find nothing new, so most cost one upstream call.
-   */
-  async function messagesWithStatus(conversationId: string, cursor: number) {
-    const readStatus = async (newestSequence: number): Promise<StatusReading> => {
-      const detail = await upstream.getConversation(conversationId);
-      const reading: StatusReading = { status: detail.status, updatedAt: Date.parse(detail.updated_at), newestSequence };
-      statusReadings.remember(conversationId, reading);
-      return reading;
-    };
-    const recent = statusReadings.recent(conversationId);
-    if (recent === null) {
-      // Read side by side, the status may predate a message on the page; it vouches only for what the visitor had
-      // already seen (the cursor), so the next poll that brings anything reads it again.
-      const [page, conversation] = await Promise.all([upstream.listMessagesAfter(conversationId, cursor), readStatus(cursor)]);
-      return { page, conversation };
-    }
-    const page = await upstream.listMessagesAfter(conversationId, cursor);
-    // Read after the page, the status is at least as new as every message on it.
-    const newest = page.messages.at(-1)?.sequence ?? cursor;
-    return { page, conversation: stillCurrent(recent, newest) ? recent : await readStatus(newest) };
-  }
-
-  /**
    * Upstream refuses a message or an escalation in a resolved conversation with a 400; the visitor should hear "this chat has ended",
    * not "the service is unavailable". The relay asks for the conversation's status rather than reading error bodies,
    * whose shape the service does not document.
@@ -269,16 +247,3 @@ export function conversationRoutes(options: ConversationRouteOptions) {
   }
 }
 
-/** A service timestamp that does not parse counts as the oldest news, so it never hides a status the panel has. */
-const asOf = (updatedAt: number) => (Number.isFinite(updatedAt) && updatedAt > 0 ? updatedAt : 0);
-
-function toWireMessage(message: Message): WireMessage {
-  return {
-    id: message.id,
-    sequence: message.sequence,
-    sender: message.sender,
-    author_name: message.author_name,
-    text: message.text,
-    created_at: message.created_at,
-  };
-}

@@ -1,0 +1,36 @@
+// A conversation's messages after a cursor, and its status, read as cheaply as the relay can: the status is read with
+// the messages only when the last reading is old, or after them when they show a message newer than the reading;
+// otherwise the reading itself serves. Most reads find nothing new, so most cost one upstream call. Shared by the
+// panel's polls and the live stream's watches, so both keep one set of readings.
+import type { UpstreamClient } from '../upstream/index.ts';
+import { stillCurrent, type StatusReading, type StatusReadings } from './status-readings.ts';
+
+export type ConversationReader = (conversationId: string, cursor: number) => Promise<{
+  page: Awaited<ReturnType<UpstreamClient['listMessagesAfter']>>;
+  conversation: StatusReading;
+}>;
+
+export function createConversationReader(
+  upstream: Pick<UpstreamClient, 'listMessagesAfter' | 'getConversation'>,
+  statusReadings: StatusReadings,
+): ConversationReader {
+  const readStatus = async (conversationId: string, newestSequence: number): Promise<StatusReading> => {
+    const detail = await upstream.getConversation(conversationId);
+    const reading: StatusReading = { status: detail.status, updatedAt: Date.parse(detail.updated_at), newestSequence };
+    statusReadings.remember(conversationId, reading);
+    return reading;
+  };
+  return async (conversationId, cursor) => {
+    const recent = statusReadings.recent(conversationId);
+    if (recent === null) {
+      // Read side by side, the status may predate a message on the page; it vouches only for what the visitor had
+      // already seen (the cursor), so the next read that brings anything reads it again.
+      const [page, conversation] = await Promise.all([upstream.listMessagesAfter(conversationId, cursor), readStatus(conversationId, cursor)]);
+      return { page, conversation };
+    }
+    const page = await upstream.listMessagesAfter(conversationId, cursor);
+    // Read after the page, the status is at least as new as every message on it.
+    const newest = page.messages.at(-1)?.sequence ?? cursor;
+    return { page, conversation: stillCurrent(recent, newest) ? recent : await readStatus(conversationId, newest) };
+  };
+}
