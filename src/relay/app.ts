@@ -17,7 +17,10 @@ import { createHandleSealer } from './conversations/handles.ts';
 import { createStatusReadings } from './conversations/status-readings.ts';
 import { createMemoryStores, type RelayStores } from './shared-state/stores.ts';
 import { configurationRoutes } from './routes/configuration.ts';
-import { conversationRoutes } from './routes/conversations.ts';
+import { conversationRoutes, RESOLVED_READ_GRACE_MS } from './routes/conversations.ts';
+import { createConversationReader } from './conversations/conversation-reader.ts';
+import { createLiveHub } from './live/live-hub.ts';
+import { createReadScheduler } from './live/read-scheduler.ts';
 import { frameRoutes } from './routes/frame.ts';
 import { logoRoutes } from './routes/logo.ts';
 import { createLogoFetcher } from './logo/logo-fetcher.ts';
@@ -169,6 +172,20 @@ export function createRelayApp({
 
   app.route('/v1/webchat-configuration', configurationRoutes({ configurations, deadlineMs, publicOrigin: settings.publicOrigin }));
   app.route(LOGO_ROUTE, logoRoutes({ configurations, deadlineMs }));
+  const statusReadings = createStatusReadings({ maxAgeMs: settings.statusRefreshSeconds * 1000, now });
+  const live = createLiveHub({
+    read: createConversationReader(upstream, statusReadings),
+    scheduler: createReadScheduler(settings.upstreamReadConcurrency),
+    isRevoked: (conversationId) => stores.revocations.isRevoked(conversationId),
+    lifetimeMs: settings.streamLifetimeMs,
+    resolvedReadGraceMs: RESOLVED_READ_GRACE_MS,
+    maxStreams: settings.maxStreams,
+    // A handful of tabs; more is a script, and it polls instead.
+    maxStreamsPerConversation: 5,
+    now,
+  });
+  // A deploy never waits on a stream: each ends at once with a hint to reconnect (to another instance).
+  lifecycle.onDrain(() => live.closeAll('shutdown'));
   app.route(
     '/v1',
     conversationRoutes({
@@ -178,7 +195,8 @@ export function createRelayApp({
       idempotency: stores.idempotency,
       creations: stores.creations,
       revocations: stores.revocations,
-      statusReadings: createStatusReadings({ maxAgeMs: settings.statusRefreshSeconds * 1000, now }),
+      statusReadings,
+      live,
       unknownOutcomes: stores.unknownOutcomes,
       conversationLimiter: quota('conversations-per-address', settings.conversationsPerHourPerIp, HOUR),
       messageLimiter: quota('messages-per-conversation', settings.messagesPerMinutePerConversation, MINUTE),

@@ -63,6 +63,9 @@ const environmentSchema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: integer(5000, 1000, 600_000),
   MAX_EVENT_LOOP_DELAY_MS: integer(1000, 10, 60_000),
   DEMO_PAGES: optionalFlag,
+  STREAM_LIFETIME_SECONDS: integer(300, 10, 3600),
+  MAX_STREAMS: integer(20_000, 0, 1_000_000),
+  UPSTREAM_READ_CONCURRENCY: integer(16, 1, 1000),
   METRICS_PORT: integer(0, 1, 65535).transform((port) => (port === 0 ? null : port)),
   METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
@@ -121,6 +124,12 @@ export interface RelaySettings {
   demoPages: boolean;
   /** /readyz answers 503 while this instance's event loop has recently run later than this (health/readiness.ts). */
   maxEventLoopDelayMs: number;
+  /** How long a live stream lasts before the panel is asked to reconnect (jittered ±20 %). */
+  streamLifetimeMs: number;
+  /** The most live streams this instance holds; beyond, panels poll. */
+  maxStreams: number;
+  /** The most upstream reads the live watches of this instance run at once. */
+  upstreamReadConcurrency: number;
   /** Where the Prometheus metrics listener runs; null: no metrics at all. Never the public port. */
   metrics: { host: string; port: number } | null;
 }
@@ -212,6 +221,9 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
     maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
+    streamLifetimeMs: env.STREAM_LIFETIME_SECONDS * 1000,
+    maxStreams: env.MAX_STREAMS,
+    upstreamReadConcurrency: env.UPSTREAM_READ_CONCURRENCY,
     metrics: env.METRICS_PORT === null ? null : { host: env.METRICS_HOST, port: env.METRICS_PORT },
     // Tools for whoever runs the relay, not for patients: a production relay serves only what a practice's page needs.
     demoPages: env.DEMO_PAGES ?? development,

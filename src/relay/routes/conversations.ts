@@ -19,6 +19,10 @@ import { createDeliverOnce } from '../conversations/deliver-once.ts';
 import { createConversationReader } from '../conversations/conversation-reader.ts';
 import { asOf, toWireMessage } from '../conversations/wire-message.ts';
 import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
+import type { LiveHub } from '../live/live-hub.ts';
+import { nodeSink, STREAM_HEADERS, webSink } from '../live/stream-sink.ts';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { ServerResponse } from 'node:http';
 import type { UnknownOutcomeStore } from '../conversations/unknown-outcomes.ts';
 import type { RevocationStore } from '../conversations/revocations.ts';
 import type { StatusReadings } from '../conversations/status-readings.ts';
@@ -55,6 +59,8 @@ export interface ConversationRouteOptions {
   now?: () => number;
   /** Replays and read-backs are counted here. */
   metrics?: RelayMetrics;
+  /** The live streams and their watches (GET /v1/conversation/events). */
+  live: LiveHub;
 }
 
 /** Whether a request has waited on another request's send (or a dead instance's attempt) with its key. */
@@ -176,6 +182,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       );
       if (outcome.kind === 'conflict') throw new ApiError('idempotency_conflict');
       if (outcome.replayed) metrics.idempotentReplay('send');
+      options.live.activity(claims.conversationId);
       const answer: SentMessage = { message: toWireMessage(withText(outcome.value, text)) };
       return c.json(answer, 201);
     })
@@ -210,6 +217,8 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       c.set('clientId', claims.clientId);
       await revocations.revoke(claims.conversationId, claims.expiresAt);
       statusReadings.forget(claims.conversationId);
+      // This instance's streams of the conversation (another tab's) end now, not at the watch's next read.
+      options.live.wake(claims.conversationId);
       return c.body(null, 204);
     })
 
@@ -227,7 +236,28 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       const newestSequence = statusReadings.recent(claims.conversationId)?.newestSequence ?? 0;
       statusReadings.remember(claims.conversationId, { status: conversation.status, updatedAt, newestSequence });
       const answer: Escalated = { status: conversation.status, status_as_of: asOf(updatedAt) };
+      options.live.activity(claims.conversationId);
       return c.json(answer);
+    })
+
+    // The live stream (src/shared/wire.ts): refusals before the 200 answer as every call's do; after it, in the stream.
+    .get('/conversation/events', async (c) => {
+      const claims = await claimsOf(c);
+      c.set('clientId', claims.clientId);
+      const after = afterQuery.safeParse(c.req.query('after'));
+      if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
+      const refusal = options.live.refusal(claims.conversationId);
+      // The panel falls back to polling on any answer but a stream.
+      if (refusal === 'too_many_streams') throw new ApiError('upstream_unavailable', 30, 'This instance holds as many live streams as it may; poll instead.');
+      if (refusal === 'too_many_for_conversation') throw new ApiError('rate_limited', 60, 'Too many live streams for this conversation; poll instead.');
+      const outgoing = serverResponseOf(c);
+      if (outgoing !== null) {
+        void options.live.open(claims.conversationId, after.data ?? 0, claims.expiresAt, nodeSink(outgoing, requestIdHeader(c)));
+        return RESPONSE_ALREADY_SENT;
+      }
+      const { sink, body } = webSink();
+      void options.live.open(claims.conversationId, after.data ?? 0, claims.expiresAt, sink);
+      return new Response(body, { status: 200, headers: { ...STREAM_HEADERS, ...requestIdHeader(c) } });
     });
 
   /**
@@ -247,3 +277,14 @@ export function conversationRoutes(options: ConversationRouteOptions) {
   }
 }
 
+
+/** Node's ServerResponse under @hono/node-server (`env.outgoing`); null under app.request(). */
+function serverResponseOf(c: Context<RelayEnv>): ServerResponse | null {
+  const env = c.env as { outgoing?: unknown } | undefined;
+  return typeof env === 'object' && env !== null && typeof (env.outgoing as ServerResponse | undefined)?.writeHead === 'function' ? (env.outgoing as ServerResponse) : null;
+}
+
+/** The answer's X-Request-Id: the stream's headers are written by hand, past the middleware that sets it. */
+function requestIdHeader(c: Context<RelayEnv>): Record<string, string> {
+  return { 'X-Request-Id': c.get('requestId'), 'Referrer-Policy': 'strict-origin-when-cross-origin' };
+}

@@ -1,0 +1,35 @@
+// How often a watch reads its conversation upstream. Never more than the panel's own polling did in the same state
+// (src/frame/model/poll-cadence.ts: 1 s just after the patient writes, 5 s open and idle, 15 s closed), so streaming
+// costs the service no more than polling, and two tabs cost one watch.
+
+/** Just after the patient writes or asks for a person on this instance: a reply is likely soon. */
+export const FAST_MS = 1000;
+/** How long "just after" lasts. */
+export const FAST_FOR_MS = 30_000;
+/** Otherwise: the closed panel's polling rate, so an idle stream never costs more than a closed panel did. */
+export const IDLE_MS = 15_000;
+/** While the service's events arrive, they wake the watch: reads are only a safety net for a lost event. */
+export const SAFETY_NET_MS = 60_000;
+/** After a failed read: doubled per failure up to this. */
+export const MAX_BACKOFF_MS = 60_000;
+
+export interface CadenceState {
+  now: number;
+  /** When the patient last wrote or escalated through this instance. */
+  lastActivityAt: number;
+  /** Whether the service's events have been seen recently (UPSTREAM_EVENTS_SECRET set and an event arrived). */
+  eventsLive: boolean;
+  /** Consecutive failed reads. */
+  failures: number;
+  /** A 429's Retry-After, in ms, or 0. */
+  retryAfterMs: number;
+}
+
+/** The delay before the next read; `random` in [0, 1) spreads watches so they do not read in step. */
+export function nextReadDelayMs(state: CadenceState, random: () => number): number {
+  const jitter = (ms: number) => Math.round(ms * (0.9 + 0.2 * random()));
+  if (state.failures > 0) return Math.max(jitter(Math.min(MAX_BACKOFF_MS, IDLE_MS * 2 ** (state.failures - 1))), state.retryAfterMs);
+  if (state.eventsLive) return jitter(SAFETY_NET_MS);
+  if (state.now - state.lastActivityAt < FAST_FOR_MS) return FAST_MS;
+  return jitter(IDLE_MS);
+}

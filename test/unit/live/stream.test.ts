@@ -1,0 +1,183 @@
+// GET /v1/conversation/events on a real port (the relay through @hono/node-server, the simulator as upstream): the
+// stream's headers and first bytes, catch-up after a cursor, each new message once and in order, status changes,
+// End chat ending another tab's stream, one watch for two tabs, and the stop ending every stream at once.
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createJsonLogger } from '../../../src/relay/log.ts';
+import { startRelayServer, type RunningRelay } from '../../../src/relay/serve.ts';
+import { readSettings } from '../../../src/relay/settings.ts';
+import { createUpstreamClient, type UpstreamClient } from '../../../src/relay/upstream/index.ts';
+import { startSimulatorServer } from '../../../src/simulator/server.ts';
+import { bearer, CONVERSATION, ESCALATE, MESSAGES } from '../../support/conversation-calls.ts';
+
+const EVENTS = '/v1/conversation/events';
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function start() {
+  const simulator = await startSimulatorServer({ botReplyDelayMs: 0, agentJoinDelayMs: 0 });
+  cleanups.push(() => simulator.close());
+  const settings = readSettings({ NODE_ENV: 'test', PORT: '0' }, () => new Uint8Array(32).fill(4));
+  const client = createUpstreamClient({ baseUrl: simulator.url, username: simulator.simulator.seed.username, password: simulator.simulator.seed.password });
+  let reads = 0;
+  const upstream: UpstreamClient = {
+    ...client,
+    listMessagesAfter: (...args) => {
+      reads += 1;
+      return client.listMessagesAfter(...args);
+    },
+  };
+  const relay: RunningRelay = await startRelayServer({
+    settings,
+    upstream,
+    logger: createJsonLogger(() => {}),
+    distDir: fileURLToPath(new URL('../../fixtures/dist', import.meta.url)),
+    publicDir: fileURLToPath(new URL('../../../public', import.meta.url)),
+  });
+  cleanups.push(() => relay.close());
+  const call = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+    fetch(`${relay.url}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: { Origin: relay.url, 'Content-Type': 'application/json', 'X-Practice-Chat': 'frame', ...init.headers },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+  const created = await call('/v1/conversations', { body: { client_id: 'demo-client' } });
+  const handle = ((await created.json()) as { conversation: string }).conversation;
+  return { simulator, relay, call, handle, reads: () => reads };
+}
+
+interface StreamEvent {
+  event: string;
+  id?: string;
+  data?: unknown;
+}
+
+/** Opens a stream and parses what arrives; `next(predicate)` waits (bounded) for the first matching event. */
+async function openStream(call: Awaited<ReturnType<typeof start>>['call'], handle: string, after = 0) {
+  const answer = await call(`${EVENTS}?after=${after}`, { headers: bearer(handle) });
+  const events: StreamEvent[] = [];
+  let raw = '';
+  let ended = false;
+  const waiters: (() => void)[] = [];
+  void (async () => {
+    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        raw += value;
+        let boundary: number;
+        while ((boundary = raw.indexOf('\n\n')) !== -1) {
+          const frame = raw.slice(0, boundary);
+          raw = raw.slice(boundary + 2);
+          const fields = Object.fromEntries(frame.split('\n').filter((line) => !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
+          events.push(frame.startsWith(':') ? { event: 'comment', data: frame.slice(2) } : { event: fields.event ?? 'message', id: fields.id, data: fields.data === undefined ? undefined : JSON.parse(fields.data) });
+          waiters.splice(0).forEach((wake) => wake());
+        }
+      }
+    } catch {
+      // aborted by the test
+    }
+    ended = true;
+    waiters.splice(0).forEach((wake) => wake());
+  })();
+  cleanups.push(() => answer.body?.cancel().catch(() => {}));
+  const next = async (predicate: (event: StreamEvent) => boolean, timeoutMs = 5000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = events.find(predicate);
+      if (found) return found;
+      if (ended || Date.now() > deadline) throw new Error(`no such event within ${timeoutMs} ms; got ${JSON.stringify(events)}`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  };
+  return { answer, events, next, ended: () => ended };
+}
+
+const texts = (events: StreamEvent[]) => events.filter((event) => event.event === 'message').map((event) => (event.data as { text: string }).text);
+
+describe('GET /v1/conversation/events', () => {
+  it('answers a stream at once, then each new message once and in order, and the status', async () => {
+    const { call, handle } = await start();
+    const stream = await openStream(call, handle);
+    expect(stream.answer.status).toBe(200);
+    expect(stream.answer.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(stream.answer.headers.get('cache-control')).toBe('no-cache, no-transform');
+    expect(stream.answer.headers.get('x-accel-buffering')).toBe('no');
+    await stream.next((event) => event.event === 'comment');
+    await stream.next((event) => event.event === 'status');
+
+    const sent = await call(MESSAGES, { body: { text: 'Are you open on Saturday?' }, headers: { ...bearer(handle), 'Idempotency-Key': 'stream-key-0001' } });
+    expect(sent.status).toBe(201);
+    // The bot answers; the watch reads quickly after the patient writes.
+    await stream.next((event) => event.event === 'message' && (event.data as { sender: string }).sender === 'bot');
+    const messages = stream.events.filter((event) => event.event === 'message');
+    expect(texts(stream.events)[0]).toBe('Are you open on Saturday?');
+    expect(messages.map((event) => Number(event.id))).toEqual([...messages.map((event) => Number(event.id))].sort((a, b) => a - b));
+    expect(new Set(messages.map((event) => event.id)).size).toBe(messages.length);
+
+    expect((await call(ESCALATE, { body: {}, headers: bearer(handle) })).status).toBe(200);
+    await stream.next((event) => event.event === 'status' && (event.data as { status: string }).status === 'escalated');
+  }, 20_000);
+
+  it('catches up after a cursor: only messages after it', async () => {
+    const { call, handle } = await start();
+    await call(MESSAGES, { body: { text: 'first' }, headers: { ...bearer(handle), 'Idempotency-Key': 'stream-key-0002' } });
+    const read = (await (await call(`${MESSAGES}?after=0`, { headers: bearer(handle) })).json()) as { cursor: number; messages: { text: string; sequence: number }[] };
+    const firstSequence = read.messages.find((message) => message.text === 'first')!.sequence;
+    const stream = await openStream(call, handle, firstSequence);
+    await stream.next((event) => event.event === 'status');
+    expect(texts(stream.events)).not.toContain('first');
+  }, 20_000);
+
+  it('two tabs share one watch: the upstream is read for the conversation as for one', async () => {
+    const { call, handle, reads } = await start();
+    const one = await openStream(call, handle);
+    await one.next((event) => event.event === 'status');
+    const before = reads();
+    const two = await openStream(call, handle);
+    await two.next((event) => event.event === 'status');
+    // The second tab's own catch-up is its one read; then both wait on the same watch.
+    expect(reads() - before).toBe(1);
+    await call(MESSAGES, { body: { text: 'shared' }, headers: { ...bearer(handle), 'Idempotency-Key': 'stream-key-0003' } });
+    await one.next((event) => event.event === 'message' && (event.data as { sender: string }).sender === 'bot');
+    await two.next((event) => event.event === 'message' && (event.data as { sender: string }).sender === 'bot');
+    const afterBoth = reads();
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Fast cadence after a send: about one read a second for the conversation, not two.
+    expect(reads() - afterBoth).toBeLessThanOrEqual(4);
+  }, 20_000);
+
+  it('End chat in one tab ends the other tab\'s stream with session_expired', async () => {
+    const { call, handle } = await start();
+    const stream = await openStream(call, handle);
+    await stream.next((event) => event.event === 'status');
+    expect((await call(CONVERSATION, { method: 'DELETE', headers: bearer(handle) })).status).toBe(204);
+    const error = await stream.next((event) => event.event === 'error');
+    expect(error.data).toMatchObject({ error: { code: 'session_expired' } });
+    // Refused before any stream from now on.
+    expect((await call(`${EVENTS}?after=0`, { headers: bearer(handle) })).status).toBe(401);
+  }, 20_000);
+
+  it('the stop ends every stream at once with a reconnect hint, and does not wait on them', async () => {
+    const { call, handle, relay } = await start();
+    const stream = await openStream(call, handle);
+    await stream.next((event) => event.event === 'status');
+    const startedAt = Date.now();
+    expect(await relay.drain(10_000)).toEqual({ clean: true });
+    expect(Date.now() - startedAt).toBeLessThan(2000);
+    expect((await stream.next((event) => event.event === 'reconnect')).data).toEqual({ reason: 'shutdown' });
+  }, 20_000);
+
+  it('refuses a stream without a handle before answering 200', async () => {
+    const { call } = await start();
+    const answer = await call(`${EVENTS}?after=0`);
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('content-type')).toMatch(/application\/json/);
+  });
+});
