@@ -34,6 +34,8 @@ import { createEventLoopDelaySampler } from './health/event-loop-delay.ts';
 import { readinessRoutes } from './routes/readiness.ts';
 import { noMetrics, type RelayMetrics } from './metrics/metrics.ts';
 import { countingRefusals } from './metrics/counting-refusals.ts';
+import { upstreamEventRoutes } from './routes/upstream-events.ts';
+import { UPSTREAM_EVENTS_PATH } from './upstream/contract.ts';
 
 export interface RelayAppOptions {
   settings: RelaySettings;
@@ -152,6 +154,9 @@ export function createRelayApp({
   // configuration, so a flood of made-up client ids would otherwise become a flood of upstream requests).
   const perAddress = rateLimit({ limiter: quota('requests-per-address', settings.requestsPerMinutePerIp, MINUTE), keyOf: addressOf });
   app.use('/frame', perAddress);
+  // The service's events come from its few addresses, as many as conversations change: a visitor's quota would refuse
+  // them. Each is authenticated by its signature instead, at the cost of one HMAC over at most 4 KB.
+  const perVisitorAddress: MiddlewareHandler<RelayEnv> = (c, next) => (c.req.path === UPSTREAM_EVENTS_PATH ? next() : perAddress(c, next));
   app.use(
     '/v1/*',
     // Everything under /v1 is no-store, except what a route sets for itself on success (the logo, addressed by its
@@ -160,7 +165,7 @@ export function createRelayApp({
       presetHeader(c, 'Cache-Control', 'no-store');
       return next();
     },
-    perAddress,
+    perVisitorAddress,
     bodiesOnly(bodyLimit({ maxSize: settings.bodyLimitBytes, onError: (c) => errorResponse(c, new ApiError('payload_too_large')) })),
   );
   // Creating a conversation and every call on one: only from the relay's own frame. Hono's `/v1/conversation/*` also
@@ -186,6 +191,14 @@ export function createRelayApp({
   });
   // A deploy never waits on a stream: each ends at once with a hint to reconnect (to another instance).
   lifecycle.onDrain(() => live.closeAll('shutdown'));
+  // A service event reaches every instance (through Redis with REDIS_URL); the one watching the conversation reads it.
+  stores.events.subscribe((conversationId) => live.serviceEvent(conversationId));
+  if (settings.upstreamEventsSecret !== null) {
+    app.route(
+      UPSTREAM_EVENTS_PATH,
+      upstreamEventRoutes({ secret: settings.upstreamEventsSecret, eventIds: stores.eventIds, events: stores.events, now, onEvent: metrics.upstreamEvent }),
+    );
+  }
   app.route(
     '/v1',
     conversationRoutes({

@@ -66,6 +66,7 @@ const environmentSchema = z.object({
   STREAM_LIFETIME_SECONDS: integer(300, 10, 3600),
   MAX_STREAMS: integer(20_000, 0, 1_000_000),
   UPSTREAM_READ_CONCURRENCY: integer(16, 1, 1000),
+  UPSTREAM_EVENTS_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   METRICS_PORT: integer(0, 1, 65535).transform((port) => (port === 0 ? null : port)),
   METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
@@ -130,6 +131,11 @@ export interface RelaySettings {
   maxStreams: number;
   /** The most upstream reads the live watches of this instance run at once. */
   upstreamReadConcurrency: number;
+  /**
+   * The secret the service signs its events with (POST /v1/upstream-events); null: the path answers 404 and watches
+   * only poll. `npm start` generates one for its embedded simulator when unset.
+   */
+  upstreamEventsSecret: string | null;
   /** Where the Prometheus metrics listener runs; null: no metrics at all. Never the public port. */
   metrics: { host: string; port: number } | null;
 }
@@ -178,6 +184,10 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     const weakness = secretWeakness(env.HANDLE_SECRET);
     if (weakness !== null) throw new SettingsError(`HANDLE_SECRET ${weakness}: use at least 32 random bytes, e.g. \`openssl rand -base64 32\`.`);
   }
+  if (env.UPSTREAM_EVENTS_SECRET !== undefined) {
+    const weakness = secretWeakness(env.UPSTREAM_EVENTS_SECRET);
+    if (weakness !== null) throw new SettingsError(`UPSTREAM_EVENTS_SECRET ${weakness}: use at least 32 random bytes, e.g. \`openssl rand -base64 32\`.`);
+  }
   // In production the built-in simulator, with its public demo account, must never stand in for the real service.
   if (production && env.UPSTREAM_URL === undefined) {
     throw new SettingsError(`UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required: ${modeName}.`);
@@ -224,6 +234,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     streamLifetimeMs: env.STREAM_LIFETIME_SECONDS * 1000,
     maxStreams: env.MAX_STREAMS,
     upstreamReadConcurrency: env.UPSTREAM_READ_CONCURRENCY,
+    upstreamEventsSecret: env.UPSTREAM_EVENTS_SECRET ?? null,
     metrics: env.METRICS_PORT === null ? null : { host: env.METRICS_HOST, port: env.METRICS_PORT },
     // Tools for whoever runs the relay, not for patients: a production relay serves only what a practice's page needs.
     demoPages: env.DEMO_PAGES ?? development,

@@ -4,7 +4,13 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ApiErrorBody, ApiErrorCode } from '../../shared/wire.ts';
 
-const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
+/**
+ * The browser-facing codes (src/shared/wire.ts), and `bad_signature`, which only the service's own calls to the relay
+ * (POST /v1/upstream-events) can get, so the panel never needs words for it.
+ */
+export type RelayErrorCode = ApiErrorCode | 'bad_signature';
+
+const STATUS: Record<RelayErrorCode, ContentfulStatusCode> = {
   bad_request: 400,
   unsupported_media_type: 415,
   payload_too_large: 413,
@@ -18,9 +24,10 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   upstream_unavailable: 503,
   upstream_timeout: 504,
   internal: 500,
+  bad_signature: 401,
 };
 
-const MESSAGE: Record<ApiErrorCode, string> = {
+const MESSAGE: Record<RelayErrorCode, string> = {
   bad_request: 'The request is not valid.',
   unsupported_media_type: 'Send the body as application/json.',
   payload_too_large: 'The request body is too large.',
@@ -34,6 +41,7 @@ const MESSAGE: Record<ApiErrorCode, string> = {
   upstream_unavailable: 'The chat service is unavailable; try again shortly.',
   upstream_timeout: 'The chat service did not answer in time; try again shortly.',
   internal: 'Something went wrong.',
+  bad_signature: 'The event is not signed with the shared secret, or its timestamp is too far from now.',
 };
 
 export class ApiError extends Error {
@@ -44,7 +52,7 @@ export class ApiError extends Error {
   reason?: string;
 
   constructor(
-    readonly code: ApiErrorCode,
+    readonly code: RelayErrorCode,
     readonly retryAfterSeconds?: number,
     /** A more precise fixed sentence, e.g. which field of a body is wrong. Never request or upstream data. */
     detail?: string,
@@ -60,7 +68,8 @@ export function withReason(error: ApiError, reason: string): ApiError {
 }
 
 export function errorResponse(c: Context, error: ApiError): Response {
-  const body: ApiErrorBody = { error: { code: error.code, message: error.message } };
+  // The shape of ApiErrorBody (src/shared/wire.ts), with the relay-only code allowed.
+  const body: { error: { code: RelayErrorCode; message: ApiErrorBody['error']['message'] } } = { error: { code: error.code, message: error.message } };
   c.set('errorCode', error.code);
   if (error.reason !== undefined) c.set('errorCause', error.reason);
   const status = STATUS[error.code];

@@ -27,6 +27,8 @@ export interface RelayMetrics {
   readBack(found: boolean): void;
   /** A webchat configuration (and its logo, cached with it) looked up in the relay's cache. */
   configurationCache(result: CacheResult): void;
+  /** A call to POST /v1/upstream-events, by how it ended. */
+  upstreamEvent(outcome: 'accepted' | 'replayed' | 'bad_signature' | 'bad_request'): void;
 }
 
 export const noMetrics: RelayMetrics = {
@@ -38,4 +40,5 @@ export const noMetrics: RelayMetrics = {
   idempotentReplay: () => {},
   readBack: () => {},
   configurationCache: () => {},
+  upstreamEvent: () => {},
 };

@@ -63,6 +63,12 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     labelNames: ['result'] as const,
     registers: [registry],
   });
+  const upstreamEvents = new Counter({
+    name: 'pwc_upstream_events_total',
+    help: 'Calls to the upstream events path, by outcome (accepted, replayed, bad_signature, bad_request).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
 
   const metrics: RelayMetrics = {
     request: (method, route, status, seconds) => requests.labels(method, route, String(status)).observe(seconds),
@@ -73,6 +79,7 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     idempotentReplay: (operation) => replays.labels(operation).inc(),
     readBack: (found) => readBacks.labels(String(found)).inc(),
     configurationCache: (result) => configurationCache.labels(result).inc(),
+    upstreamEvent: (outcome) => upstreamEvents.labels(outcome).inc(),
   };
   return {
     metrics,

@@ -17,6 +17,9 @@ import { createRateLimiter, type RateLimiter } from '../protection/rate-limiter.
 import { createRedisRateLimiter } from '../protection/redis-rate-limiter.ts';
 import { createRedisClient, redisAnswers, warnAtMostEveryMinute } from './redis-client.ts';
 import { warnAboutRedisOnce } from './redis-fitness.ts';
+import { createMemoryEventBus, type EventBus } from '../live/event-bus.ts';
+import { createMemoryEventIdStore, type EventIdStore } from '../live/event-ids.ts';
+import { createRedisEventBus, createRedisEventIdStore } from '../live/redis-events.ts';
 
 export interface RelayStores {
   idempotency: IdempotencyStore<SentRecord>;
@@ -27,6 +30,10 @@ export interface RelayStores {
   unknownOutcomes: UnknownOutcomeStore;
   /** A quota named `name` (its Redis key prefix): `limit` hits per `windowMs` per key. */
   quota(name: string, limit: number, windowMs: number): RateLimiter;
+  /** Upstream event ids already accepted (a replay wakes nothing). */
+  eventIds: EventIdStore;
+  /** Carries "this conversation changed" to the instance holding its streams. */
+  events: EventBus;
   /** Named checks for /readyz; empty for memory stores, which cannot fail. */
   readiness: Record<string, () => Promise<boolean>>;
   close(): Promise<void>;
@@ -39,6 +46,8 @@ export function createMemoryStores(now: () => number = Date.now): RelayStores {
     revocations: createMemoryRevocationStore(now),
     unknownOutcomes: createUnknownOutcomeStore({ now }),
     quota: (_name, limit, windowMs) => createRateLimiter({ limit, windowMs, now }),
+    eventIds: createMemoryEventIdStore({ now }),
+    events: createMemoryEventBus(),
     readiness: {},
     close: async () => {},
   };
@@ -51,6 +60,7 @@ export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?:
   const quotasFailOpen = warnAtMostEveryMinute(logger);
   const unavailable = () => quotasFailOpen('Redis (REDIS_URL) is unreachable: quotas are not enforced and retired handles not checked until it is back.');
   const waitMs = duplicateWaitMs === undefined ? {} : { waitMs: duplicateWaitMs };
+  const events = createRedisEventBus(client);
   return {
     idempotency: createRedisIdempotencyStore({
       client,
@@ -69,8 +79,11 @@ export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?:
     revocations: createRedisRevocationStore(client, unavailable),
     unknownOutcomes: createRedisUnknownOutcomeStore(client),
     quota: (name, limit, windowMs) => createRedisRateLimiter({ client, name, limit, windowMs, onUnavailable: unavailable }),
+    eventIds: createRedisEventIdStore(client),
+    events,
     readiness: { redis: () => redisAnswers(client) },
     close: async () => {
+      await events.close();
       await client.quit().catch(() => client.disconnect());
     },
   };

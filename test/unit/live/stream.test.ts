@@ -9,6 +9,7 @@ import { readSettings } from '../../../src/relay/settings.ts';
 import { createUpstreamClient, type UpstreamClient } from '../../../src/relay/upstream/index.ts';
 import { startSimulatorServer } from '../../../src/simulator/server.ts';
 import { bearer, CONVERSATION, ESCALATE, MESSAGES } from '../../support/conversation-calls.ts';
+import { messageTexts, readStream } from '../../support/live-stream.ts';
 
 const EVENTS = '/v1/conversation/events';
 const cleanups: (() => unknown)[] = [];
@@ -48,58 +49,12 @@ async function start() {
   return { simulator, relay, call, handle, reads: () => reads };
 }
 
-interface StreamEvent {
-  event: string;
-  id?: string;
-  data?: unknown;
-}
-
-/** Opens a stream and parses what arrives; `next(predicate)` waits (bounded) for the first matching event. */
+/** Opens a stream and parses what arrives (test/support/live-stream.ts). */
 async function openStream(call: Awaited<ReturnType<typeof start>>['call'], handle: string, after = 0) {
-  const answer = await call(`${EVENTS}?after=${after}`, { headers: bearer(handle) });
-  const events: StreamEvent[] = [];
-  let raw = '';
-  let ended = false;
-  const waiters: (() => void)[] = [];
-  void (async () => {
-    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        raw += value;
-        let boundary: number;
-        while ((boundary = raw.indexOf('\n\n')) !== -1) {
-          const frame = raw.slice(0, boundary);
-          raw = raw.slice(boundary + 2);
-          const fields = Object.fromEntries(frame.split('\n').filter((line) => !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
-          events.push(frame.startsWith(':') ? { event: 'comment', data: frame.slice(2) } : { event: fields.event ?? 'message', id: fields.id, data: fields.data === undefined ? undefined : JSON.parse(fields.data) });
-          waiters.splice(0).forEach((wake) => wake());
-        }
-      }
-    } catch {
-      // aborted by the test
-    }
-    ended = true;
-    waiters.splice(0).forEach((wake) => wake());
-  })();
-  cleanups.push(() => answer.body?.cancel().catch(() => {}));
-  const next = async (predicate: (event: StreamEvent) => boolean, timeoutMs = 5000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = events.find(predicate);
-      if (found) return found;
-      if (ended || Date.now() > deadline) throw new Error(`no such event within ${timeoutMs} ms; got ${JSON.stringify(events)}`);
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        setTimeout(resolve, 100);
-      });
-    }
-  };
-  return { answer, events, next, ended: () => ended };
+  const stream = readStream(await call(`${EVENTS}?after=${after}`, { headers: bearer(handle) }));
+  cleanups.push(() => stream.cancel());
+  return stream;
 }
-
-const texts = (events: StreamEvent[]) => events.filter((event) => event.event === 'message').map((event) => (event.data as { text: string }).text);
 
 describe('GET /v1/conversation/events', () => {
   it('answers a stream at once, then each new message once and in order, and the status', async () => {
@@ -117,7 +72,7 @@ describe('GET /v1/conversation/events', () => {
     // The bot answers; the watch reads quickly after the patient writes.
     await stream.next((event) => event.event === 'message' && (event.data as { sender: string }).sender === 'bot');
     const messages = stream.events.filter((event) => event.event === 'message');
-    expect(texts(stream.events)[0]).toBe('Are you open on Saturday?');
+    expect(messageTexts(stream.events)[0]).toBe('Are you open on Saturday?');
     expect(messages.map((event) => Number(event.id))).toEqual([...messages.map((event) => Number(event.id))].sort((a, b) => a - b));
     expect(new Set(messages.map((event) => event.id)).size).toBe(messages.length);
 
@@ -132,7 +87,7 @@ describe('GET /v1/conversation/events', () => {
     const firstSequence = read.messages.find((message) => message.text === 'first')!.sequence;
     const stream = await openStream(call, handle, firstSequence);
     await stream.next((event) => event.event === 'status');
-    expect(texts(stream.events)).not.toContain('first');
+    expect(messageTexts(stream.events)).not.toContain('first');
   }, 20_000);
 
   it('two tabs share one watch: the upstream is read for the conversation as for one', async () => {

@@ -1,0 +1,42 @@
+// The upstream events' shared state in Redis: accepted event ids (SET NX with an expiry, by digest) and the pub/sub
+// channel that carries "this conversation changed" to every instance. Subscribing needs a connection of its own.
+import { digest } from '../conversations/digest.ts';
+import type { RedisClient } from '../shared-state/redis-client.ts';
+import type { EventBus } from './event-bus.ts';
+import { EVENT_ID_TTL_MS, type EventIdStore } from './event-ids.ts';
+
+const EVENT_ID_PREFIX = 'pwc:evt:';
+export const EVENTS_CHANNEL = 'pwc:events';
+
+/** While Redis is unreachable an event counts as new: the worst a replay can then do is wake one read. */
+export function createRedisEventIdStore(client: RedisClient): EventIdStore {
+  return {
+    async firstSeen(id) {
+      try {
+        return (await client.set(`${EVENT_ID_PREFIX}${digest(id)}`, '1', 'PX', EVENT_ID_TTL_MS, 'NX')) === 'OK';
+      } catch {
+        return true;
+      }
+    },
+  };
+}
+
+export function createRedisEventBus(client: RedisClient): EventBus {
+  const subscriber = client.duplicate();
+  // Its failures are the main client's to report (redis-client.ts); this one just reconnects.
+  subscriber.on('error', () => {});
+  const listeners: ((conversationId: string) => void)[] = [];
+  subscriber.on('message', (channel: string, conversationId: string) => {
+    if (channel === EVENTS_CHANNEL) listeners.forEach((listener) => listener(conversationId));
+  });
+  void subscriber.subscribe(EVENTS_CHANNEL).catch(() => {});
+  return {
+    publish: async (conversationId) => {
+      await client.publish(EVENTS_CHANNEL, conversationId).catch(() => {});
+    },
+    subscribe: (listener) => void listeners.push(listener),
+    close: async () => {
+      await subscriber.quit().catch(() => subscriber.disconnect());
+    },
+  };
+}
