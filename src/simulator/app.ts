@@ -14,7 +14,8 @@ import { registerMessageRoutes } from './routes/messages.ts';
 import { registerPatientRoutes } from './routes/patients.ts';
 import { registerTokenRoutes } from './routes/token.ts';
 import { registerWebchatConfigurationRoutes } from './routes/webchat-configuration.ts';
-import { CONFIGURATIONS, PRACTICE_BOT_NAMES, SEED, type ConfigurationSeed, type SeedIds } from './seed.ts';
+import { createEventSender, type UpstreamEventsTarget } from './events/event-sender.ts';
+import { CONFIGURATIONS, PRACTICE_BOT_NAMES, PRACTICES, SEED, type ConfigurationSeed, type SeedIds } from './seed.ts';
 import type { CallRecord } from './calls-seed.ts';
 import { addMessage, createConversationStore, type ConversationRecord, type MessageRecord, type PatientLinkRecord } from './store.ts';
 import { createTokenStore } from './tokens.ts';
@@ -22,7 +23,8 @@ import { createTokenStore } from './tokens.ts';
 export type { FaultSettings } from './faults.ts';
 export type { Counters } from './context.ts';
 export type { CallRecord } from './calls-seed.ts';
-export type { ConfigurationSeed } from './seed.ts';
+export type { ConfigurationSeed, PracticeSeed } from './seed.ts';
+export type { UpstreamEventsTarget } from './events/event-sender.ts';
 export type { ConversationRecord, MessageRecord, PatientLinkRecord, ConversationDetail } from './store.ts';
 
 export interface SimulatorOptions {
@@ -46,6 +48,11 @@ export interface SimulatorOptions {
   password?: string;
   /** Put in front of every issued access token, so a canary test can look for any token anywhere. */
   accessTokenPrefix?: string;
+  /**
+   * Send a signed upstream event to the relay on every new message and status change (README, "Upstream events").
+   * Off when absent.
+   */
+  events?: UpstreamEventsTarget;
 }
 
 /** Read access to the simulator's state, for assertions such as "no upstream conversation was created". */
@@ -85,7 +92,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const now = options.now ?? Date.now;
   const counters: Counters = { tokenRequests: 0, apiRequests: 0, conversationsCreated: 0, messagesReceived: 0 };
   const tokens = createTokenStore({ now, lifetimeSeconds: options.tokenLifetimeSeconds ?? 3600, prefix: options.accessTokenPrefix ?? '' });
-  const store = createConversationStore();
+  const events = options.events === undefined ? null : createEventSender(options.events, { now });
+  const store = createConversationStore(events === null ? {} : { onChange: events.notify });
+  const practices = new Map(PRACTICES.map((practice) => [practice.id, practice]));
   const faults = createFaultControl();
   const configurations = new Map(CONFIGURATIONS.map((config) => [config.id, config]));
   const calls = generateCalls(SEED.organizationId, [
@@ -98,10 +107,14 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     account: { username: SEED.username, password: options.password ?? SEED.password },
     tokens,
     auth: bearerAuth({ tokens }),
-    grantedPractices: new Set([SEED.grantedPracticeId]),
+    grantedPractices: new Set(PRACTICES.filter((practice) => practice.granted).map((practice) => practice.id)),
     calls,
     configurations,
-    botNames: PRACTICE_BOT_NAMES,
+    practices,
+    authorsOf: (practice) => ({
+      bot: PRACTICE_BOT_NAMES.get(practice) ?? 'Aimee',
+      teamMember: practices.get(practice)?.teamMemberName ?? 'Team member',
+    }),
     logo: createLogoSigner({
       secret: options.logoSecret ?? opaqueId('', 32),
       lifetimeSeconds: options.logoUrlLifetimeSeconds ?? 900,
@@ -148,8 +161,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     revokeAllTokens: () => tokens.revokeAll(),
     writeAs(conversationId, sender, text) {
       const conversation = store.conversations.get(conversationId);
-      if (conversation === undefined) return false;
-      const authorName = sender === 'bot' ? (store.botNames.get(conversationId) ?? 'Aimee') : 'Team member';
+      const authors = store.authors.get(conversationId);
+      if (conversation === undefined || authors === undefined) return false;
+      const authorName = sender === 'bot' ? authors.bot : authors.teamMember;
       addMessage(store, conversation, { sender, authorName, text, at: new Date(now()).toISOString() });
       return true;
     },
@@ -162,6 +176,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       configurations,
     },
     seed: { ...SEED, password: options.password ?? SEED.password },
-    close: () => ctx.responder.close(),
+    close: () => {
+      ctx.responder.close();
+      events?.close();
+    },
   };
 }

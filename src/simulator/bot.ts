@@ -1,7 +1,7 @@
 import { addMessage, type ConversationStore } from './store.ts';
 
-export const AGENT_NAME = 'Maria';
-export const AGENT_GREETING = 'Hi, this is Maria from the front desk. How can I help?';
+/** The simulated team member's first words, signed with the practice's team member name. */
+export const agentGreeting = (teamMemberName: string): string => `Hi, this is ${teamMemberName} from the front desk. How can I help?`;
 export const AGENT_REPLY = 'Thanks, let me check that for you. One moment, please.';
 export const BOT_FALLBACK =
   'I am not sure I understood. I can help with opening hours, appointments and insurance, or choose “Talk to a person” to reach our team.';
@@ -30,6 +30,8 @@ export function botReply(text: string): string {
 export interface Responder {
   afterVisitorMessage(conversationId: string, text: string): void;
   afterEscalation(conversationId: string): void;
+  /** A person wrote on the staff page: the simulated team member stays quiet in this conversation from now on. */
+  staffJoined(conversationId: string): void;
   cancel(conversationId: string): void;
   close(): void;
 }
@@ -45,6 +47,7 @@ export function createResponder(options: {
   agentJoinDelayMs: number;
 }): Responder {
   const timers = new Map<string, Set<ReturnType<typeof setTimeout>>>();
+  const staffed = new Set<string>();
   let closed = false;
 
   const schedule = (conversationId: string, delayMs: number, run: () => void): void => {
@@ -58,12 +61,20 @@ export function createResponder(options: {
     set.add(timer);
   };
 
+  const cancel = (conversationId: string): void => {
+    for (const timer of timers.get(conversationId) ?? []) clearTimeout(timer);
+    timers.delete(conversationId);
+  };
+
   const reply = (conversationId: string, sender: 'bot' | 'agent', text: string, onlyInMode: 'bot' | 'agent'): void => {
     const conversation = options.store.conversations.get(conversationId);
     // The conversation may have changed while the reply was pending: no bot answer after a hand-over, none at all
     // after it was resolved.
     if (!conversation || conversation.status === 'resolved' || conversation.mode !== onlyInMode) return;
-    const authorName = sender === 'bot' ? (options.store.botNames.get(conversationId) ?? 'Aimee') : AGENT_NAME;
+    if (sender === 'agent' && staffed.has(conversationId)) return;
+    const authors = options.store.authors.get(conversationId);
+    if (!authors) return;
+    const authorName = sender === 'bot' ? authors.bot : authors.teamMember;
     addMessage(options.store, conversation, { sender, authorName, text, at: new Date(options.now()).toISOString() });
   };
 
@@ -78,14 +89,18 @@ export function createResponder(options: {
       }
     },
     afterEscalation(conversationId) {
-      schedule(conversationId, options.agentJoinDelayMs, () => reply(conversationId, 'agent', AGENT_GREETING, 'agent'));
+      const authors = options.store.authors.get(conversationId);
+      if (!authors) return;
+      schedule(conversationId, options.agentJoinDelayMs, () => reply(conversationId, 'agent', agentGreeting(authors.teamMember), 'agent'));
     },
-    cancel(conversationId) {
-      for (const timer of timers.get(conversationId) ?? []) clearTimeout(timer);
-      timers.delete(conversationId);
+    staffJoined(conversationId) {
+      staffed.add(conversationId);
+      cancel(conversationId);
     },
+    cancel,
     close() {
       closed = true;
+      staffed.clear();
       for (const set of timers.values()) for (const timer of set) clearTimeout(timer);
       timers.clear();
     },

@@ -2,8 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import type { Responder } from './bot.ts';
 import type { CallRecord } from './calls-seed.ts';
 import type { LogoImage, LogoSigner } from './logo.ts';
-import type { ConfigurationSeed } from './seed.ts';
-import type { ConversationStore } from './store.ts';
+import type { ConfigurationSeed, PracticeSeed } from './seed.ts';
+import type { ConversationAuthors, ConversationStore } from './store.ts';
 import type { TokenStore } from './tokens.ts';
 
 export interface Counters {
@@ -23,7 +23,10 @@ export interface SimulatorContext {
   grantedPractices: ReadonlySet<string>;
   calls: readonly CallRecord[];
   configurations: ReadonlyMap<string, ConfigurationSeed>;
-  botNames: ReadonlyMap<string, string>;
+  /** By practice id. */
+  practices: ReadonlyMap<string, PracticeSeed>;
+  /** Who signs a new conversation's bot and team member messages, for its practice. */
+  authorsOf(practice: string): ConversationAuthors;
   logo: LogoSigner;
   logoImage: LogoImage;
   store: ConversationStore;

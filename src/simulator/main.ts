@@ -20,7 +20,7 @@ server.simulator.faults.set(faults);
 const { seed } = server.simulator;
 console.log(`Upstream simulator listening on ${server.url}`);
 // The seeded account is a public demo account (it is in the README), not a real credential.
-console.log(`Seeded account: ${seed.username} / ${seed.password} (granted practice ${seed.grantedPracticeId})`);
+console.log(`Seeded account: ${seed.username} / ${seed.password} (granted practices ${seed.grantedPracticeId}, ${seed.smileDentalPracticeId})`);
 console.log('Webchat client ids: demo-client, smile-dental, demo-inactive, demo-other-practice, demo-empty-color, demo-analytics, demo-hostile');
 const active = Object.entries(faults).map(([name, value]) => `${name}=${String(value)}`);
 if (active.length > 0) console.log(`Faults: ${active.join(', ')}`);

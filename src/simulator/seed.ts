@@ -5,7 +5,8 @@ export const SEED = {
   username: 'demo@practice.example',
   password: 'demo-password',
   organizationId: 'org_7c1e4b90',
-  grantedPracticeId: 'prc_3fa81d2c', // Smile Dental
+  grantedPracticeId: 'prc_3fa81d2c', // Demo Dental: the demo configurations and the seeded calls
+  smileDentalPracticeId: 'prc_5d0c6a17', // Smile Dental: the smile-dental configuration
   otherPracticeId: 'prc_9b27e05a', // Northside Medical
 } as const;
 
@@ -13,15 +14,25 @@ export interface SeedIds {
   username: string;
   password: string;
   grantedPracticeId: string;
+  smileDentalPracticeId: string;
   otherPracticeId: string;
   organizationId: string;
 }
 
-/** The bot name used for conversations of a practice (the create operation does not name a configuration). */
-export const PRACTICE_BOT_NAMES: ReadonlyMap<string, string> = new Map([
-  [SEED.grantedPracticeId, 'Aimee'],
-  [SEED.otherPracticeId, 'Aimee'],
-]);
+export interface PracticeSeed {
+  id: string;
+  name: string;
+  /** Whether the seeded account may see it. */
+  granted: boolean;
+  /** Who answers as the practice's team member, in the simulator's replies and on the staff page. */
+  teamMemberName: string;
+}
+
+export const PRACTICES: readonly PracticeSeed[] = [
+  { id: SEED.grantedPracticeId, name: 'Demo Dental', granted: true, teamMemberName: 'Maria' },
+  { id: SEED.smileDentalPracticeId, name: 'Smile Dental', granted: true, teamMemberName: 'Grace' },
+  { id: SEED.otherPracticeId, name: 'Northside Medical', granted: false, teamMemberName: 'Omar' },
+];
 
 export interface ConfigurationSeed {
   id: string;
@@ -53,7 +64,7 @@ export const CONFIGURATIONS: readonly ConfigurationSeed[] = [
   },
   {
     id: 'smile-dental',
-    practice: SEED.grantedPracticeId,
+    practice: SEED.smileDentalPracticeId,
     domains: ['www.smile-dental.test', '*.smile-dental.test', ...local],
     logo: signed,
     color: '#1d4ed8',
@@ -128,3 +139,12 @@ export const CONFIGURATIONS: readonly ConfigurationSeed[] = [
     botName: '  <img src=x onerror=alert(1)>Aimee  ',
   },
 ];
+
+/**
+ * The bot name of a practice's conversations: its configuration's `aimee_bot_name`, so the bot signs its replies as
+ * the panel greets. The create operation names only the practice, so every configuration of a practice carries the
+ * same name (test/unit/simulator/staff-names.test.ts holds the seed to that); the first one is taken as it is written.
+ */
+export const PRACTICE_BOT_NAMES: ReadonlyMap<string, string> = new Map(
+  PRACTICES.map((practice) => [practice.id, CONFIGURATIONS.find((config) => config.practice === practice.id)?.botName ?? 'Aimee']),
+);

@@ -43,23 +43,41 @@ export interface PatientLinkRecord {
   created_at: string;
 }
 
+/** Who signs the practice's messages in a conversation, fixed when it is created (from the seed of its practice). */
+export interface ConversationAuthors {
+  bot: string;
+  teamMember: string;
+}
+
+/** What the service tells the relay about (an upstream event); never the text. */
+export type ConversationChange = 'message_created' | 'status_changed';
+export type ChangeListener = (conversationId: string, change: ConversationChange, at: string) => void;
+
 export interface ConversationStore {
   readonly conversations: Map<string, ConversationRecord>;
   /** By conversation id, ascending sequence. */
   readonly messages: Map<string, MessageRecord[]>;
   /** By conversation id. */
   readonly patientLinks: Map<string, PatientLinkRecord[]>;
-  /** Bot display name per conversation, fixed when it is created. */
-  readonly botNames: Map<string, string>;
+  /** By conversation id. */
+  readonly authors: Map<string, ConversationAuthors>;
+  /** Told of every new message and every status or mode change, after it is stored. */
+  readonly onChange: ChangeListener;
 }
 
-export function createConversationStore(): ConversationStore {
-  return { conversations: new Map(), messages: new Map(), patientLinks: new Map(), botNames: new Map() };
+export function createConversationStore(options: { onChange?: ChangeListener } = {}): ConversationStore {
+  return {
+    conversations: new Map(),
+    messages: new Map(),
+    patientLinks: new Map(),
+    authors: new Map(),
+    onChange: options.onChange ?? (() => {}),
+  };
 }
 
 export function addConversation(
   store: ConversationStore,
-  input: { practice: string; subject: string; botName: string; at: string },
+  input: { practice: string; subject: string; authors: ConversationAuthors; at: string },
 ): ConversationRecord {
   const record: ConversationRecord = {
     id: opaqueId('cnv_'),
@@ -74,7 +92,7 @@ export function addConversation(
   store.conversations.set(record.id, record);
   store.messages.set(record.id, []);
   store.patientLinks.set(record.id, []);
-  store.botNames.set(record.id, input.botName);
+  store.authors.set(record.id, input.authors);
   return record;
 }
 
@@ -96,7 +114,24 @@ export function addMessage(
   list.push(message);
   store.messages.set(conversation.id, list);
   conversation.updated_at = input.at;
+  store.onChange(conversation.id, 'message_created', input.at);
   return message;
+}
+
+/** Sets status and/or mode; true (and one status_changed) only when something changed. */
+export function changeState(
+  store: ConversationStore,
+  conversation: ConversationRecord,
+  input: { status?: ConversationStatus; mode?: ConversationRecord['mode']; at: string },
+): boolean {
+  const status = input.status ?? conversation.status;
+  const mode = input.mode ?? conversation.mode;
+  if (status === conversation.status && mode === conversation.mode) return false;
+  conversation.status = status;
+  conversation.mode = mode;
+  conversation.updated_at = input.at;
+  store.onChange(conversation.id, 'status_changed', input.at);
+  return true;
 }
 
 export function detail(store: ConversationStore, conversation: ConversationRecord): ConversationDetail {

@@ -5,7 +5,7 @@ import { apiError, invalid, permissionDenied } from '../errors.ts';
 import { practiceScope } from '../grants.ts';
 import { pageResponse } from '../pagination.ts';
 import { optionalChoices, optionalDate, ordering } from '../query.ts';
-import { addConversation, CONVERSATION_STATUSES, detail, type ConversationRecord } from '../store.ts';
+import { addConversation, changeState, CONVERSATION_STATUSES, detail, type ConversationRecord } from '../store.ts';
 import { loadConversation, readJson } from './conversation-access.ts';
 
 const createBody = z.object({
@@ -30,7 +30,7 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
     const conversation = addConversation(ctx.store, {
       practice: body.data.practice,
       subject: body.data.subject ?? '',
-      botName: ctx.botNames.get(body.data.practice) ?? 'Aimee',
+      authors: ctx.authorsOf(body.data.practice),
       at: at(),
     });
     created.set(conversation.id, created.size);
@@ -97,10 +97,7 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
     const conversation = loadConversation(c, ctx);
     if (conversation instanceof Response) return conversation;
     if (conversation.status === 'resolved') return resolvedError(c);
-    if (conversation.mode !== 'agent') {
-      conversation.mode = 'agent';
-      conversation.updated_at = at();
-    }
+    changeState(ctx.store, conversation, { mode: 'agent', at: at() });
     return c.json(detail(ctx.store, conversation), 200);
   });
 
@@ -110,9 +107,7 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
     if (conversation.status === 'resolved') return resolvedError(c);
     // Escalating twice is not an error, but only the first brings a team member in.
     if (conversation.status !== 'escalated') {
-      conversation.status = 'escalated';
-      conversation.mode = 'agent';
-      conversation.updated_at = at();
+      changeState(ctx.store, conversation, { status: 'escalated', mode: 'agent', at: at() });
       ctx.responder.afterEscalation(conversation.id);
     }
     return c.json(detail(ctx.store, conversation), 200);
@@ -121,11 +116,7 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
   app.post('/api/conversations/:id/resolve/', ctx.auth, (c) => {
     const conversation = loadConversation(c, ctx);
     if (conversation instanceof Response) return conversation;
-    if (conversation.status !== 'resolved') {
-      conversation.status = 'resolved';
-      conversation.updated_at = at();
-      ctx.responder.cancel(conversation.id);
-    }
+    if (changeState(ctx.store, conversation, { status: 'resolved', at: at() })) ctx.responder.cancel(conversation.id);
     return c.json(detail(ctx.store, conversation), 200);
   });
 }

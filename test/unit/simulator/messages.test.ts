@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AGENT_GREETING, AGENT_REPLY, BOT_FALLBACK, botReply } from '../../../src/simulator/bot.ts';
+import { AGENT_REPLY, BOT_FALLBACK, agentGreeting, botReply } from '../../../src/simulator/bot.ts';
 import { authedSimulator, eventually } from './helpers.ts';
 
 type Setup = Awaited<ReturnType<typeof authedSimulator>>;
@@ -127,7 +127,7 @@ describe('bot and team member', () => {
     const { id, request, send, messages } = await setup();
     await request(`/api/conversations/${id}/escalate/`, { method: 'POST' });
     await eventually(() => messages().length === 1);
-    expect(messages()[0]).toMatchObject({ sender: 'agent', author_name: 'Maria', text: AGENT_GREETING });
+    expect(messages()[0]).toMatchObject({ sender: 'agent', author_name: 'Maria', text: agentGreeting('Maria') });
     await send({ text: 'I have a question about my bill', sender: 'visitor' });
     await eventually(() => messages().length === 3);
     expect(messages()[2]).toMatchObject({ sender: 'agent', text: AGENT_REPLY, sequence: 3 });
