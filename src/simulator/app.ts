@@ -12,6 +12,9 @@ import { registerConversationRoutes } from './routes/conversations.ts';
 import { registerLogoRoutes } from './routes/logo.ts';
 import { registerMessageRoutes } from './routes/messages.ts';
 import { registerPatientRoutes } from './routes/patients.ts';
+import { registerStaffApiRoutes } from './routes/staff-api.ts';
+import { registerStaffPageRoutes } from './routes/staff-page.ts';
+import { loopbackOnly } from './staff/loopback-only.ts';
 import { registerTokenRoutes } from './routes/token.ts';
 import { registerWebchatConfigurationRoutes } from './routes/webchat-configuration.ts';
 import { createEventSender, type UpstreamEventsTarget } from './events/event-sender.ts';
@@ -145,6 +148,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   registerMessageRoutes(app, ctx);
   registerPatientRoutes(app, ctx);
   registerLogoRoutes(app, ctx);
+  // The practice's side: no Bearer token, no fault injection, not counted as API requests; loopback only.
+  app.use('/staff', loopbackOnly());
+  app.use('/staff/*', loopbackOnly());
+  registerStaffPageRoutes(app);
+  registerStaffApiRoutes(app, ctx);
   app.notFound(notFound);
   app.onError((error, c) => {
     // A dropped connection must look like a network error to the caller, not like an answer.
