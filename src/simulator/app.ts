@@ -83,6 +83,8 @@ export interface Simulator {
    * visitor sees). Returns false for an unknown conversation.
    */
   writeAs(conversationId: string, sender: 'bot' | 'agent', text: string): boolean;
+  /** Resolves once every upstream event queued so far has been answered or given up (at once without `events`). */
+  eventsSettled(): Promise<void>;
   counters: Counters;
   store: SimulatorStore;
   seed: SeedIds;
@@ -175,6 +177,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       addMessage(store, conversation, { sender, authorName, text, at: new Date(now()).toISOString() });
       return true;
     },
+    eventsSettled: () => events?.idle() ?? Promise.resolve(),
     counters,
     store: {
       conversations: store.conversations,
