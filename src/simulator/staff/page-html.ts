@@ -23,7 +23,7 @@ export const STAFF_PAGE_HTML = `<!doctype html>
   <section class="conversation" aria-labelledby="conversation-heading">
     <h2 id="conversation-heading" tabindex="-1">No conversation selected</h2>
     <p id="conversation-meta" class="meta"></p>
-    <ol id="messages" class="messages" role="log" aria-label="Messages" aria-live="polite"></ol>
+    <div id="message-log" class="log" role="log" aria-label="Messages" aria-live="polite"><ol id="messages" class="messages"></ol></div>
     <form id="reply-form" class="reply" hidden>
       <label for="reply-text" id="reply-label">Reply as the team member</label>
       <textarea id="reply-text" name="text" rows="3" maxlength="4000" required></textarea>

@@ -12,6 +12,7 @@ const listStatus = byId('list-status');
 const heading = byId('conversation-heading');
 const meta = byId('conversation-meta');
 const log = byId('messages');
+const logBox = byId('message-log');
 const form = byId('reply-form');
 const replyLabel = byId('reply-label');
 const replyText = byId('reply-text');
@@ -105,7 +106,7 @@ function appendMessages(messages) {
     log.append(li);
     lastSequence = message.sequence;
   }
-  if (messages.length > 0) log.scrollTop = log.scrollHeight;
+  if (messages.length > 0) logBox.scrollTop = logBox.scrollHeight;
 }
 
 function showConversation(c) {

@@ -16,7 +16,8 @@ main { display: grid; grid-template-columns: minmax(16rem, 24rem) 1fr; gap: 1.5r
 .list .facts { display: block; font-size: .9rem; color: #374151; }
 .conversation { background: #ffffff; border: 1px solid #cbd5e1; border-radius: .5rem; padding: 1rem 1.25rem; min-width: 0; }
 .meta { margin: 0 0 1rem; color: #374151; }
-.messages { list-style: none; margin: 0 0 1rem; padding: 0; display: grid; gap: .75rem; max-height: 60vh; overflow-y: auto; }
+.log { margin: 0 0 1rem; max-height: 60vh; overflow-y: auto; }
+.messages { list-style: none; margin: 0; padding: 0; display: grid; gap: .75rem; }
 .messages li { border-left: 4px solid #64748b; padding: .25rem .75rem; }
 .messages li.visitor { border-color: #0f766e; }
 .messages li.agent { border-color: #1d4ed8; }
