@@ -12,6 +12,9 @@ import { registerConversationRoutes } from './routes/conversations.ts';
 import { registerLogoRoutes } from './routes/logo.ts';
 import { registerMessageRoutes } from './routes/messages.ts';
 import { registerPatientRoutes } from './routes/patients.ts';
+import { registerStaffApiRoutes } from './routes/staff-api.ts';
+import { registerStaffPageRoutes } from './routes/staff-page.ts';
+import { loopbackOnly } from './staff/loopback-only.ts';
 import { registerTokenRoutes } from './routes/token.ts';
 import { registerWebchatConfigurationRoutes } from './routes/webchat-configuration.ts';
 import { createEventSender, type UpstreamEventsTarget } from './events/event-sender.ts';
@@ -80,6 +83,8 @@ export interface Simulator {
    * visitor sees). Returns false for an unknown conversation.
    */
   writeAs(conversationId: string, sender: 'bot' | 'agent', text: string): boolean;
+  /** Resolves once every upstream event queued so far has been answered or given up (at once without `events`). */
+  eventsSettled(): Promise<void>;
   counters: Counters;
   store: SimulatorStore;
   seed: SeedIds;
@@ -145,6 +150,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   registerMessageRoutes(app, ctx);
   registerPatientRoutes(app, ctx);
   registerLogoRoutes(app, ctx);
+  // The practice's side: no Bearer token, no fault injection, not counted as API requests; loopback only.
+  app.use('/staff', loopbackOnly());
+  app.use('/staff/*', loopbackOnly());
+  registerStaffPageRoutes(app);
+  registerStaffApiRoutes(app, ctx);
   app.notFound(notFound);
   app.onError((error, c) => {
     // A dropped connection must look like a network error to the caller, not like an answer.
@@ -167,6 +177,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       addMessage(store, conversation, { sender, authorName, text, at: new Date(now()).toISOString() });
       return true;
     },
+    eventsSettled: () => events?.idle() ?? Promise.resolve(),
     counters,
     store: {
       conversations: store.conversations,

@@ -8,6 +8,8 @@ export interface SimulatorCliOptions {
   host: string;
   randomSeed?: number;
   faults: FaultSettings;
+  /** Where to send signed upstream events; both flags or neither. */
+  events?: { url: string; secret: string };
 }
 
 export const DEFAULT_SIMULATOR_PORT = 8788;
@@ -22,7 +24,10 @@ export const SIMULATOR_USAGE = `Usage: npm run simulator -- [options]
   --drop-rate R                 share (0-1) whose connection is dropped before it is handled
   --drop-after-handling-rate R  share (0-1) handled (a message is stored), then dropped before the answer
   --fault-paths REGEX           only /api paths matching REGEX get faults (e.g. "messages")
-  --seed N                      seeds which requests get faults, so a run can be repeated`;
+  --seed N                      seeds which requests get faults, so a run can be repeated
+  --events-url URL              POST a signed upstream event to URL on every new message and status change
+                                (a relay's /v1/upstream-events)
+  --events-secret SECRET        the events' HMAC key: the relay's UPSTREAM_EVENTS_SECRET (with --events-url)`;
 
 export type ParseResult = { ok: true; options: SimulatorCliOptions } | { ok: false; error: string };
 
@@ -39,6 +44,19 @@ function share(flag: string, raw: string): number {
     throw new FlagError(`--${flag} must be a share from 0 to 1 (0.1 = 10 %), not "${raw}".`);
   }
   return value;
+}
+
+function httpUrl(flag: string, raw: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Reported below with the same message.
+  }
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new FlagError(`--${flag} must be an http:// or https:// URL, not "${raw}".`);
+  }
+  return url.href;
 }
 
 function pattern(flag: string, raw: string): RegExp {
@@ -64,6 +82,8 @@ export function parseSimulatorArgs(args: readonly string[]): ParseResult {
         'drop-after-handling-rate': { type: 'string' },
         'fault-paths': { type: 'string' },
         seed: { type: 'string' },
+        'events-url': { type: 'string' },
+        'events-secret': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -84,6 +104,16 @@ export function parseSimulatorArgs(args: readonly string[]): ParseResult {
       faults,
     };
     if (values.seed !== undefined) options.randomSeed = wholeNumber('seed', values.seed, 2 ** 32 - 1);
+    const eventsUrl = values['events-url'];
+    const eventsSecret = values['events-secret'];
+    if ((eventsUrl === undefined) !== (eventsSecret === undefined)) {
+      throw new FlagError('--events-url and --events-secret go together: give both or neither.');
+    }
+    if (eventsUrl !== undefined && eventsSecret !== undefined) {
+      // The secret is not echoed in the message: it may end up in a terminal's scrollback or a CI log.
+      if (eventsSecret === '') throw new FlagError('--events-secret must not be empty.');
+      options.events = { url: httpUrl('events-url', eventsUrl), secret: eventsSecret };
+    }
     return { ok: true, options };
   } catch (error) {
     if (error instanceof FlagError) return { ok: false, error: error.message };

@@ -13,9 +13,14 @@ if (!parsed.ok) {
   console.error(`${parsed.error}\n\n${SIMULATOR_USAGE}`);
   process.exit(2);
 }
-const { port, host, randomSeed, faults } = parsed.options;
+const { port, host, randomSeed, faults, events } = parsed.options;
 
-const server = await startSimulatorServer({ port, host, ...(randomSeed === undefined ? {} : { randomSeed }) });
+const server = await startSimulatorServer({
+  port,
+  host,
+  ...(randomSeed === undefined ? {} : { randomSeed }),
+  ...(events === undefined ? {} : { events }),
+});
 server.simulator.faults.set(faults);
 const { seed } = server.simulator;
 console.log(`Upstream simulator listening on ${server.url}`);
@@ -24,6 +29,8 @@ console.log(`Seeded account: ${seed.username} / ${seed.password} (granted practi
 console.log('Webchat client ids: demo-client, smile-dental, demo-inactive, demo-other-practice, demo-empty-color, demo-analytics, demo-hostile');
 const active = Object.entries(faults).map(([name, value]) => `${name}=${String(value)}`);
 if (active.length > 0) console.log(`Faults: ${active.join(', ')}`);
+console.log(`Staff page (play the practice's team member): ${server.url}/staff`);
+if (events !== undefined) console.log(`Upstream events: POST ${events.url}`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -9,12 +9,24 @@ export interface SimulatorServer {
   close(): Promise<void>;
 }
 
-/** The simulator on a real port (0 = any free one), through @hono/node-server. */
+/**
+ * The simulator on a real port (0 = any free one), through @hono/node-server. Bad options (an events URL that is
+ * not http(s), say) reject the promise.
+ *
+ * @example
+ * // Signed upstream events to a relay, as `npm start` wires them:
+ * await startSimulatorServer({ port: 8788, events: { url: `${relayUrl}/v1/upstream-events`, secret } })
+ */
 export function startSimulatorServer(
   options: SimulatorOptions & { port?: number; host?: string } = {},
 ): Promise<SimulatorServer> {
   const { port = 0, host = '127.0.0.1', ...simulatorOptions } = options;
-  const simulator = createSimulator(simulatorOptions);
+  let simulator: Simulator;
+  try {
+    simulator = createSimulator(simulatorOptions);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
 
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: simulator.app.fetch, port, hostname: host }, (info: AddressInfo) => {

@@ -41,7 +41,10 @@ const MAX_QUEUED = 1000;
  * the conversation and the kind of change only: never message text. Nothing is logged.
  */
 export function createEventSender(target: UpstreamEventsTarget, options: { now: () => number }): EventSender {
-  const { url, secret, timeoutMs = 2000 } = eventsTargetSchema.parse(target);
+  const parsed = eventsTargetSchema.safeParse(target);
+  // The message names the rule, never the values (the secret is one of them).
+  if (!parsed.success) throw new Error('events: url must be an http:// or https:// URL, secret must not be empty, timeoutMs a whole number above 0.');
+  const { url, secret, timeoutMs = 2000 } = parsed.data;
   const closing = new AbortController();
   const chains = new Map<string, Promise<void>>();
   let queued = 0;
