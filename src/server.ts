@@ -10,6 +10,7 @@ import { createPrometheusMetrics } from './relay/metrics/prometheus.ts';
 import { startRelayServer } from './relay/serve.ts';
 import { readSettings, SettingsError, type RelaySettings } from './relay/settings.ts';
 import { createUpstreamClient } from './relay/upstream/index.ts';
+import { UPSTREAM_EVENTS_PATH } from './relay/upstream/contract.ts';
 import { startSimulatorServer } from './simulator/server.ts';
 
 // Batched (see createBatchedWriter); what is still queued is written as the process exits.
@@ -45,12 +46,22 @@ async function listening<T>(what: string, start: () => Promise<T>): Promise<T> {
   }
 }
 
-const simulator =
-  settings.upstream === null
-    ? await listening(`the built-in simulator on 127.0.0.1:${settings.simulatorPort} (SIMULATOR_PORT)`, () =>
-        startSimulatorServer({ port: settings.simulatorPort, host: '127.0.0.1' }),
-      )
-    : null;
+// The embedded simulator sends its signed events to this relay, so the default is live: with no
+// UPSTREAM_EVENTS_SECRET, one is made for this run. The relay's address must be known before it listens, so with
+// PORT=0 (any free port) the simulator sends none and the watches only poll.
+const embedded = settings.upstream === null;
+if (embedded && settings.upstreamEventsSecret === null && settings.port !== 0) {
+  settings = { ...settings, upstreamEventsSecret: randomBytes(32).toString('base64url') };
+}
+const simulatorEvents =
+  embedded && settings.upstreamEventsSecret !== null && settings.port !== 0
+    ? { url: `http://127.0.0.1:${settings.port}${UPSTREAM_EVENTS_PATH}`, secret: settings.upstreamEventsSecret }
+    : undefined;
+const simulator = embedded
+  ? await listening(`the built-in simulator on 127.0.0.1:${settings.simulatorPort} (SIMULATOR_PORT)`, () =>
+      startSimulatorServer({ port: settings.simulatorPort, host: '127.0.0.1', ...(simulatorEvents === undefined ? {} : { events: simulatorEvents }) }),
+    )
+  : null;
 const upstreamSettings = settings.upstream ?? {
   url: simulator!.url,
   username: simulator!.simulator.seed.username,
@@ -140,6 +151,8 @@ if (!settings.development) {
     '',
     `Relay listening on ${relay.url}`,
     simulator === null ? `Upstream: ${new URL(upstreamSettings.url).origin}` : `Upstream: the built-in simulator at ${simulator.url}`,
+    ...(simulator === null ? [] : [`Staff page:             ${simulator.url}/staff (reply as the practice's team member)`]),
+    `Live delivery:          ${settings.upstreamEventsSecret === null ? 'streams poll the upstream (no UPSTREAM_EVENTS_SECRET)' : `woken by upstream events at ${base}${UPSTREAM_EVENTS_PATH}`}`,
     ...(settings.demoPages ? [`Demo page:              ${base}/demo/`, `Try the widget on:      ${base}/try`] : ['Demo pages:             off (DEMO_PAGES)']),
     `Health:                 ${base}/healthz`,
     ...(metricsServer === null ? [] : [`Metrics:                ${metricsServer.url}/metrics`]),
