@@ -191,8 +191,12 @@ export function createRelayApp({
   });
   // A deploy never waits on a stream: each ends at once with a hint to reconnect (to another instance).
   lifecycle.onDrain(() => live.closeAll('shutdown'));
-  // A service event reaches every instance (through Redis with REDIS_URL); the one watching the conversation reads it.
-  stores.events.subscribe((conversationId) => live.serviceEvent(conversationId));
+  // A service event reaches every instance (through Redis with REDIS_URL); the one watching the conversation reads it,
+  // status included: the event may be a status change, which the reading kept here would hide.
+  stores.events.subscribe((conversationId) => {
+    statusReadings.forget(conversationId);
+    live.serviceEvent(conversationId);
+  });
   if (settings.upstreamEventsSecret !== null) {
     app.route(
       UPSTREAM_EVENTS_PATH,

@@ -5,7 +5,12 @@
 import type { UpstreamClient } from '../upstream/index.ts';
 import { stillCurrent, type StatusReading, type StatusReadings } from './status-readings.ts';
 
-export type ConversationReader = (conversationId: string, cursor: number) => Promise<{
+export type ConversationReader = (
+  conversationId: string,
+  cursor: number,
+  /** How old a status reading may be and still serve (StatusReadings.recent); the readings' own limit by default. */
+  options?: { acceptStatusAgeMs?: number },
+) => Promise<{
   page: Awaited<ReturnType<UpstreamClient['listMessagesAfter']>>;
   conversation: StatusReading;
 }>;
@@ -20,8 +25,8 @@ export function createConversationReader(
     statusReadings.remember(conversationId, reading);
     return reading;
   };
-  return async (conversationId, cursor) => {
-    const recent = statusReadings.recent(conversationId);
+  return async (conversationId, cursor, { acceptStatusAgeMs } = {}) => {
+    const recent = statusReadings.recent(conversationId, acceptStatusAgeMs);
     if (recent === null) {
       // Read side by side, the status may predate a message on the page; it vouches only for what the visitor had
       // already seen (the cursor), so the next read that brings anything reads it again.

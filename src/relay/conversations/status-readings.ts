@@ -17,8 +17,11 @@ export interface StatusReading {
 }
 
 export interface StatusReadings {
-  /** A reading taken less than `maxAgeMs` ago, or null. */
-  recent(conversationId: string): StatusReading | null;
+  /**
+   * A reading taken less than `maxAgeMs` ago, or null. A caller that learns of changes another way (a live watch
+   * while the service's events arrive) may accept an older one with `acceptAgeMs`.
+   */
+  recent(conversationId: string, acceptAgeMs?: number): StatusReading | null;
   /** Keeps the reading, unless the one kept is still recent and newer by the service's `updatedAt`: a poll that read
    * the status before an escalation and finishes after it must not bring the old status back. */
   remember(conversationId: string, reading: StatusReading): void;
@@ -45,14 +48,10 @@ export function createStatusReadings({
 }): StatusReadings {
   const readings = new Map<string, StatusReading & { takenAt: number }>();
   return {
-    recent(conversationId) {
+    recent(conversationId, acceptAgeMs = maxAgeMs) {
       const reading = readings.get(conversationId);
-      if (reading === undefined) return null;
-      if (now() - reading.takenAt >= maxAgeMs) {
-        readings.delete(conversationId);
-        return null;
-      }
-      return reading;
+      if (reading === undefined || maxAgeMs <= 0) return null;
+      return now() - reading.takenAt < acceptAgeMs ? reading : null;
     },
     remember(conversationId, reading) {
       if (maxAgeMs <= 0) return;

@@ -10,6 +10,12 @@ export const FAST_FOR_MS = 30_000;
 export const IDLE_MS = 15_000;
 /** While the service's events arrive, they wake the watch: reads are only a safety net for a lost event. */
 export const SAFETY_NET_MS = 60_000;
+/**
+ * While the service's events arrive, a watch's safety-net read reuses a status reading up to this old: a status change
+ * comes with its own event (which drops the reading), so re-reading the status at every safety-net read would double
+ * the cost of an idle watch for nothing but a lost event's sake. A lost status event shows at most this late.
+ */
+export const EVENTS_STATUS_AGE_MS = 5 * 60_000;
 /** After a failed read: doubled per failure up to this. */
 export const MAX_BACKOFF_MS = 60_000;
 

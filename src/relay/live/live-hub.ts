@@ -7,7 +7,7 @@ import { STREAM_HEARTBEAT_MS } from '../../shared/wire.ts';
 import type { ConversationReader } from '../conversations/conversation-reader.ts';
 import { asOf, toWireMessage } from '../conversations/wire-message.ts';
 import { UpstreamError } from '../upstream/index.ts';
-import { FAST_MS, nextReadDelayMs } from './cadence.ts';
+import { EVENTS_STATUS_AGE_MS, FAST_MS, nextReadDelayMs } from './cadence.ts';
 import type { ReadScheduler } from './read-scheduler.ts';
 import { sseComment, sseEvent } from './sse.ts';
 import type { StreamSink } from './stream-sink.ts';
@@ -127,7 +127,10 @@ export function createLiveHub(options: LiveHubOptions) {
         endAll(watch, sseEvent('error', { error: { code: 'session_expired', message: 'The conversation has expired; start a new one.' } }));
         return;
       }
-      const { page, conversation } = await scheduler.run(() => read(watch.conversationId, watch.cursor));
+      const eventsLive = now() - lastEventAt < EVENTS_LIVE_FOR_MS;
+      const { page, conversation } = await scheduler.run(() =>
+        read(watch.conversationId, watch.cursor, eventsLive ? { acceptStatusAgeMs: EVENTS_STATUS_AGE_MS } : {}),
+      );
       watch.failures = 0;
       watch.retryAfterMs = 0;
       const messages = page.messages.map(toWireMessage);

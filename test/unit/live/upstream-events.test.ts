@@ -97,6 +97,20 @@ describe('POST /v1/upstream-events', () => {
     expect(reply.data).toMatchObject({ sender: 'agent', text: 'The doctor can see you at 3.' });
   }, 20_000);
 
+  it('a status event shows a change made without a message (staff resolve), which the kept status reading would hide', async () => {
+    const simulator = await startSimulator();
+    const { call, postEvent } = await startRelay(simulator);
+    const { handle, upstreamId } = await newConversation(simulator, call);
+    // The stream's first read took a status reading just now; a poll would reuse it for 10 s.
+    const stream = await openStream(call, handle);
+    const resolved = await fetch(`${simulator.url}/staff/api/conversations/${upstreamId}/resolve`, { method: 'POST', headers: { Origin: simulator.url } });
+    expect(resolved.status).toBe(200);
+    const body = JSON.stringify({ id: `evt_${randomBytes(8).toString('hex')}`, type: 'conversation.status_changed', conversation: upstreamId, occurred_at: new Date().toISOString() });
+    expect((await postEvent(body)).status).toBe(204);
+    const status = await stream.next((event) => event.event === 'status' && (event.data as { status: string }).status === 'resolved', 5000);
+    expect(status.data).toMatchObject({ status: 'resolved' });
+  }, 20_000);
+
   it('refuses a forged, a stale and a malformed event, and none of them reads the upstream', async () => {
     const simulator = await startSimulator();
     const { call, postEvent, reads } = await startRelay(simulator);

@@ -19,6 +19,20 @@ describe('createStatusReadings', () => {
     expect(readings.recent('c2')).toBeNull();
   });
 
+  it('gives an older reading to a caller that accepts one (a live watch while events arrive), and none with reuse off', () => {
+    let time = 1_000;
+    const readings = createStatusReadings({ maxAgeMs: 10_000, now: () => time });
+    readings.remember('c1', { status: 'open', updatedAt: 5, newestSequence: 2 });
+    time += 60_000;
+    expect(readings.recent('c1')).toBeNull();
+    expect(readings.recent('c1', 300_000)).toMatchObject({ status: 'open' });
+    time += 240_000;
+    expect(readings.recent('c1', 300_000)).toBeNull();
+    const off = createStatusReadings({ maxAgeMs: 0, now: () => time });
+    off.remember('c1', { status: 'open', updatedAt: 5, newestSequence: 2 });
+    expect(off.recent('c1', 300_000)).toBeNull();
+  });
+
   it('holds at most `capacity` conversations, dropping the oldest reading', () => {
     const readings = createStatusReadings({ maxAgeMs: 10_000, capacity: 2 });
     readings.remember('c1', { status: 'open', updatedAt: 0, newestSequence: 0 });
