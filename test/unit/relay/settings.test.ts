@@ -140,6 +140,13 @@ describe('safe by default (issue 14, point 3)', () => {
     expect(() => readSettings({ ...PRODUCTION, HANDLE_SECRET: weak }, secret)).toThrow('HANDLE_SECRET is too easy to guess');
   });
 
+  it('reads UPSTREAM_EVENTS_SECRET (off when unset) and refuses a short or guessable one', () => {
+    expect(readSettings({ ...PRODUCTION }, secret).upstreamEventsSecret).toBeNull();
+    expect(readSettings({ ...PRODUCTION, UPSTREAM_EVENTS_SECRET: STRONG_SECRET }, secret).upstreamEventsSecret).toBe(STRONG_SECRET);
+    expect(() => readSettings({ ...PRODUCTION, UPSTREAM_EVENTS_SECRET: 'short' }, secret)).toThrow('UPSTREAM_EVENTS_SECRET: must be at least 32 characters');
+    expect(() => readSettings({ ...PRODUCTION, UPSTREAM_EVENTS_SECRET: 'a'.repeat(40) }, secret)).toThrow('UPSTREAM_EVENTS_SECRET is too easy to guess');
+  });
+
   it('accepts a random secret (openssl rand -base64 32) and a long passphrase', () => {
     expect(readSettings({ ...PRODUCTION }, secret).handleSecretGenerated).toBe(false);
     expect(readSettings({ ...PRODUCTION, HANDLE_SECRET: 'correct horse battery staple, then a fjord quiz' }, secret).handleSecretGenerated).toBe(false);
