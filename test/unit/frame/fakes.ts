@@ -146,6 +146,7 @@ export function createTestModel(options: { storage?: Storage; relay?: ReturnType
   const clock = createManualClock();
   const tracked: AnalyticsEvent[] = [];
   const unread: number[] = [];
+  const alerts: number[] = [];
   let key = 0;
   const model = createChatModel({
     transport: relay.transport,
@@ -158,6 +159,7 @@ export function createTestModel(options: { storage?: Storage; relay?: ReturnType
     setTimer: clock.setTimer,
     clearTimer: clock.clearTimer,
     onUnread: (count) => unread.push(count),
+    onAlert: (count) => alerts.push(count),
   });
-  return { model, relay, clock, tracked, unread };
+  return { model, relay, clock, tracked, unread, alerts };
 }
