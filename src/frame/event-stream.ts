@@ -24,9 +24,8 @@ export function eventStreamParser(dispatch: (type: string, data: string) => void
         data = [];
         continue;
       }
+      // A comment (":…", the heartbeat among them) is a field without a name: ignored like any field but these two.
       const colon = line.indexOf(':');
-      // A comment (":…"), the heartbeat among them.
-      if (!colon) continue;
       const name = colon < 0 ? line : line.slice(0, colon);
       const value = colon < 0 ? '' : line.slice(line[colon + 1] == ' ' ? colon + 2 : colon + 1);
       if (name == 'event') type = value;
