@@ -8,7 +8,6 @@ import { launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServ
 import { startProduct } from '../support/product.ts';
 import { startBufferingProxy, type BufferingProxy } from '../support/buffering-proxy.ts';
 import { freePort } from '../support/free-port.ts';
-import { addMessage } from '../../src/simulator/store.ts';
 
 type Product = Awaited<ReturnType<typeof startProduct>>;
 
@@ -62,13 +61,10 @@ const relayRequests = (product: Product, method: string, route: string) =>
 const polls = (product: Product) => relayRequests(product, 'GET', '/v1/conversation/messages');
 const streams = (product: Product) => relayRequests(product, 'GET', '/v1/conversation/events');
 
-/** What a team member writes in the practice's own tool: stored upstream, and nothing else (no event, no wake). */
+/** What a team member writes in the practice's own tool: stored upstream (the simulator's writeAs), and nothing else: no event, no wake. */
 function teamMemberWrites(product: Product, visitorText: string, text: string) {
-  const store = product.simulator.store;
-  const id = [...store.messages.entries()].find(([, messages]) => messages.some((message) => message.text === visitorText))?.[0];
-  const conversation = id === undefined ? undefined : store.conversations.get(id);
-  if (!conversation) throw new Error('no conversation upstream with that visitor message');
-  addMessage(store, conversation, { sender: 'agent', authorName: 'Maria', text, at: new Date().toISOString() });
+  const id = [...product.simulator.store.messages.entries()].find(([, messages]) => messages.some((message) => message.text === visitorText))?.[0];
+  if (id === undefined || !product.simulator.writeAs(id, 'agent', text)) throw new Error('no conversation upstream with that visitor message');
 }
 
 async function startConversation(tab: Page, text: string, path = '/') {
