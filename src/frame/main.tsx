@@ -81,6 +81,7 @@ async function start() {
     setTimer: (run, ms) => setTimeout(run, ms),
     clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
     onUnread: (count) => bridge?.post({ type: 'unread', count }),
+    onAlert: (count) => bridge?.post({ type: 'alert', count }),
   });
   const composerRef = { current: null as HTMLTextAreaElement | null };
   if (hostOrigin) {
@@ -103,6 +104,9 @@ async function start() {
     model.setPanelOpen(true);
   }
   document.addEventListener('visibilitychange', () => model.setTabHidden(document.visibilityState === 'hidden'));
+  // Back from the back-forward cache, or back online: the stream may have died meanwhile.
+  addEventListener('pageshow', (event) => event.persisted && model.reconnect());
+  addEventListener('online', () => model.reconnect());
   model.resume();
 
   const draw = () =>

@@ -2,7 +2,7 @@
 // every failure becomes a TransportError with a code the panel maps to words. The conversation's handle goes in the
 // Authorization header, never in a URL: URLs end up in proxies' logs.
 import { parseWebchatConfiguration, type WebchatConfiguration } from '../shared/configuration.ts';
-import type { ApiErrorCode, CreatedConversation, Escalated, MessagesAfter, WireMessage } from '../shared/wire.ts';
+import type { CreatedConversation, Escalated, MessagesAfter, WireMessage } from '../shared/wire.ts';
 import {
   parseApiErrorCode,
   parseCreatedConversation,
@@ -10,18 +10,10 @@ import {
   parseMessagesAfter,
   parseSentMessage,
 } from '../shared/wire-parse.ts';
+import { readLiveStream, type LiveEvent } from './live-stream.ts';
+import { TransportError, type TransportErrorCode } from './transport-error.ts';
 
-export type TransportErrorCode = ApiErrorCode | 'network' | 'bad_response';
-
-export class TransportError extends Error {
-  constructor(
-    readonly code: TransportErrorCode,
-    /** From Retry-After, when the relay sent one. */
-    readonly retryAfterMs?: number,
-  ) {
-    super(code);
-  }
-}
+export { TransportError, type TransportErrorCode };
 
 export interface Transport {
   getConfiguration(clientId: string): Promise<WebchatConfiguration>;
@@ -32,11 +24,16 @@ export interface Transport {
   escalate(handle: string): Promise<Escalated>;
   /** End chat: retires the handle on the relay, so a copy of it opens nothing. */
   endConversation(handle: string): Promise<void>;
+  /**
+   * Opens the live stream of messages after `after`: `listener` hears its events, the last of them an `error` unless
+   * the stream was stopped with the function this returns. Absent where there is no stream (the demo's preview).
+   */
+  events?(handle: string, after: number, listener: (event: LiveEvent) => void): () => void;
 }
 
 export function createTransport(fetchImpl: typeof fetch, base = ''): Transport {
-  /** One request; `parse` answers null for an answer that is not the expected shape. */
-  async function call<T>(path: string, parse: (body: unknown) => T | null, init: RequestInit = {}): Promise<T> {
+  /** One request, answered 2xx; any other answer or failure is thrown as a TransportError. */
+  async function request(path: string, init: RequestInit = {}): Promise<Response> {
     let response: Response;
     try {
       // The relay's proof that a read comes from its own frame (src/relay/http/same-origin.ts).
@@ -45,13 +42,18 @@ export function createTransport(fetchImpl: typeof fetch, base = ''): Transport {
     } catch {
       throw new TransportError('network');
     }
-    const body: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
+      const body: unknown = await response.json().catch(() => undefined);
       const retryAfter = Number(response.headers.get('Retry-After'));
       const code: TransportErrorCode = parseApiErrorCode(body) ?? (response.status >= 500 ? 'upstream_unavailable' : 'bad_response');
       throw new TransportError(code, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
     }
-    const parsed = parse(body);
+    return response;
+  }
+
+  /** One call; `parse` answers null for an answer that is not the expected shape. */
+  async function call<T>(path: string, parse: (body: unknown) => T | null, init: RequestInit = {}): Promise<T> {
+    const parsed = parse(await (await request(path, init)).json().catch(() => undefined));
     if (parsed === null) throw new TransportError('bad_response');
     return parsed;
   }
@@ -79,5 +81,12 @@ export function createTransport(fetchImpl: typeof fetch, base = ''): Transport {
     escalate: (handle) => call('/v1/conversation/escalate', parseEscalated, withHandle(handle, postJson({}))),
     // 204, no body: any successful answer will do.
     endConversation: (handle) => call('/v1/conversation', () => undefined, withHandle(handle, { method: 'DELETE' })),
+    events(handle, after, listener) {
+      const stop = new AbortController();
+      request(`/v1/conversation/events?after=${after}`, withHandle(handle, { signal: stop.signal }))
+        .then((response) => readLiveStream(response, listener))
+        .catch((error: unknown) => listener({ type: 'error', data: error instanceof TransportError ? error : new TransportError('network') }));
+      return () => stop.abort();
+    },
   };
 }

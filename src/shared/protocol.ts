@@ -17,7 +17,12 @@ export type FrameMessage =
   /** The visitor closed the panel (close button or Escape): the loader hides the frame and refocuses the launcher. */
   | { type: 'close' }
   /** Bot or agent messages that arrived while the panel was closed. */
-  | { type: 'unread'; count: number };
+  | { type: 'unread'; count: number }
+  /**
+   * Bot or agent messages that arrived while the page was hidden, for the "(N) " the loader puts before the page's
+   * title; 0 once the page is visible again. A count only: the title is the host page's, read by all its scripts.
+   */
+  | { type: 'alert'; count: number };
 
 export type Envelope<T> = T & { tag: typeof TAG };
 
@@ -38,5 +43,5 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
   const { tag, type, count } = Object(data) as { tag?: unknown; type?: FrameMessage['type']; count?: unknown };
   if (tag != TAG) return null;
   if (type == 'ready' || type == 'close') return { type };
-  return type == 'unread' && Number.isInteger(count) && (count as number) >= 0 && (count as number) < 1e6 ? { type, count: count as number } : null;
+  return (type == 'unread' || type == 'alert') && Number.isInteger(count) && (count as number) >= 0 && (count as number) < 1e6 ? { type, count: count as number } : null;
 }

@@ -1,4 +1,4 @@
-// Parsers for the relay's /v1 answers, for the frame. Hand-written for the same reason as the configuration's: four
+// Parsers for the relay's /v1 answers and live stream events, for the frame. Hand-written for the same reason as the configuration's: four
 // small shapes, while zod/mini's parser machinery alone would take about a quarter of the frame's 20 KB budget.
 // Each returns null for anything that is not exactly the shape (extra fields are dropped, never trusted).
 import {
@@ -8,6 +8,8 @@ import {
   type CreatedConversation,
   type Escalated,
   type MessagesAfter,
+  type StreamReconnect,
+  type StreamStatus,
   type WireMessage,
 } from './wire.ts';
 
@@ -47,6 +49,15 @@ export function parseMessagesAfter(value: unknown): MessagesAfter | null {
 export function parseEscalated(value: unknown): Escalated | null {
   const e = record(value);
   return e && STATUSES.includes(e.status) && isCount(e.status_as_of) ? { status: e.status as ConversationStatus, status_as_of: e.status_as_of } : null;
+}
+
+/** A live stream's `status` event: the same shape as an escalation's answer. */
+export const parseStreamStatus: (value: unknown) => StreamStatus | null = parseEscalated;
+
+/** A live stream's `reconnect` event. */
+export function parseStreamReconnect(value: unknown): StreamReconnect | null {
+  const reason = record(value)?.reason;
+  return reason === 'lifetime' || reason === 'shutdown' ? { reason } : null;
 }
 
 /** The code of a `{"error": {"code"}}` body, if it is one of ours. */

@@ -11,6 +11,7 @@ import type { ChatMessage } from '../../src/frame/model/message-list.ts';
 const message = (index: number): ChatMessage => ({
   key: `m-${index}`,
   id: `m-${index}`,
+  sequence: index + 1,
   sender: index % 2 === 0 ? 'visitor' : 'bot',
   authorName: 'Aimee',
   text: `Message ${index}: see https://smile.example/page/${index} for details.`,

@@ -38,6 +38,7 @@ export function createPanelVisitor(relayUrl: string, clientId = 'demo-client'): 
     setTimer: (run, ms) => setTimeout(run, ms),
     clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
     onUnread: () => {},
+    onAlert: () => {},
   });
   const visitorMessages = () => model.messages.value.filter((message) => message.sender === 'visitor');
   return {

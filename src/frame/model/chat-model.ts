@@ -1,7 +1,10 @@
 // The chat panel's state and what a visitor can do, as small signals with an injected transport, storage, clock and
-// analytics, so tests drive it with fakes. One model per panel; dispose() stops every timer it started.
+// analytics, so tests drive it with fakes. One model per panel; dispose() stops every timer and stream it started.
+// Replies arrive by the relay's live stream, one per panel, opened once a conversation exists and kept open while the
+// panel is closed or the tab hidden; after any gap the panel reads what it missed once. Where streaming does not work
+// (a proxy that buffers, repeated failures, a refusal) it polls as it always did, and tries the stream again later.
 import { batch, computed, signal } from '@preact/signals';
-import type { ConversationStatus } from '../../shared/wire.ts';
+import { STREAM_SILENCE_LIMIT_MS, type ConversationStatus, type WireMessage } from '../../shared/wire.ts';
 import type { Analytics } from '../analytics.ts';
 import type { HandleStorage } from '../session/handle-storage.ts';
 import { TransportError, type Transport, type TransportErrorCode } from '../transport.ts';
@@ -24,7 +27,14 @@ export interface ChatModelDependencies {
   clearTimer: (timer: unknown) => void;
   /** Bot and agent messages that arrived while the panel was closed (the loader shows the count). */
   onUnread: (count: number) => void;
+  /** Bot and agent messages that arrived while the tab was hidden (the loader's title prefix); 0 once it is visible. */
+  onAlert: (count: number) => void;
 }
+
+/** After streaming failed (silence, a refusal, failures in a row), how long the panel polls before trying it again. */
+export const STREAM_RETRY_MS = 3 * 60_000;
+/** Streams in a row that end without a word (the connection drops) before the panel falls back to polling. */
+export const STREAM_ATTEMPTS = 3;
 
 /** How long the typing indicator waits for a reply before it gives up. */
 const TYPING_TIMEOUT_MS = 30_000;
@@ -53,6 +63,16 @@ export function createChatModel(deps: ChatModelDependencies) {
   /** The `status_as_of` of the status shown: an answer carrying an older reading does not undo a newer one. */
   let statusAsOf = -1;
   let lastSentAt: number | null = null;
+  let hiddenReplies = 0;
+  /** Whether the panel follows the conversation by the live stream; false while it polls instead. */
+  let live = !!transport.events;
+  let streamFailures = 0;
+  /** The open stream's number (0: none): events of a stream the panel has left are ignored. */
+  let stream = 0;
+  let streams = 0;
+  let stopStream = () => {};
+  let silenceTimer: unknown = null;
+  let streamTimer: unknown = null;
   let pollTimer: unknown = null;
   let typingTimer: unknown = null;
   let disposed = false;
@@ -77,6 +97,8 @@ export function createChatModel(deps: ChatModelDependencies) {
         handle = created.conversation;
         handles.save({ handle, expiresAt: Date.parse(created.expires_at) });
         if (phase.value === 'new' || phase.value === 'ended') phase.value = 'open';
+        // Listening before the first message goes out, so that the relay reads quickly for its reply.
+        follow();
         return handle;
       })
       .finally(() => {
@@ -98,6 +120,93 @@ export function createChatModel(deps: ChatModelDependencies) {
     statusAsOf = -1;
     handles.clear();
     deps.clearTimer(pollTimer);
+    closeStream();
+    deps.clearTimer(streamTimer);
+    live = !!transport.events;
+    streamFailures = 0;
+  }
+
+  /** A refusal that ends the conversation here, from a read or the stream alike; answers whether it was one. */
+  function refused(error: unknown): boolean {
+    const code = error instanceof TransportError && error.code;
+    // Resolved long enough ago that the relay no longer reads it out: nothing more will come.
+    if (code !== 'session_expired' && code !== 'conversation_resolved') return false;
+    forgetConversation();
+    phase.value = code === 'session_expired' ? 'ended' : 'resolved';
+    return true;
+  }
+
+  /** Shows messages from the relay; `announce` is false for history (a resumed conversation). */
+  function take(incoming: readonly WireMessage[], announce: boolean): void {
+    const { list, added } = mergePolled(messages.value, incoming);
+    const replies = added.filter((message) => message.sender !== 'visitor');
+    batch(() => {
+      cursor = Math.max(cursor, ...incoming.map((message) => message.sequence));
+      messages.value = list;
+      if (replies.length > 0) {
+        awaitingReply.value = false;
+        if (!announce) return;
+        announcement.value = replies.at(-1)!;
+        if (!panelOpen.value) deps.onUnread((unread.value += replies.length));
+        if (tabHidden.value) deps.onAlert((hiddenReplies += replies.length));
+      }
+    });
+  }
+
+  function closeStream() {
+    stream = 0;
+    stopStream();
+    deps.clearTimer(silenceTimer);
+  }
+
+  /** After a read: keep following the conversation, by its stream where that works, else by polling. */
+  function follow() {
+    if (!live) schedulePoll();
+    else if (!stream) listen();
+  }
+
+  /** Reads what was missed once, then follows (a new stream if none is open). */
+  function catchUp() {
+    void poll(true);
+  }
+
+  function fallBack(retryAfterMs = 0) {
+    closeStream();
+    live = false;
+    streamFailures = 0;
+    deps.clearTimer(streamTimer);
+    streamTimer = deps.setTimer(() => {
+      live = true;
+      catchUp();
+    }, Math.max(STREAM_RETRY_MS, retryAfterMs));
+    schedulePoll(0);
+  }
+
+  function listen() {
+    closeStream();
+    deps.clearTimer(streamTimer);
+    if (disposed || handle === null) return;
+    deps.clearTimer(pollTimer);
+    const id = (stream = ++streams);
+    // No byte for this long, not even a heartbeat: a proxy holds the stream back, or the connection is dead.
+    const hush = () => {
+      deps.clearTimer(silenceTimer);
+      silenceTimer = deps.setTimer(fallBack, STREAM_SILENCE_LIMIT_MS);
+    };
+    hush();
+    stopStream = transport.events!(handle, cursor, (event) => {
+      if (id !== stream) return;
+      hush();
+      if (event.type === 'message' || event.type === 'status') streamFailures = 0;
+      if (event.type === 'message') take([event.data], true);
+      if (event.type === 'status') takeStatus(event.data.status, event.data.status_as_of);
+      if (event.type === 'reconnect' || event.type === 'error') closeStream();
+      if (event.type === 'reconnect') catchUp();
+      if (event.type !== 'error' || refused(event.data)) return;
+      // A dropped connection (a relay restarting) is tried again soon; anything else means streaming does not work here.
+      if (event.data.code === 'network' && ++streamFailures < STREAM_ATTEMPTS) streamTimer = deps.setTimer(catchUp, retryDelayMs(streamFailures, undefined, deps.random));
+      else fallBack(event.data.retryAfterMs);
+    });
   }
 
   /** The visitor message being delivered (in flight, or waiting for its retry), if any. */
@@ -130,7 +239,8 @@ export function createChatModel(deps: ChatModelDependencies) {
         messages.value = confirmSent(messages.value, key, sent);
         connectionTrouble.value = false;
       });
-      schedulePoll(0);
+      if (live) follow();
+      else schedulePoll(0);
       settle(key);
     } catch (error) {
       const code = error instanceof TransportError ? error.code : 'network';
@@ -160,7 +270,7 @@ export function createChatModel(deps: ChatModelDependencies) {
 
   function schedulePoll(delayOverride?: number) {
     deps.clearTimer(pollTimer);
-    if (disposed || handle === null || phase.value === 'ended') return;
+    if (disposed || handle === null || phase.value === 'ended' || stream) return;
     const delay =
       delayOverride ??
       nextPollDelayMs({
@@ -181,36 +291,15 @@ export function createChatModel(deps: ChatModelDependencies) {
       const answer = await transport.messagesAfter(polled, cursor);
       if (polled !== handle) return;
       pollFailures = 0;
-      const { list, added } = mergePolled(messages.value, answer.messages);
-      const replies = added.filter((message) => message.sender !== 'visitor');
       batch(() => {
         cursor = Math.max(cursor, answer.cursor);
-        messages.value = list;
+        take(answer.messages, announce);
         takeStatus(answer.status, answer.status_as_of);
-        if (replies.length > 0) {
-          awaitingReply.value = false;
-          if (announce) announcement.value = replies.at(-1) ?? null;
-          if (announce && !panelOpen.value) {
-            unread.value += replies.length;
-            deps.onUnread(unread.value);
-          }
-        }
       });
-      schedulePoll();
+      follow();
     } catch (error) {
       // An answer about a conversation the panel has already left (ended, or replaced after expiry) changes nothing.
-      if (polled !== handle) return;
-      if (error instanceof TransportError && error.code === 'session_expired') {
-        forgetConversation();
-        phase.value = 'ended';
-        return;
-      }
-      // Resolved long enough ago that the relay no longer reads it out: nothing more will come.
-      if (error instanceof TransportError && error.code === 'conversation_resolved') {
-        forgetConversation();
-        phase.value = 'resolved';
-        return;
-      }
+      if (polled !== handle || refused(error)) return;
       pollFailures += 1;
       const retryAfter = error instanceof TransportError ? error.retryAfterMs : undefined;
       schedulePoll(retryDelayMs(Math.min(pollFailures, 5), retryAfter, deps.random));
@@ -242,7 +331,7 @@ export function createChatModel(deps: ChatModelDependencies) {
       batch(() => {
         messages.value = [
           ...messages.value,
-          { key, id: null, sender: 'visitor', authorName: '', text: trimmed, createdAt: new Date(now()).toISOString(), delivery: 'sending', idempotencyKey: deps.newKey() },
+          { key, id: null, sequence: null, sender: 'visitor', authorName: '', text: trimmed, createdAt: new Date(now()).toISOString(), delivery: 'sending', idempotencyKey: deps.newKey() },
         ];
         awaitingReply.value = true;
         if (phase.value === 'ended') phase.value = 'new';
@@ -265,7 +354,8 @@ export function createChatModel(deps: ChatModelDependencies) {
         const answer = await transport.escalate(await ensureConversation());
         takeStatus(answer.status, answer.status_as_of);
         deps.analytics.track('escalated');
-        schedulePoll(0);
+        if (live) follow();
+        else schedulePoll(0);
         return null;
       } catch (error) {
         return error instanceof TransportError ? error.code : 'network';
@@ -309,11 +399,21 @@ export function createChatModel(deps: ChatModelDependencies) {
 
     setTabHidden(hidden: boolean) {
       tabHidden.value = hidden;
-      schedulePoll(hidden ? undefined : 0);
+      if (hidden) return schedulePoll();
+      if (hiddenReplies) deps.onAlert((hiddenReplies = 0));
+      catchUp();
+    },
+
+    /** The page came back from the back-forward cache, or the network came back: the stream may be dead, read and reopen. */
+    reconnect() {
+      closeStream();
+      catchUp();
     },
 
     dispose() {
       disposed = true;
+      closeStream();
+      deps.clearTimer(streamTimer);
       deps.clearTimer(pollTimer);
       deps.clearTimer(typingTimer);
       retryTimers.forEach((id) => deps.clearTimer(id));

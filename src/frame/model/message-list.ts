@@ -9,6 +9,8 @@ export interface ChatMessage {
   key: string;
   /** The relay's id once known. */
   id: string | null;
+  /** The conversation's order, once the relay has the message. */
+  sequence: number | null;
   sender: MessageSender;
   authorName: string;
   text: string;
@@ -23,6 +25,7 @@ export function fromWire(message: WireMessage): ChatMessage {
   return {
     key: `m-${message.id}`,
     id: message.id,
+    sequence: message.sequence,
     sender: message.sender,
     authorName: message.author_name,
     text: message.text,
@@ -39,12 +42,25 @@ export function updateMessage(list: readonly ChatMessage[], key: string, change:
 /** The visitor's message was accepted: it takes the relay's id, unless a poll already brought that id in. */
 export function confirmSent(list: readonly ChatMessage[], key: string, sent: WireMessage): ChatMessage[] {
   if (list.some((message) => message.id === sent.id)) return list.filter((message) => message.key !== key);
-  return updateMessage(list, key, { id: sent.id, createdAt: sent.created_at, delivery: 'sent' });
+  return updateMessage(list, key, { id: sent.id, sequence: sent.sequence, createdAt: sent.created_at, delivery: 'sent' });
 }
 
-/** Adds polled messages that are not shown yet; answers the list and the messages that were new. */
+/**
+ * Adds messages from the relay (a read or the live stream) that are not shown yet, each before the first shown
+ * message that comes after it in the conversation, so that two sources overlapping after a gap still show each message
+ * once and in order; answers the list and the messages that were new.
+ */
 export function mergePolled(list: readonly ChatMessage[], incoming: readonly WireMessage[]): { list: ChatMessage[]; added: ChatMessage[] } {
+  const merged = [...list];
+  const added: ChatMessage[] = [];
   const known = new Set(list.map((message) => message.id));
-  const added = incoming.filter((message) => !known.has(message.id)).map(fromWire);
-  return { list: added.length === 0 ? [...list] : [...list, ...added], added };
+  for (const message of incoming) {
+    if (known.has(message.id)) continue;
+    known.add(message.id);
+    const after = merged.findIndex((shown) => shown.sequence !== null && shown.sequence > message.sequence);
+    const item = fromWire(message);
+    merged.splice(after < 0 ? merged.length : after, 0, item);
+    added.push(item);
+  }
+  return { list: merged, added };
 }

@@ -1,5 +1,6 @@
-// Polling is the panel's only way to hear replies, so it is quick while a reply is likely and slows down (or stops)
-// when nobody is looking, to spare the relay, the upstream quota and the visitor's battery.
+// Polling is how the panel hears replies where the live stream does not work (chat-model.ts), so it is quick while a
+// reply is likely and slows down (or stops) when nobody is looking, to spare the relay, the upstream quota and the
+// visitor's battery.
 
 export const POLL_FAST_MS = 1000;
 export const POLL_IDLE_MS = 5000;

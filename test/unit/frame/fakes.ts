@@ -4,6 +4,7 @@ import type { WebchatConfiguration } from '../../../src/shared/configuration.ts'
 import type { ConversationStatus, WireMessage } from '../../../src/shared/wire.ts';
 import { TransportError, type Transport } from '../../../src/frame/transport.ts';
 import type { AnalyticsEvent } from '../../../src/frame/analytics.ts';
+import type { LiveEvent } from '../../../src/frame/live-stream.ts';
 import { createChatModel } from '../../../src/frame/model/chat-model.ts';
 import { createHandleStorage } from '../../../src/frame/session/handle-storage.ts';
 
@@ -54,7 +55,17 @@ export const settle = async () => {
   await new Promise((resolve) => setTimeout(resolve, 0));
 };
 
-export function createFakeRelay() {
+/** A live stream the fake relay opened: the test says what it carries. */
+export interface FakeStream {
+  handle: string;
+  after: number;
+  stopped: boolean;
+  /** Hands the panel an event, whether or not it has stopped this stream (a late event from a stream it left). */
+  deliver(event: LiveEvent): void;
+}
+
+/** `stream`: the relay serves live streams (as the real one); without it the panel can only poll (the demo's preview). */
+export function createFakeRelay(options: { stream?: boolean } = {}) {
   const conversations = new Map<string, { messages: WireMessage[]; status: ConversationStatus }>();
   const byKey = new Map<string, WireMessage>();
   const calls: string[] = [];
@@ -82,6 +93,7 @@ export function createFakeRelay() {
   };
 
   let readings = 0; // status_as_of of the answers
+  const streams: FakeStream[] = [];
   const transport: Transport = {
     async getConfiguration() {
       calls.push('configuration');
@@ -128,9 +140,23 @@ export function createFakeRelay() {
     },
   };
 
+  if (options.stream) {
+    transport.events = (handle, after, listener) => {
+      calls.push(`stream ${after}`);
+      const stream: FakeStream = { handle, after, stopped: false, deliver: listener };
+      streams.push(stream);
+      return () => {
+        stream.stopped = true;
+      };
+    };
+  }
+
   return {
     transport,
     calls,
+    streams,
+    /** The streams the panel has not stopped. */
+    openStreams: () => streams.filter((stream) => !stream.stopped),
     createKeys,
     failures,
     conversations,
@@ -141,11 +167,12 @@ export function createFakeRelay() {
 }
 
 /** A model wired to fakes, as main.tsx wires the real one. */
-export function createTestModel(options: { storage?: Storage; relay?: ReturnType<typeof createFakeRelay> } = {}) {
-  const relay = options.relay ?? createFakeRelay();
+export function createTestModel(options: { storage?: Storage; relay?: ReturnType<typeof createFakeRelay>; stream?: boolean } = {}) {
+  const relay = options.relay ?? createFakeRelay({ stream: options.stream });
   const clock = createManualClock();
   const tracked: AnalyticsEvent[] = [];
   const unread: number[] = [];
+  const alerts: number[] = [];
   let key = 0;
   const model = createChatModel({
     transport: relay.transport,
@@ -158,6 +185,7 @@ export function createTestModel(options: { storage?: Storage; relay?: ReturnType
     setTimer: clock.setTimer,
     clearTimer: clock.clearTimer,
     onUnread: (count) => unread.push(count),
+    onAlert: (count) => alerts.push(count),
   });
-  return { model, relay, clock, tracked, unread };
+  return { model, relay, clock, tracked, unread, alerts };
 }

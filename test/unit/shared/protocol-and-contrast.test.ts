@@ -4,7 +4,7 @@ import { contrastRatio, readableTextOn } from '../../../src/shared/contrast.ts';
 
 describe('protocol', () => {
   it('round-trips every message', () => {
-    for (const message of [{ type: 'ready' }, { type: 'close' }, { type: 'unread', count: 3 }] as const) {
+    for (const message of [{ type: 'ready' }, { type: 'close' }, { type: 'unread', count: 3 }, { type: 'alert', count: 2 }, { type: 'alert', count: 0 }] as const) {
       expect(parseFrameMessage(structuredClone(envelope(message)))).toEqual(message);
     }
     for (const message of [{ type: 'open' }, { type: 'close' }] as const) {
@@ -21,6 +21,10 @@ describe('protocol', () => {
     { tag: 'practice-chat/1', type: 'unread', count: -1 },
     { tag: 'practice-chat/1', type: 'unread', count: 1.5 },
     { tag: 'practice-chat/1', type: 'unread', count: '2' },
+    { tag: 'practice-chat/1', type: 'alert', count: -1 },
+    { tag: 'practice-chat/1', type: 'alert', count: '(1) Your test results' },
+    { tag: 'practice-chat/1', type: 'alert', count: 1e6 },
+    { tag: 'practice-chat/1', type: 'alert' },
   ])('ignores %j', (data) => {
     expect(parseFrameMessage(data)).toBeNull();
     expect(parseHostMessage(data)).toBeNull();

@@ -5,6 +5,8 @@ import {
   parseEscalated,
   parseMessagesAfter,
   parseSentMessage,
+  parseStreamReconnect,
+  parseStreamStatus,
   parseWireMessage,
 } from '../../../src/shared/wire-parse.ts';
 
@@ -23,6 +25,9 @@ describe('wire parsers', () => {
     expect(parseCreatedConversation({ conversation: 'h', expires_at: 'x' })).toEqual({ conversation: 'h', expires_at: 'x' });
     expect(parseEscalated({ status: 'escalated', status_as_of: 5 })).toEqual({ status: 'escalated', status_as_of: 5 });
     expect(parseApiErrorCode({ error: { code: 'rate_limited', message: 'x' } })).toBe('rate_limited');
+    expect(parseStreamStatus({ status: 'resolved', status_as_of: 9, extra: 1 })).toEqual({ status: 'resolved', status_as_of: 9 });
+    expect(parseStreamReconnect({ reason: 'shutdown', extra: 1 })).toEqual({ reason: 'shutdown' });
+    expect(parseStreamReconnect({ reason: 'lifetime' })).toEqual({ reason: 'lifetime' });
   });
 
   it.each([
@@ -39,6 +44,9 @@ describe('wire parsers', () => {
     ['an array for an object', () => parseEscalated([{ status: 'open' }])],
     ['an unknown error code', () => parseApiErrorCode({ error: { code: 'teapot' } })],
     ['null', () => parseSentMessage(null)],
+    ['a stream status without status_as_of', () => parseStreamStatus({ status: 'open' })],
+    ['a reconnect for an unknown reason', () => parseStreamReconnect({ reason: 'bored' })],
+    ['a reconnect without a body', () => parseStreamReconnect(null)],
   ])('refuse %s', (_why, parse) => {
     expect(parse()).toBeNull();
   });
