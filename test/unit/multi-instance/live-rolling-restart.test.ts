@@ -1,8 +1,8 @@
 // Issue 20's promise for live streams across a deploy: three relay processes behind a round-robin proxy (no
 // stickiness), sharing Redis and UPSTREAM_EVENTS_SECRET, the simulator sending its signed events to the proxy. While a
-// team member writes, every instance is restarted in turn (taken out of the proxy, SIGTERM, a new one in its place).
-// A client that does what the panel does with a stream (reconnect after the stream ends, with `after` = the newest
-// sequence it holds) receives every message once and in order: nothing missed, nothing doubled.
+// team member writes, the instance holding the stream is restarted three times over (taken out of the proxy, SIGTERM,
+// a new one in its place). A client that does what the panel does with a stream (reconnect after the stream ends, with
+// `after` = the newest sequence it holds) receives every message once and in order: nothing missed, nothing doubled.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatorServer, type SimulatorServer } from '../../../src/simulator/server.ts';
@@ -51,6 +51,18 @@ afterAll(async () => {
   await Promise.all(relays.map((relay) => relay.stop('SIGKILL')));
   await Promise.all([upstream?.close(), redis?.close()]);
 });
+
+/** The instance that opened the newest stream: the latest `/v1/conversation/events` line in the relays' logs. */
+function holder(): RelayProcess {
+  const latest = (relay: RelayProcess) =>
+    relay
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"route":"/v1/conversation/events"'))
+      .map((line) => Date.parse((JSON.parse(line) as { time: string }).time))
+      .reduce((newest, time) => Math.max(newest, time), 0);
+  return relays.reduce((best, relay) => (latest(relay) > latest(best) ? relay : best));
+}
 
 const frame = () => ({ Origin: proxy.url, 'X-Practice-Chat': 'frame', 'Content-Type': 'application/json' });
 
@@ -118,17 +130,17 @@ describe('live streams through a rolling restart of three instances', () => {
       }
     })();
 
-    // The deploy: each instance leaves the proxy, stops (its streams are told to reconnect), and a new one replaces it.
-    for (let index = 0; index < 3; index++) {
+    // The deploy, three times over: the instance holding the stream leaves the proxy, stops (its streams are told to
+    // reconnect), and a new one takes its place. The holder is the one that opened the latest stream (its request log).
+    for (let restart = 0; restart < 3; restart++) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      const leaving = relays[index]!;
-      // The proxy reads this list on every request: out of it first, as a load balancer's check would take it out.
+      const leaving = holder();
       const others = relays.filter((relay) => relay !== leaving);
       const replacement = startRelayProcess(environment);
+      // The proxy reads this list on every request: out of it first, as a load balancer's check would take it out.
       relays = others;
       expect(await leaving.stop('SIGTERM')).toBe(0);
-      const started = await replacement;
-      relays = [...others.slice(0, index), started, ...others.slice(index)];
+      relays = [...others, await replacement];
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
     writing = false;
