@@ -12,6 +12,7 @@ import { withConfiguration, withLocale } from '../frame/frame-page.ts';
 import { visitorLocale } from '../http/visitor-locale.ts';
 import { CATALOGS } from '../../shared/locales/catalogs.ts';
 import { localeInfo } from '../../shared/locales/locale-list.ts';
+import { acceptsBrotli, createPageCompressor } from '../frame/compressed-page.ts';
 
 /** Where the panel's GA4 beacon goes; allowed by the frame's CSP only for configurations with a GA4 tag id. */
 export const GOOGLE_ANALYTICS_ORIGIN = 'https://www.google-analytics.com';
@@ -26,6 +27,7 @@ export interface FrameRouteOptions {
 }
 
 export function frameRoutes({ configurations, readFramePage, deadlineMs, publicOrigin }: FrameRouteOptions) {
+  const compressedPage = createPageCompressor();
   return new Hono<RelayEnv>().get('/', async (c) => {
     const clientId = clientIdFromQuery(c.req.query('client_id'));
     c.set('clientId', clientId);
@@ -53,6 +55,12 @@ export function frameRoutes({ configurations, readFramePage, deadlineMs, publicO
     // The same answer as GET /v1/webchat-configuration gives, so the panel need not ask for it.
     const answer = configurationAnswer(resolved, publicOrigin, c.req.url, locale);
     const catalog = CATALOGS[locale];
-    return c.html(withLocale(withConfiguration(page, answer), { tag: locale, dir: localeInfo(locale).dir, title: answer.launcher.label, catalog }));
+    const html = withLocale(withConfiguration(page, answer), { tag: locale, dir: localeInfo(locale).dir, title: answer.launcher.label, catalog });
+    c.header('Vary', 'Accept-Encoding');
+    if (!acceptsBrotli(c.req.header('Accept-Encoding'))) return c.html(html);
+    // The page carries the visitor's catalog: compressed, it costs what the words cost, not their UTF-8 bytes.
+    c.header('Content-Encoding', 'br');
+    c.header('Content-Type', 'text/html; charset=UTF-8');
+    return c.body(new Uint8Array(compressedPage(html)));
   });
 }

@@ -80,3 +80,23 @@ describe('GET /v1/locales/TAG', () => {
     expect((await response.json()).error.code).toBe('not_found');
   });
 });
+
+describe('the frame page on the wire', () => {
+  it('is brotli-compressed when the browser accepts it, and plain otherwise', async () => {
+    const { brotliDecompressSync } = await import('node:zlib');
+    const request = (acceptEncoding: string) =>
+      harness.app.request(`${RELAY_ORIGIN}/frame?client_id=smile-dental&locale=ru`, { headers: { 'Accept-Encoding': acceptEncoding } });
+    const compressed = await request('gzip, deflate, br, zstd');
+    expect(compressed.headers.get('Content-Encoding')).toBe('br');
+    expect(compressed.headers.get('Vary')).toContain('Accept-Encoding');
+    const bytes = Buffer.from(await compressed.arrayBuffer());
+    const html = brotliDecompressSync(bytes).toString('utf8');
+    expect(html).toContain('<html lang="ru" dir="ltr">');
+    expect(bytes.length).toBeLessThan(Buffer.byteLength(html) / 2);
+    for (const refused of ['gzip', 'br;q=0', '']) {
+      const plain = await request(refused);
+      expect(plain.headers.get('Content-Encoding'), refused).toBeNull();
+      expect(await plain.text()).toBe(html);
+    }
+  });
+});
