@@ -125,7 +125,9 @@ async function start() {
     return true;
   }
 
-  const draw = () =>
+  const draw = () => {
+    // The relay titled the page in the first language; a switch retitles it.
+    document.title = strings!.panelLabel(configuration.bot_name);
     render(
       <App
         model={model}
@@ -142,6 +144,7 @@ async function start() {
       />,
       root,
     );
+  };
   draw();
   // The patient picked a language on an earlier page of the practice: the panel opens in it again.
   const remembered = rememberedLocale(storage);
