@@ -231,3 +231,31 @@ describe('the language switch', () => {
 });
 
 const english2 = (texts: string[]) => texts.filter((text) => ENGLISH.has(text));
+
+describe('the demo page', () => {
+  it('previews each language, Arabic mirrored: the launcher in the bottom-left corner and the panel beside it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${product.relayUrl}/demo/`);
+      await page.locator('#icon-color-text').waitFor();
+      for (const tag of LOCALE_TAGS) expect(await page.getByRole('radio', { name: localeInfo(tag).autonym }).count(), tag).toBe(1);
+      await page.getByText(localeInfo('ar').autonym, { exact: true }).click();
+      const frame = page.frameLocator('iframe.preview-frame');
+      await expect.poll(() => frame.locator('html').getAttribute('dir')).toBe('rtl');
+      const botName = await page.locator('#bot-name').inputValue();
+      await expect.poll(() => frame.locator('.greeting .bubble').innerText()).toBe(STRINGS.ar.greeting(botName));
+      const launcherHost = page.locator('.mock-page practice-chat');
+      expect(await launcherHost.getAttribute('dir')).toBe('rtl');
+      expect(await launcherHost.locator('button').getAttribute('aria-label')).toBe(STRINGS.ar.panelLabel(botName));
+      const mock = (await page.locator('.mock-page').boundingBox())!;
+      const panel = (await page.locator('iframe.preview-frame').boundingBox())!;
+      const button = (await launcherHost.locator('button').boundingBox())!;
+      expect(panel.x + panel.width / 2).toBeLessThan(mock.x + mock.width / 2);
+      expect(button.x + button.width / 2).toBeLessThan(mock.x + mock.width / 2);
+      expect(panel.x).toBeGreaterThanOrEqual(mock.x);
+    } finally {
+      await context.close();
+    }
+  });
+});
