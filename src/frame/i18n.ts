@@ -45,7 +45,6 @@ export interface Strings {
   errors: Record<ErrorKey, string>;
   newMessageAnnouncement(author: string): string;
   unavailable: string;
-  loading: string;
   preview: string;
   /** Shown when the browser gives the frame no storage: the conversation ends with this page. */
   noResume: string;
@@ -78,7 +77,8 @@ export function createStrings(catalog: Catalog, locale: Locale): Strings {
     sensitiveBody: (kinds) => {
       const card = kinds.includes('card');
       const ssn = kinds.includes('ssn');
-      return card && ssn ? catalog.sensitiveBoth : card ? catalog.sensitiveCard : ssn ? catalog.sensitiveSsn : catalog.sensitiveOther;
+      // The warning shows only when something was found: both kinds, or the one found.
+      return card && ssn ? catalog.sensitiveBoth : card ? catalog.sensitiveCard : catalog.sensitiveSsn;
     },
     newMessageAnnouncement: with1(catalog.newMessageAnnouncement, 'author'),
   };

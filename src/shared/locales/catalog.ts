@@ -40,12 +40,10 @@ export const TEXT_KEYS = [
   'sensitiveCard',
   'sensitiveSsn',
   'sensitiveBoth',
-  'sensitiveOther',
   'sendAnyway',
   'edit',
   'newMessageAnnouncement', // {author}
   'unavailable',
-  'loading',
   'preview',
   'noResume',
   'languageLabel',

@@ -33,13 +33,10 @@ export const de: Catalog = {
     'Die Nachricht scheint eine Sozialversicherungsnummer (SSN) zu enthalten. Bitte teilen Sie im Chat keine Kartennummern oder Sozialversicherungsnummern (SSN).',
   sensitiveBoth:
     'Die Nachricht scheint eine Kartennummer und eine Sozialversicherungsnummer (SSN) zu enthalten. Bitte teilen Sie im Chat keine Kartennummern oder Sozialversicherungsnummern (SSN).',
-  sensitiveOther:
-    'Die Nachricht scheint vertrauliche Angaben zu enthalten. Bitte teilen Sie im Chat keine Kartennummern oder Sozialversicherungsnummern (SSN).',
   sendAnyway: 'Trotzdem senden',
   edit: 'Nachricht bearbeiten',
   newMessageAnnouncement: 'Neue Nachricht von {author}',
   unavailable: 'Der Chat ist gerade nicht verfügbar.',
-  loading: 'Wird geladen…',
   preview: 'Vorschau — Nachrichten werden nicht an die Praxis gesendet',
   noResume: 'Ihr Browser blockiert die Speicherung für diesen Chat. Er wird daher auf einer anderen Seite oder nach dem Neuladen nicht fortgesetzt.',
   languageLabel: 'Sprache',

@@ -31,12 +31,10 @@ export const en: Catalog = {
   sensitiveSsn: "This looks like it contains a Social Security number. Please don't share card or Social Security numbers in chat.",
   sensitiveBoth:
     "This looks like it contains a card number and a Social Security number. Please don't share card or Social Security numbers in chat.",
-  sensitiveOther: "This looks like it contains sensitive information. Please don't share card or Social Security numbers in chat.",
   sendAnyway: 'Send anyway',
   edit: 'Edit message',
   newMessageAnnouncement: 'New message from {author}',
   unavailable: 'Chat is unavailable right now.',
-  loading: 'Loading…',
   preview: 'Preview — messages are not sent to the practice',
   noResume: 'Your browser blocks storage for this chat, so it will not continue on another page or after a reload.',
   languageLabel: 'Language',

@@ -31,12 +31,10 @@ export const es: Catalog = {
   sensitiveSsn: 'Parece que contiene un número de Seguro Social. Por favor, no comparta números de tarjeta ni de Seguro Social en el chat.',
   sensitiveBoth:
     'Parece que contiene un número de tarjeta y un número de Seguro Social. Por favor, no comparta números de tarjeta ni de Seguro Social en el chat.',
-  sensitiveOther: 'Parece que contiene información delicada. Por favor, no comparta números de tarjeta ni de Seguro Social en el chat.',
   sendAnyway: 'Enviar de todos modos',
   edit: 'Editar el mensaje',
   newMessageAnnouncement: 'Nuevo mensaje de {author}',
   unavailable: 'El chat no está disponible en este momento.',
-  loading: 'Cargando…',
   preview: 'Vista previa: los mensajes no se envían al consultorio',
   noResume: 'Su navegador bloquea el almacenamiento de este chat, así que no continuará en otra página ni al recargar.',
   languageLabel: 'Idioma',

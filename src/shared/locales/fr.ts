@@ -34,13 +34,10 @@ export const fr: Catalog = {
     'Ce message semble contenir un numéro de sécurité sociale (SSN). Merci de ne pas communiquer de numéro de carte ni de numéro de sécurité sociale (SSN) dans la discussion.',
   sensitiveBoth:
     'Ce message semble contenir un numéro de carte et un numéro de sécurité sociale (SSN). Merci de ne pas communiquer de numéro de carte ni de numéro de sécurité sociale (SSN) dans la discussion.',
-  sensitiveOther:
-    'Ce message semble contenir des informations sensibles. Merci de ne pas communiquer de numéro de carte ni de numéro de sécurité sociale (SSN) dans la discussion.',
   sendAnyway: 'Envoyer quand même',
   edit: 'Modifier le message',
   newMessageAnnouncement: 'Nouveau message de {author}',
   unavailable: 'La discussion n’est pas disponible pour le moment.',
-  loading: 'Chargement…',
   preview: 'Aperçu — les messages ne sont pas envoyés au cabinet',
   noResume:
     'Votre navigateur bloque le stockage pour cette discussion : elle ne continuera pas sur une autre page ni après un rechargement.',

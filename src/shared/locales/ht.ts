@@ -31,12 +31,10 @@ export const ht: Catalog = {
   sensitiveSsn: 'Sanble gen yon nimewo Sekirite Sosyal ladan l. Tanpri pa pataje nimewo kat oswa nimewo Sekirite Sosyal nan chat la.',
   sensitiveBoth:
     'Sanble gen yon nimewo kat ak yon nimewo Sekirite Sosyal ladan l. Tanpri pa pataje nimewo kat oswa nimewo Sekirite Sosyal nan chat la.',
-  sensitiveOther: 'Sanble gen enfòmasyon prive ladan l. Tanpri pa pataje nimewo kat oswa nimewo Sekirite Sosyal nan chat la.',
   sendAnyway: 'Voye l kanmenm',
   edit: 'Chanje mesaj la',
   newMessageAnnouncement: 'Nouvo mesaj soti nan {author}',
   unavailable: 'Chat la pa disponib kounye a.',
-  loading: 'L ap chaje…',
   preview: 'Apèsi — mesaj yo pa ale bay klinik la',
   noResume: 'Navigatè ou a bloke anrejistreman pou chat sa a, kidonk li p ap kontinye sou yon lòt paj oswa apre ou rechaje paj la.',
   languageLabel: 'Lang',

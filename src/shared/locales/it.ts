@@ -33,13 +33,10 @@ export const it: Catalog = {
     'Sembra che contenga un numero di previdenza sociale (SSN). La preghiamo di non condividere in chat numeri di carta o di previdenza sociale (SSN).',
   sensitiveBoth:
     'Sembra che contenga un numero di carta e un numero di previdenza sociale (SSN). La preghiamo di non condividere in chat numeri di carta o di previdenza sociale (SSN).',
-  sensitiveOther:
-    'Sembra che contenga informazioni riservate. La preghiamo di non condividere in chat numeri di carta o di previdenza sociale (SSN).',
   sendAnyway: 'Invia comunque',
   edit: 'Modifica il messaggio',
   newMessageAnnouncement: 'Nuovo messaggio da {author}',
   unavailable: 'La chat non è disponibile al momento.',
-  loading: 'Caricamento…',
   preview: 'Anteprima — i messaggi non vengono inviati allo studio',
   noResume: 'Il suo browser blocca l’archiviazione per questa chat, quindi non continuerà su un’altra pagina né dopo un ricaricamento.',
   languageLabel: 'Lingua',

@@ -34,13 +34,10 @@ export const pl: Catalog = {
     'Wygląda na to, że wiadomość zawiera numer ubezpieczenia społecznego (SSN). Prosimy nie podawać na czacie numerów kart ani numerów ubezpieczenia społecznego (SSN).',
   sensitiveBoth:
     'Wygląda na to, że wiadomość zawiera numer karty i numer ubezpieczenia społecznego (SSN). Prosimy nie podawać na czacie numerów kart ani numerów ubezpieczenia społecznego (SSN).',
-  sensitiveOther:
-    'Wygląda na to, że wiadomość zawiera poufne informacje. Prosimy nie podawać na czacie numerów kart ani numerów ubezpieczenia społecznego (SSN).',
   sendAnyway: 'Wyślij mimo to',
   edit: 'Popraw wiadomość',
   newMessageAnnouncement: 'Nowa wiadomość od: {author}',
   unavailable: 'Czat jest teraz niedostępny.',
-  loading: 'Wczytywanie…',
   preview: 'Podgląd — wiadomości nie trafiają do placówki',
   noResume: 'Twoja przeglądarka blokuje zapisywanie danych tego czatu, więc nie będzie on kontynuowany na innej stronie ani po odświeżeniu.',
   languageLabel: 'Język',

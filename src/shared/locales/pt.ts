@@ -31,12 +31,10 @@ export const pt: Catalog = {
   sensitiveSsn: 'Parece que há um número de Seguro Social (SSN). Por favor, não compartilhe números de cartão nem de Seguro Social (SSN) no chat.',
   sensitiveBoth:
     'Parece que há um número de cartão e um número de Seguro Social (SSN). Por favor, não compartilhe números de cartão nem de Seguro Social (SSN) no chat.',
-  sensitiveOther: 'Parece que há informações confidenciais. Por favor, não compartilhe números de cartão nem de Seguro Social (SSN) no chat.',
   sendAnyway: 'Enviar mesmo assim',
   edit: 'Editar a mensagem',
   newMessageAnnouncement: 'Nova mensagem de {author}',
   unavailable: 'O chat não está disponível no momento.',
-  loading: 'Carregando…',
   preview: 'Prévia — as mensagens não são enviadas ao consultório',
   noResume: 'Seu navegador bloqueia o armazenamento deste chat, então ele não continuará em outra página nem depois de recarregar.',
   languageLabel: 'Idioma',

@@ -31,12 +31,10 @@ export const vi: Catalog = {
   sensitiveSsn: 'Tin nhắn này có vẻ chứa số An Sinh Xã Hội. Vui lòng không chia sẻ số thẻ hoặc số An Sinh Xã Hội trong cuộc trò chuyện.',
   sensitiveBoth:
     'Tin nhắn này có vẻ chứa số thẻ và số An Sinh Xã Hội. Vui lòng không chia sẻ số thẻ hoặc số An Sinh Xã Hội trong cuộc trò chuyện.',
-  sensitiveOther: 'Tin nhắn này có vẻ chứa thông tin nhạy cảm. Vui lòng không chia sẻ số thẻ hoặc số An Sinh Xã Hội trong cuộc trò chuyện.',
   sendAnyway: 'Vẫn gửi',
   edit: 'Sửa tin nhắn',
   newMessageAnnouncement: 'Tin nhắn mới từ {author}',
   unavailable: 'Hiện không thể trò chuyện.',
-  loading: 'Đang tải…',
   preview: 'Xem trước — tin nhắn không được gửi đến phòng khám',
   noResume: 'Trình duyệt của quý vị chặn việc lưu trữ cho cuộc trò chuyện này, nên cuộc trò chuyện sẽ không tiếp tục ở trang khác hoặc sau khi tải lại.',
   languageLabel: 'Ngôn ngữ',
