@@ -9,7 +9,7 @@ import { createHostBridge, trustedHostOrigin } from './host-bridge.ts';
 import { inlineConfiguration } from './inline-configuration.ts';
 import { createStrings, type Locale, type Strings } from './i18n.ts';
 import { applyLocale, fetchLocale, inlineLocale, rememberedLocale, rememberLocale, type LoadedLocale } from './locale-source.ts';
-import { negotiateLocale } from '../shared/locale-negotiation.ts';
+import { isLocaleTag } from '../shared/locales/locale-list.ts';
 import { createChatModel } from './model/chat-model.ts';
 import { createHandleStorage } from './session/handle-storage.ts';
 import { createTransport } from './transport.ts';
@@ -55,8 +55,10 @@ function sessionStorageOrNull(): Storage | null {
 }
 
 async function start() {
-  // A page without its catalog (not served by the relay's /frame) asks the relay for the same choice.
-  const first = inlineLocale(document) ?? (await fetchLocale(fetch, negotiateLocale(params.get('locale'), navigator.languages)));
+  // A page without its catalog (not served by the relay's /frame) asks the relay for the language the loader named
+  // (the relay's own choice, an exact tag), else English: the panel carries no negotiation code.
+  const named = params.get('locale');
+  const first = inlineLocale(document) ?? (await fetchLocale(fetch, isLocaleTag(named) ? named : 'en'));
   if (!first) throw new Error('locale');
   useLocale(first);
   if (!CLIENT_ID_PATTERN.test(clientId)) throw new Error('client_id');
