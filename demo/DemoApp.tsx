@@ -8,6 +8,7 @@ import { configurationChecks } from './checks.ts';
 import { draftFrom, normaliseDraft, type Draft } from './draft.ts';
 import { explainHost } from './host-explainer.ts';
 import { createPreview, type Preview } from './preview.ts';
+import { localeInfo } from '../src/shared/locales/locale-list.ts';
 import { DEFAULT_VIEW, parseShareFragment, shareFragment, type View } from './share.ts';
 import { ViewSwitches } from './ViewSwitches.tsx';
 
@@ -105,7 +106,7 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
         <h2 id="preview-title">Live preview</h2>
         <ViewSwitches view={view} onChange={setView} />
         <div class="preview-row">
-          <div class={`mock-page ${view.device} ${view.theme}`} ref={mockPage} role="region" aria-label="Example practice web page">
+          <div class={`mock-page ${view.device} ${view.theme} ${localeInfo(view.locale).dir}`} ref={mockPage} role="region" aria-label="Example practice web page">
             <div class="mock-site" aria-hidden="true">
               <div class="mock-nav">
                 <strong>Smile Dental</strong>

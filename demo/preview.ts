@@ -6,6 +6,7 @@ import type { WebchatConfiguration } from '../src/shared/configuration.ts';
 import { envelope, parseFrameMessage } from '../src/shared/protocol.ts';
 import { mountLauncher, type Launcher } from '../src/loader/launcher.ts';
 import { withLauncherLook } from '../src/shared/launcher-look.ts';
+import type { LocaleTag } from '../src/shared/locales/locale-list.ts';
 
 export interface Preview {
   show(configuration: WebchatConfiguration): void;
@@ -20,13 +21,11 @@ export interface PreviewPlaces {
 }
 
 export interface PreviewOptions {
-  locale: 'en' | 'es';
+  locale: LocaleTag;
   theme: 'light' | 'dark';
   /** A short exchange with the preview bot under the greeting. */
   sample: boolean;
 }
-
-const launcherLabel = (locale: PreviewOptions['locale'], botName: string) => (locale === 'es' ? `Chatear con ${botName}` : `Chat with ${botName}`);
 
 /** The loader puts its launcher in the top layer of the page; the preview keeps it inside the mock page instead. */
 function placeIn(place: HTMLElement, launcher: Launcher): Launcher {
@@ -80,15 +79,17 @@ export function createPreview(win: Window, clientId: string, places: PreviewPlac
   return {
     show(configuration) {
       current = configuration;
-      const label = launcherLabel(options.locale, configuration.bot_name);
+      // The launcher exactly as the relay would answer it for this language: label, lang and direction.
+      const answer = withLauncherLook(configuration, options.locale);
+      const label = answer.launcher.label;
       frame.title = `${label} (preview)`;
       launcher?.host.remove();
-      launcher = placeIn(places.page, mountLauncher(doc, withLauncherLook(configuration), '', label));
+      launcher = placeIn(places.page, mountLauncher(doc, answer, '', label));
       launcher.host.classList.add('preview-launcher');
       launcher.button.addEventListener('click', () => setOpen(!open));
       launcher.setOpen(open);
       closed?.host.remove();
-      closed = placeIn(places.closedLook, mountLauncher(doc, withLauncherLook(configuration), '', label));
+      closed = placeIn(places.closedLook, mountLauncher(doc, answer, '', label));
       closed.host.classList.add('closed-launcher');
       // A picture of the closed launcher: not a second control for keyboards and screen readers.
       closed.host.inert = true;

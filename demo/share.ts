@@ -2,11 +2,13 @@
 // to a server. What comes back from a fragment is parsed field by field, like any other input: a hand-edited or
 // truncated link restores what it can and ignores the rest.
 import type { Draft } from './draft.ts';
+import { LOCALE_TAGS, type LocaleTag } from '../src/shared/locales/locale-list.ts';
 
 export interface View {
   device: 'desktop' | 'phone';
   theme: 'light' | 'dark';
-  locale: 'en' | 'es';
+  /** The patient's language the preview speaks (every locale the widget has, right-to-left included). */
+  locale: LocaleTag;
   /**
    * What the open panel shows: the greeting with its suggestions (what a patient sees first, and all of it fits at
    * once), or a short sample exchange under the greeting.
@@ -65,7 +67,7 @@ export function parseShareFragment(hash: string): Shared | null {
     view: {
       device: oneOf(input.device, ['desktop', 'phone'], DEFAULT_VIEW.device),
       theme: oneOf(input.theme, ['light', 'dark'], DEFAULT_VIEW.theme),
-      locale: oneOf(input.locale, ['en', 'es'], DEFAULT_VIEW.locale),
+      locale: oneOf(input.locale, LOCALE_TAGS, DEFAULT_VIEW.locale),
       conversation: oneOf(input.conversation, ['greeting', 'sample'], DEFAULT_VIEW.conversation),
     },
   };

@@ -7,7 +7,9 @@ import { createAnalytics } from './analytics.ts';
 import { App } from './components/App.tsx';
 import { createHostBridge, trustedHostOrigin } from './host-bridge.ts';
 import { inlineConfiguration } from './inline-configuration.ts';
-import { chooseLocale, STRINGS } from './i18n.ts';
+import { createStrings, type Locale, type Strings } from './i18n.ts';
+import { applyLocale, fetchLocale, inlineLocale, rememberedLocale, rememberLocale, type LoadedLocale } from './locale-source.ts';
+import { isLocaleTag } from '../shared/locales/locale-list.ts';
 import { createChatModel } from './model/chat-model.ts';
 import { createHandleStorage } from './session/handle-storage.ts';
 import { createTransport } from './transport.ts';
@@ -17,9 +19,14 @@ import './frame.css';
 
 const root = document.getElementById('app')!;
 const params = new URLSearchParams(location.search);
-const locale = chooseLocale(params.get('locale'), navigator.languages);
-const strings = STRINGS[locale];
-document.documentElement.lang = locale;
+// The relay chose the language and wrote its words into the page; the patient may pick another (LanguageSwitch).
+let locale: Locale = 'en';
+let strings: Strings | null = null;
+const useLocale = (loaded: LoadedLocale) => {
+  locale = loaded.locale;
+  strings = createStrings(loaded.catalog, locale);
+  applyLocale(document, locale);
+};
 const clientId = params.get('client_id') ?? '';
 // The demo page's preview: a local preview bot, no storage, no analytics, and configurations sent by the demo page
 // (the relay lets only its own pages embed a preview frame).
@@ -48,6 +55,12 @@ function sessionStorageOrNull(): Storage | null {
 }
 
 async function start() {
+  // A page without its catalog (not served by the relay's /frame) asks the relay for the language the loader named
+  // (the relay's own choice, an exact tag), else English: the panel carries no negotiation code.
+  const named = params.get('locale');
+  const first = inlineLocale(document) ?? (await fetchLocale(fetch, isLocaleTag(named) ? named : 'en'));
+  if (!first) throw new Error('locale');
+  useLocale(first);
   if (!CLIENT_ID_PATTERN.test(clientId)) throw new Error('client_id');
   // Written into the page by the relay, so the panel shows without another round trip; asked for otherwise.
   let configuration: WebchatConfiguration = inlineConfiguration(document, clientId) ?? (await relayTransport.getConfiguration(clientId));
@@ -109,13 +122,25 @@ async function start() {
   addEventListener('online', () => model.reconnect());
   model.resume();
 
-  const draw = () =>
+  async function switchLanguage(tag: Locale) {
+    const loaded = tag === locale ? null : await fetchLocale(fetch, tag);
+    if (!loaded) return tag === locale;
+    useLocale(loaded);
+    rememberLocale(storage, tag);
+    draw();
+    return true;
+  }
+
+  const draw = () => {
+    // The relay titled the page in the first language; a switch retitles it.
+    document.title = strings!.panelLabel(configuration.bot_name);
     render(
       <App
         model={model}
         configuration={configuration}
-        strings={strings}
+        strings={strings!}
         locale={locale}
+        onLanguage={preview ? undefined : switchLanguage}
         maxLength={MESSAGE_MAX_LENGTH}
         composerRef={composerRef}
         preview={preview}
@@ -125,12 +150,16 @@ async function start() {
       />,
       root,
     );
+  };
   draw();
+  // The patient picked a language on an earlier page of the practice: the panel opens in it again.
+  const remembered = rememberedLocale(storage);
+  if (remembered && remembered !== locale) void switchLanguage(remembered);
   // The demo's sample exchange: the first suggestion, answered by the preview bot (preview only: never the relay).
-  if (preview && params.get('sample') === '1') model.send(strings.suggestions[0] ?? '');
+  if (preview && params.get('sample') === '1') model.send(strings!.suggestions[0] ?? '');
   bridge?.post({ type: 'ready' });
 }
 
 start().catch(() => {
-  root.textContent = strings.unavailable;
+  root.textContent = strings?.unavailable ?? '';
 });

@@ -63,20 +63,19 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
   if (typeof settings == 'string') return void refuse(settings);
   const { relayOrigin, locale, clientId } = settings;
 
-  fetchConfiguration(relayOrigin, clientId, fetch, wait)
+  fetchConfiguration(relayOrigin, clientId, locale, fetch, wait)
     .then((configuration) => {
       if (destroyed) return;
       const location = win.location;
       const refusal = typeof configuration == 'string' ? configuration : refusalFor(configuration, location.hostname);
       if (refusal || typeof configuration == 'string') return refuse(refusal!);
-      // The same choice as the panel's: data-locale, else the browser's language.
-      const labels = configuration.launcher.label;
-      const label = /^es/i.test(locale ?? win.navigator.language) ? labels.es : labels.en;
+      // In the visitor's language, chosen by the relay (data-locale, else the browser's languages).
+      const look = configuration.launcher;
+      const label = look.label;
       launcher = mountLauncher(doc, configuration, settings.nonce, label);
       const button = launcher.button;
       // The frame learns its configuration, the page's exact origin (its postMessage target) and the language.
-      const frameQuery = new URLSearchParams({ client_id: clientId, origin: location.origin });
-      if (locale) frameQuery.set('locale', locale);
+      const frameQuery = new URLSearchParams({ client_id: clientId, origin: location.origin, locale: look.locale });
       const chat = (frame = createChatFrame(win, launcher.shadow, relayOrigin, frameQuery, label, (message) => {
         if (message.type == 'close') setOpen(false, true);
         if (message.type == 'unread') {

@@ -24,20 +24,21 @@ function isConfiguration(value: LoaderConfiguration | null): boolean {
     HEX_COLOR.test(look?.background as string) &&
     HEX_COLOR.test(look!.color) &&
     typeof look!.opacity == 'number' &&
-    typeof look!.label?.en == 'string' &&
-    typeof look!.label.es == 'string'
+    typeof look!.label == 'string'
   );
 }
 
 export async function fetchConfiguration(
   relayOrigin: string,
   clientId: string,
+  /** data-locale as the tag wrote it ('' when unset): the relay chooses the language and writes the launcher's label. */
+  locale: string,
   fetchImpl: typeof fetch,
   wait: (ms: number) => Promise<void>,
 ): Promise<LoaderConfiguration | string> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const response = await fetchImpl(`${relayOrigin}/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}`, {
+      const response = await fetchImpl(`${relayOrigin}/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}&locale=${locale}`, {
         credentials: 'omit',
       });
       const status = response.status;

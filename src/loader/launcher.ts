@@ -19,7 +19,8 @@ export function mountLauncher(doc: Document, { logo_url, launcher: look }: Loade
     for (const key in attributes) element.setAttribute(key, attributes[key]!);
     return element;
   };
-  const host = make('practice-chat');
+  // The visitor's language and direction: Arabic and Persian put the launcher in the other corner (launcher-styles).
+  const host = make('practice-chat', { lang: look.locale, dir: look.dir });
   const shadow = host.attachShadow({ mode: 'open' });
   const css = launcherCss(look);
   try {

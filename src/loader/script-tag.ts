@@ -6,7 +6,8 @@ export interface ScriptSettings {
   clientId: string;
   relayOrigin: string;
   nonce: string;
-  locale: string | null;
+  /** data-locale when it has a language tag's shape, else ''; the relay maps it to a language it has, or ignores it. */
+  locale: string;
 }
 
 /**
@@ -37,5 +38,5 @@ export function readScriptTag(script: HTMLScriptElement | null): ScriptSettings 
   if (!CLIENT_ID_PATTERN.test(clientId)) return 'data-client-id is missing or malformed';
   const locale = data.locale;
   // Browsers hide the nonce attribute once the script runs and keep it in the property.
-  return { clientId, relayOrigin, nonce: script.nonce || script.getAttribute('nonce') || '', locale: /^[a-z]{2}(-[a-z]{2})?$/i.test(locale!) ? locale! : null };
+  return { clientId, relayOrigin, nonce: script.nonce || script.getAttribute('nonce') || '', locale: /^[a-z]{2,3}([-_]\w{2,8})*$/i.test(locale!) ? locale! : '' };
 }

@@ -22,6 +22,7 @@ import { createConversationReader } from './conversations/conversation-reader.ts
 import { createLiveHub } from './live/live-hub.ts';
 import { createReadScheduler } from './live/read-scheduler.ts';
 import { frameRoutes } from './routes/frame.ts';
+import { localeRoutes } from './routes/locales.ts';
 import { logoRoutes } from './routes/logo.ts';
 import { createLogoFetcher } from './logo/logo-fetcher.ts';
 import { LOGO_ROUTE } from './logo/logo-url.ts';
@@ -177,6 +178,7 @@ export function createRelayApp({
 
   app.route('/v1/webchat-configuration', configurationRoutes({ configurations, deadlineMs, publicOrigin: settings.publicOrigin }));
   app.route(LOGO_ROUTE, logoRoutes({ configurations, deadlineMs }));
+  app.route('/v1/locales', localeRoutes());
   const statusReadings = createStatusReadings({ maxAgeMs: settings.statusRefreshSeconds * 1000, now });
   const live = createLiveHub({
     read: createConversationReader(upstream, statusReadings),

@@ -1,8 +1,12 @@
 // What the loader needs to draw the launcher, computed once by the relay with the shared rules, so the loader ships
-// no contrast, clamping or naming code (its size budget is 1,536 bytes brotli). The relay adds it to its
-// configuration answer as `launcher`; the frame and the demo page keep reading the plain configuration fields.
+// no contrast, clamping, naming or language code (its size budget is 1,536 bytes brotli). The relay adds it to its
+// configuration answer as `launcher`, in the visitor's language; the frame and the demo page keep reading the plain
+// configuration fields.
 import type { WebchatConfiguration } from './configuration.ts';
 import { readableTextOn } from './contrast.ts';
+import { CATALOGS } from './locales/catalogs.ts';
+import { fill } from './locales/catalog.ts';
+import { localeInfo, type LocaleTag } from './locales/locale-list.ts';
 
 export interface LauncherLook {
   /** The practice's accent, a normalised hex colour. */
@@ -11,20 +15,32 @@ export interface LauncherLook {
   color: string;
   /** 0–1, from the configured percentage. */
   opacity: number;
-  /** The launcher's accessible name, per language the loader can choose. */
-  label: { en: string; es: string };
+  /** The launcher's accessible name (and the frame's title), in the visitor's language. */
+  label: string;
+  /** The language the relay chose for this visitor: the launcher's `lang`, and the frame's `locale`. */
+  locale: LocaleTag;
+  /** `rtl` for Arabic and Persian: the launcher sits in the bottom-left corner, its badge on the left. */
+  dir: 'ltr' | 'rtl';
 }
 
 /** A configuration as the relay answers it to browsers: the normalised fields plus the launcher's look. */
 export type ConfigurationAnswer = WebchatConfiguration & { launcher: LauncherLook };
 
-export function launcherLook({ icon_color, icon_opacity, bot_name }: WebchatConfiguration): LauncherLook {
+export function launcherLook({ icon_color, icon_opacity, bot_name }: WebchatConfiguration, locale: LocaleTag = 'en'): LauncherLook {
+  const { dir } = localeInfo(locale);
+  // The name is isolated in right-to-left labels, as the panel does (src/frame/i18n.ts).
+  const bot = dir === 'rtl' ? `\u2068${bot_name}\u2069` : bot_name;
   return {
     background: icon_color,
     color: readableTextOn(icon_color),
     opacity: icon_opacity / 100,
-    label: { en: `Chat with ${bot_name}`, es: `Chatear con ${bot_name}` },
+    label: fill(CATALOGS[locale].panelLabel, { bot }),
+    locale,
+    dir,
   };
 }
 
-export const withLauncherLook = (configuration: WebchatConfiguration): ConfigurationAnswer => ({ ...configuration, launcher: launcherLook(configuration) });
+export const withLauncherLook = (configuration: WebchatConfiguration, locale?: LocaleTag): ConfigurationAnswer => ({
+  ...configuration,
+  launcher: launcherLook(configuration, locale),
+});

@@ -5,7 +5,7 @@ import { bench, describe } from 'vitest';
 import { render } from 'preact';
 import { signal } from '@preact/signals';
 import { MessageList } from '../../src/frame/components/MessageList.tsx';
-import { STRINGS } from '../../src/frame/i18n.ts';
+import { STRINGS } from '../unit/frame/strings.ts';
 import type { ChatMessage } from '../../src/frame/model/message-list.ts';
 
 const message = (index: number): ChatMessage => ({

@@ -20,11 +20,13 @@ export interface AppProps {
   composerRef?: { current: HTMLTextAreaElement | null };
   /** The demo's preview: nothing goes to the practice. */
   preview?: boolean;
+  /** Switches the panel's language, keeping the conversation; absent: no switch. */
+  onLanguage?: (tag: Locale) => Promise<boolean>;
   /** The browser gives the frame no storage (a setting), so the conversation cannot resume elsewhere: say so. */
   storageUnavailable?: boolean;
 }
 
-export function App({ model, configuration, strings, locale, maxLength, onClose, refreshLogo, composerRef, preview = false, storageUnavailable = false }: AppProps) {
+export function App({ model, configuration, strings, locale, maxLength, onClose, refreshLogo, composerRef, preview = false, storageUnavailable = false, onLanguage }: AppProps) {
   const ownRef = useRef<HTMLTextAreaElement>(null);
   const inputRef = composerRef ?? ownRef;
   const [escalationError, setEscalationError] = useState<string | null>(null);
@@ -52,7 +54,7 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
       }}
     >
       {/* Keyed by the logo, so a new configuration (the demo's preview) starts its logo checks afresh. */}
-      <Header key={configuration.logo_url ?? ''} botName={botName} logoUrl={configuration.logo_url} strings={strings} refreshLogo={refreshLogo} onClose={onClose} />
+      <Header key={configuration.logo_url ?? ''} botName={botName} logoUrl={configuration.logo_url} strings={strings} locale={locale} onLanguage={onLanguage} refreshLogo={refreshLogo} onClose={onClose} />
       {preview && <p class="notice preview">{strings.preview}</p>}
       {storageUnavailable && !preview && <p class="notice no-resume">{strings.noResume}</p>}
       <p class="notice">

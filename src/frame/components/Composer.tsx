@@ -51,6 +51,7 @@ export function Composer({ strings, maxLength, onSend, inputRef }: ComposerProps
         <textarea
           ref={inputRef}
           rows={2}
+          dir="auto"
           maxLength={maxLength}
           value={text}
           aria-label={strings.composerLabel}

@@ -1,9 +1,13 @@
 import { splitLinks } from '../text/links.ts';
 
-/** Message text as text nodes and safe links only: nothing in a message is ever rendered as HTML. */
+/**
+ * Message text as text nodes and safe links only: nothing in a message is ever rendered as HTML. `dir="auto"`: a
+ * message takes the direction of its own first letters (an English reply in the Arabic panel, or Arabic in the
+ * English one), isolated from the panel's.
+ */
 export function MessageText({ text }: { text: string }) {
   return (
-    <p class="text">
+    <p class="text" dir="auto">
       {splitLinks(text).map((segment, index) =>
         segment.kind === 'link' ? (
           <a key={index} href={segment.href} target="_blank" rel="noopener noreferrer">

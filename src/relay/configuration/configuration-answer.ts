@@ -1,10 +1,11 @@
 // What browsers receive of a configuration, from GET /v1/webchat-configuration and inside the frame page alike: the
 // logo on the relay's origin, and the launcher's look precomputed with the shared rules so the loader stays small.
 import { withLauncherLook, type ConfigurationAnswer } from '../../shared/launcher-look.ts';
+import type { LocaleTag } from '../../shared/locales/locale-list.ts';
 import { browserConfiguration } from '../logo/logo-url.ts';
 import type { ResolvedConfiguration } from './configuration-service.ts';
 
-/** `publicOrigin` null (development): the logo is on the origin this request came to. */
-export function configurationAnswer(resolved: ResolvedConfiguration, publicOrigin: string | null, requestUrl: string): ConfigurationAnswer {
-  return withLauncherLook(browserConfiguration(resolved, publicOrigin ?? new URL(requestUrl).origin));
+/** `publicOrigin` null (development): the logo is on the origin this request came to. `locale`: the visitor's. */
+export function configurationAnswer(resolved: ResolvedConfiguration, publicOrigin: string | null, requestUrl: string, locale?: LocaleTag): ConfigurationAnswer {
+  return withLauncherLook(browserConfiguration(resolved, publicOrigin ?? new URL(requestUrl).origin), locale);
 }

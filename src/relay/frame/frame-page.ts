@@ -35,7 +35,7 @@ export async function readFramePage(distDir: string): Promise<string | null> {
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Chat</title>' +
-    `${styles}${preloads}${CONFIGURATION_SLOT}<script type="module" src="/${entry.file}"></script></head>` +
+    `${styles}${preloads}${CONFIGURATION_SLOT}${LOCALE_SLOT}<script type="module" src="/${entry.file}"></script></head>` +
     '<body><div id="app"></div></body></html>'
   );
 }
@@ -51,6 +51,25 @@ const CONFIGURATION_SLOT = '<!--configuration-->';
  * bot name of `</script><script>…`) can end the block or be read as markup.
  */
 export function withConfiguration(page: string, configuration: unknown): string {
-  const json = JSON.stringify(configuration).replace(/[<>&\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return page.replace(CONFIGURATION_SLOT, () => `<script type="application/json" id="configuration">${json}</script>`);
+  return page.replace(CONFIGURATION_SLOT, () => jsonBlock('configuration', configuration));
+}
+
+const jsonBlock = (id: string, value: unknown) =>
+  `<script type="application/json" id="${id}">${JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)}</script>`;
+
+/** Where withLocale puts the visitor's catalog, beside the configuration. */
+const LOCALE_SLOT = '<!--locale-->';
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/**
+ * The page in the visitor's language: `lang` and `dir` on the document (Arabic and Persian mirrored before the panel's
+ * script runs), the title, and that one language's catalog as a JSON block the panel reads. Only this language
+ * travels: the panel's script holds none (test/unit/bundles).
+ */
+export function withLocale(page: string, locale: { tag: string; dir: 'ltr' | 'rtl'; title: string; catalog: unknown }): string {
+  return page
+    .replace('<html lang="en">', () => `<html lang="${escapeHtml(locale.tag)}" dir="${locale.dir}">`)
+    .replace('<title>Chat</title>', () => `<title>${escapeHtml(locale.title)}</title>`)
+    .replace(LOCALE_SLOT, () => jsonBlock('locale', { locale: locale.tag, catalog: locale.catalog }));
 }

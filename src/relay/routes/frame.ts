@@ -8,7 +8,11 @@ import { frameContentSecurityPolicy } from '../frame/content-security-policy.ts'
 import { clientIdFromQuery } from '../http/client-id.ts';
 import { isGa4TagId } from '../../shared/configuration.ts';
 import { configurationAnswer } from '../configuration/configuration-answer.ts';
-import { withConfiguration } from '../frame/frame-page.ts';
+import { withConfiguration, withLocale } from '../frame/frame-page.ts';
+import { visitorLocale } from '../http/visitor-locale.ts';
+import { CATALOGS } from '../../shared/locales/catalogs.ts';
+import { localeInfo } from '../../shared/locales/locale-list.ts';
+import { acceptsBrotli, createPageCompressor } from '../frame/compressed-page.ts';
 
 /** Where the panel's GA4 beacon goes; allowed by the frame's CSP only for configurations with a GA4 tag id. */
 export const GOOGLE_ANALYTICS_ORIGIN = 'https://www.google-analytics.com';
@@ -23,6 +27,7 @@ export interface FrameRouteOptions {
 }
 
 export function frameRoutes({ configurations, readFramePage, deadlineMs, publicOrigin }: FrameRouteOptions) {
+  const compressedPage = createPageCompressor();
   return new Hono<RelayEnv>().get('/', async (c) => {
     const clientId = clientIdFromQuery(c.req.query('client_id'));
     c.set('clientId', clientId);
@@ -45,7 +50,17 @@ export function frameRoutes({ configurations, readFramePage, deadlineMs, publicO
     );
     c.header('Cache-Control', 'no-store');
     c.header('Referrer-Policy', 'no-referrer');
+    // The language the loader was told (its `locale`), else the browser's: the page carries that language only.
+    const locale = visitorLocale(c);
     // The same answer as GET /v1/webchat-configuration gives, so the panel need not ask for it.
-    return c.html(withConfiguration(page, configurationAnswer(resolved, publicOrigin, c.req.url)));
+    const answer = configurationAnswer(resolved, publicOrigin, c.req.url, locale);
+    const catalog = CATALOGS[locale];
+    const html = withLocale(withConfiguration(page, answer), { tag: locale, dir: localeInfo(locale).dir, title: answer.launcher.label, catalog });
+    c.header('Vary', 'Accept-Encoding');
+    if (!acceptsBrotli(c.req.header('Accept-Encoding'))) return c.html(html);
+    // The page carries the visitor's catalog: compressed, it costs what the words cost, not their UTF-8 bytes.
+    c.header('Content-Encoding', 'br');
+    c.header('Content-Type', 'text/html; charset=UTF-8');
+    return c.body(new Uint8Array(compressedPage(html)));
   });
 }

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { App } from '../../../src/frame/components/App.tsx';
-import { STRINGS } from '../../../src/frame/i18n.ts';
+import { STRINGS } from './strings.ts';
 import { TransportError } from '../../../src/frame/transport.ts';
 import { configuration, createTestModel, settle } from './fakes.ts';
 
@@ -33,7 +33,7 @@ describe('the panel', () => {
   it('is a labelled dialog with the emergency notice always visible', () => {
     renderPanel();
     expect(screen.getByRole('dialog', { name: 'Chat with Aimee' })).toBeTruthy();
-    expect(screen.getByText('Not for emergencies. If this is an emergency, call 911.')).toBeTruthy();
+    expect(screen.getByText('Not for emergencies. In an emergency, call 911 or go to the nearest emergency room.')).toBeTruthy();
     expect(screen.getByText(/Aimee is an automated assistant until a team member joins/)).toBeTruthy();
   });
 

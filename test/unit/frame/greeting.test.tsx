@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { App } from '../../../src/frame/components/App.tsx';
-import { STRINGS, type Locale } from '../../../src/frame/i18n.ts';
+import type { Locale } from '../../../src/frame/i18n.ts';
+import { STRINGS } from './strings.ts';
 import { configuration, createTestModel, settle } from './fakes.ts';
 
 afterEach(cleanup);

@@ -13,7 +13,7 @@ const allowed = {
   icon_opacity: 90,
   bot_name: 'Sunny',
   google_tag_id: null,
-  launcher: { background: '#1d4ed8', color: '#ffffff', opacity: 0.9, label: { en: 'Chat with Sunny', es: 'Chatear con Sunny' } },
+  launcher: { background: '#1d4ed8', color: '#ffffff', opacity: 0.9, label: 'Chat with Sunny', locale: 'en', dir: 'ltr' },
 };
 
 type TestWindow = Window & { PracticeChat?: unknown; happyDOM: { setURL(url: string): void } };
@@ -55,7 +55,7 @@ describe('boot', () => {
   it('mounts one launcher for an allowed host, named after the bot, without the frame yet', async () => {
     const { reports, requests } = start();
     await settle();
-    expect(requests).toEqual([`${RELAY}/v1/webchat-configuration?client_id=smile-dental`]);
+    expect(requests).toEqual([`${RELAY}/v1/webchat-configuration?client_id=smile-dental&locale=`]);
     expect(reports).toEqual([]);
     expect(launchers()).toHaveLength(1);
     expect(launchers()[0]!.shadowRoot!.querySelector('button')!.getAttribute('aria-label')).toBe('Chat with Sunny');
@@ -68,7 +68,7 @@ describe('boot', () => {
     launchers()[0]!.shadowRoot!.querySelector('button')!.dispatchEvent(new Event('focus'));
     const src = new URL(frameOf()!.src);
     expect(src.origin + src.pathname).toBe(`${RELAY}/frame`);
-    expect(Object.fromEntries(src.searchParams)).toEqual({ client_id: 'smile-dental', origin: 'https://www.smile-dental.test' });
+    expect(Object.fromEntries(src.searchParams)).toEqual({ client_id: 'smile-dental', origin: 'https://www.smile-dental.test', locale: 'en' });
   });
 
   it('replays calls queued by the snippet stub, in order', async () => {
@@ -175,12 +175,20 @@ describe('boot', () => {
     expect(reports).toEqual([`${REPORT_PREFIX}www.smile-dental.test. ends with a dot: open it without`]);
   });
 
-  it('picks the Spanish label for data-locale="es"', async () => {
+  it('passes data-locale to the relay, and shows the label, language and direction the relay answers', async () => {
     document.body.innerHTML = '';
-    addScriptTag('data-client-id="smile-dental" data-locale="es"');
-    start();
+    addScriptTag('data-client-id="smile-dental" data-locale="ar-EG"');
+    const { requests } = start({ ...allowed, launcher: { ...allowed.launcher, label: 'الدردشة مع Sunny', locale: 'ar', dir: 'rtl' } });
     await settle();
-    expect(launchers()[0]!.shadowRoot!.querySelector('button')!.getAttribute('aria-label')).toBe('Chatear con Sunny');
+    expect(requests).toEqual([`${RELAY}/v1/webchat-configuration?client_id=smile-dental&locale=ar-EG`]);
+    const host = launchers()[0]!;
+    expect([host.getAttribute('lang'), host.getAttribute('dir')]).toEqual(['ar', 'rtl']);
+    expect(host.shadowRoot!.querySelector('button')!.getAttribute('aria-label')).toBe('الدردشة مع Sunny');
+    (win().PracticeChat as PracticeChatApi).open();
+    const frame = frameOf()!;
+    expect(frame.title).toBe('الدردشة مع Sunny');
+    // The frame gets the relay's choice, not the tag as the page wrote it.
+    expect(new URL(frame.src).searchParams.get('locale')).toBe('ar');
   });
 
   it('writes nothing to storage', async () => {

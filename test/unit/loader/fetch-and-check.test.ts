@@ -12,7 +12,7 @@ const configuration: ConfigurationAnswer = {
   icon_opacity: 90,
   bot_name: 'Aimee',
   google_tag_id: null,
-  launcher: { background: '#0f766e', color: '#ffffff', opacity: 0.9, label: { en: 'Chat with Aimee', es: 'Chatear con Aimee' } },
+  launcher: { background: '#0f766e', color: '#ffffff', opacity: 0.9, label: 'Chat with Aimee', locale: 'en', dir: 'ltr' },
 };
 
 /** A fetch that answers from a script of outcomes, and records what it was asked. */
@@ -33,21 +33,21 @@ const wait = async (ms: number) => void waits.push(ms);
 describe('fetchConfiguration', () => {
   it('fetches and parses the configuration', async () => {
     const { fetchImpl, calls } = scriptedFetch([json(configuration)]);
-    expect(await fetchConfiguration('https://relay.example', 'demo client', fetchImpl, wait)).toEqual(configuration);
-    expect(calls).toEqual(['https://relay.example/v1/webchat-configuration?client_id=demo%20client']);
+    expect(await fetchConfiguration('https://relay.example', 'demo client', 'zh_TW', fetchImpl, wait)).toEqual(configuration);
+    expect(calls).toEqual(['https://relay.example/v1/webchat-configuration?client_id=demo%20client&locale=zh_TW']);
   });
 
   it('retries network failures and 5xx with backoff, then succeeds', async () => {
     waits.length = 0;
     const { fetchImpl, calls } = scriptedFetch([new TypeError('offline'), json({}, 503), json(configuration)]);
-    expect(await fetchConfiguration('https://relay.example', 'demo-client', fetchImpl, wait)).toEqual(configuration);
+    expect(await fetchConfiguration('https://relay.example', 'demo-client', '', fetchImpl, wait)).toEqual(configuration);
     expect(calls).toHaveLength(3);
     expect(waits).toEqual(RETRY_DELAYS_MS);
   });
 
   it('gives up after a couple of retries', async () => {
     const { fetchImpl, calls } = scriptedFetch([new TypeError('x'), new TypeError('x'), new TypeError('x'), json(configuration)]);
-    expect(await fetchConfiguration('https://relay.example', 'demo-client', fetchImpl, wait)).toBe('the configuration could not be fetched');
+    expect(await fetchConfiguration('https://relay.example', 'demo-client', '', fetchImpl, wait)).toBe('the configuration could not be fetched');
     expect(calls).toHaveLength(RETRY_DELAYS_MS.length + 1);
   });
 
@@ -60,10 +60,11 @@ describe('fetchConfiguration', () => {
     ['a glyph colour that is not a hex colour', [json({ ...configuration, launcher: { ...configuration.launcher, color: 'var(--x)' } })], /malformed/],
     ['an opacity that is not a number', [json({ ...configuration, launcher: { ...configuration.launcher, opacity: '1}*{x:y' } })], /malformed/],
     ['an answer without the launcher look', [json({ ...configuration, launcher: undefined })], /malformed/],
-    ['an answer without labels', [json({ ...configuration, launcher: { ...configuration.launcher, label: { en: 'Chat' } } })], /malformed/],
+    ['an answer without a label', [json({ ...configuration, launcher: { ...configuration.launcher, label: undefined } })], /malformed/],
+    ['a label that is not text', [json({ ...configuration, launcher: { ...configuration.launcher, label: { en: 'Chat' } } })], /malformed/],
   ])('refuses %s', async (_why, outcomes, message) => {
     const { fetchImpl } = scriptedFetch([...outcomes, new TypeError('x'), new TypeError('x')]);
-    expect(await fetchConfiguration('https://relay.example', 'demo-client', fetchImpl, wait)).toMatch(message);
+    expect(await fetchConfiguration('https://relay.example', 'demo-client', '', fetchImpl, wait)).toMatch(message);
   });
 });
 
@@ -77,7 +78,7 @@ describe('the logo (served by the relay itself)', () => {
     ['not a string', 42, null],
   ])('keeps %s only when it starts with the relay origin and a slash', async (_why, logo, expected) => {
     const { fetchImpl } = scriptedFetch([json({ ...configuration, logo_url: logo })]);
-    expect(await fetchConfiguration('https://relay.example', 'demo-client', fetchImpl, wait)).toMatchObject({ logo_url: expected });
+    expect(await fetchConfiguration('https://relay.example', 'demo-client', '', fetchImpl, wait)).toMatchObject({ logo_url: expected });
   });
 });
 

@@ -12,7 +12,7 @@ const configuration: ConfigurationAnswer = {
   icon_opacity: 100,
   bot_name: 'Aimee',
   google_tag_id: null,
-  launcher: { background: '#fde047', color: '#111111', opacity: 1, label: { en: 'Chat with Aimee', es: 'Chatear con Aimee' } },
+  launcher: { background: '#fde047', color: '#111111', opacity: 1, label: 'Chat with Aimee', locale: 'en', dir: 'ltr' },
 };
 
 afterEach(() => document.querySelectorAll('practice-chat').forEach((element) => element.remove()));

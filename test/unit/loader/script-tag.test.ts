@@ -14,7 +14,7 @@ describe('readScriptTag', () => {
       clientId: 'demo-client',
       relayOrigin: 'https://chat.example.com',
       nonce: 'n0nce',
-      locale: null,
+      locale: '',
     });
   });
 
@@ -38,7 +38,9 @@ describe('readScriptTag', () => {
   });
 
   it('ignores a locale that is not a language tag', () => {
-    expect(readScriptTag(script({ src: 'https://c.example/loader.js', 'data-client-id': 'x1', 'data-locale': '"><img>' }))).toMatchObject({ locale: null });
+    expect(readScriptTag(script({ src: 'https://c.example/loader.js', 'data-client-id': 'x1', 'data-locale': '"><img>' }))).toMatchObject({ locale: '' });
+    expect(readScriptTag(script({ src: 'https://c.example/loader.js', 'data-client-id': 'x1', 'data-locale': 'es&x=1' }))).toMatchObject({ locale: '' });
+    expect(readScriptTag(script({ src: 'https://c.example/loader.js', 'data-client-id': 'x1', 'data-locale': 'zh-Hant-TW' }))).toMatchObject({ locale: 'zh-Hant-TW' });
   });
 });
 

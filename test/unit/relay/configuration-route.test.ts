@@ -30,14 +30,29 @@ describe('GET /v1/webchat-configuration', () => {
     );
   });
 
-  it('adds what the loader draws, computed with the shared rules: accent, readable glyph colour, opacity, labels', async () => {
+  it('adds what the loader draws, computed with the shared rules: accent, readable glyph colour, opacity, label', async () => {
     harness = createRelayHarness();
     const seeded = await (await getConfiguration('smile-dental')).json();
     // #1d4ed8 at 90 %: light text reads on it.
-    expect(seeded.launcher).toEqual({ background: '#1d4ed8', color: '#ffffff', opacity: 0.9, label: { en: 'Chat with Sunny', es: 'Chatear con Sunny' } });
+    expect(seeded.launcher).toEqual({ background: '#1d4ed8', color: '#ffffff', opacity: 0.9, label: 'Chat with Sunny', locale: 'en', dir: 'ltr' });
     const hostile = await (await getConfiguration('demo-hostile')).json();
     // The hostile values were normalised first, so the launcher gets the defaults, never the raw text.
-    expect(hostile.launcher).toEqual({ background: DEFAULT_ICON_COLOR, color: '#ffffff', opacity: 1, label: { en: 'Chat with Aimee', es: 'Chatear con Aimee' } });
+    expect(hostile.launcher).toEqual({ background: DEFAULT_ICON_COLOR, color: '#ffffff', opacity: 1, label: 'Chat with Aimee', locale: 'en', dir: 'ltr' });
+  });
+
+  it('writes the launcher\'s label in the visitor\'s language: data-locale (`locale`) first, else Accept-Language', async () => {
+    harness = createRelayHarness();
+    const launcherFor = async (query: string, acceptLanguage?: string) => {
+      const response = await harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=smile-dental${query}`, {
+        headers: acceptLanguage ? { 'Accept-Language': acceptLanguage } : {},
+      });
+      expect(response.headers.get('Vary')).toContain('Accept-Language');
+      return (await response.json()).launcher;
+    };
+    expect(await launcherFor('&locale=es-MX', 'de-DE,de;q=0.9')).toMatchObject({ label: 'Chatear con Sunny', locale: 'es', dir: 'ltr' });
+    expect(await launcherFor('&locale=', 'nl, zh-TW;q=0.8, en;q=0.5')).toMatchObject({ label: '與 Sunny 聊天', locale: 'zh-Hant' });
+    expect(await launcherFor('&locale=nl', 'fa-IR')).toMatchObject({ label: 'گفتگو با \u2068Sunny\u2069', locale: 'fa', dir: 'rtl' });
+    expect(await launcherFor('&locale=%22%3E%3Cb%3E')).toMatchObject({ label: 'Chat with Sunny', locale: 'en', dir: 'ltr' });
   });
 
   it('normalises every hostile value (the relay issue\'s table)', async () => {

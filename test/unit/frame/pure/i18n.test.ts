@@ -1,77 +1,55 @@
 import { describe, expect, it } from 'vitest';
-import { API_ERROR_CODES } from '../../../../src/shared/wire.ts';
-import { STRINGS, chooseLocale, formatTime, type Strings } from '../../../../src/frame/i18n.ts';
+import { formatTime } from '../../../../src/frame/i18n.ts';
+import { LOCALE_TAGS, localeInfo } from '../../../../src/shared/locales/locale-list.ts';
+import { STRINGS } from '../strings.ts';
 
-describe('chooseLocale', () => {
-  it.each([
-    ['es', [], 'es'],
-    ['es-MX', ['en-US'], 'es'],
-    ['ES_419', [], 'es'],
-    ['en', ['es-ES'], 'en'],
-    [null, ['es-ES', 'en'], 'es'],
-    [null, ['en-US', 'es'], 'en'],
-    [null, ['fr-FR', 'es'], 'es'],
-    [null, ['fr-FR', 'de'], 'en'],
-    [null, [], 'en'],
-    ['', ['es'], 'es'],
-    ['fr', ['es-AR'], 'es'],
-    ['fr', [], 'en'],
-    ['est', [], 'en'],
-    ['  es  ', [], 'es'],
-  ] as const)('chooses for %j and %j: %s', (requested, languages, expected) => {
-    expect(chooseLocale(requested, languages)).toBe(expected);
-  });
-});
+const FSI = '\u2068';
+const PDI = '\u2069';
 
-/** Renders every string of a locale with sample arguments, keyed by path. */
-function render(strings: Strings): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of Object.entries(strings) as [string, unknown][]) {
-    if (typeof value === 'string') out.set(key, value);
-    else if (typeof value === 'function') {
-      const sample = key === 'charactersLeft' ? 42 : key === 'sensitiveBody' ? ['card'] : 'Molar Mo';
-      out.set(key, String((value as (argument: unknown) => unknown)(sample)));
-    } else {
-      for (const [code, words] of Object.entries(value as Record<string, unknown>)) out.set(`${key}.${code}`, String(words));
-    }
-  }
-  return out;
-}
-
-describe('STRINGS', () => {
-  const en = render(STRINGS.en);
-  const es = render(STRINGS.es);
-
-  it('has the same keys in both locales', () => {
-    expect([...es.keys()].sort()).toEqual([...en.keys()].sort());
-    expect(Object.keys(STRINGS.es).sort()).toEqual(Object.keys(STRINGS.en).sort());
-  });
-
-  it('has words for every error code, the network and a bad response', () => {
-    for (const strings of [STRINGS.en, STRINGS.es]) {
-      expect(Object.keys(strings.errors).sort()).toEqual([...API_ERROR_CODES, 'network', 'bad_response'].sort());
-    }
-  });
-
-  it('has no empty string and translates every string', () => {
-    for (const [key, words] of en) {
-      expect(words.trim(), key).not.toBe('');
-      expect(es.get(key), key).not.toBe(words);
-      expect(es.get(key)?.trim(), key).not.toBe('');
-    }
-  });
-
+describe('the panel\'s words, built from a catalog', () => {
   it('fills in the arguments', () => {
     expect(STRINGS.en.panelLabel('Molar Mo')).toBe('Chat with Molar Mo');
     expect(STRINGS.en.typing('Molar Mo')).toBe('Molar Mo is typing…');
-    expect(STRINGS.en.charactersLeft(12)).toBe('12 characters left');
-    expect(STRINGS.en.charactersLeft(1)).toBe('1 character left');
-    expect(STRINGS.es.charactersLeft(12)).toBe('Quedan 12 caracteres');
-    expect(STRINGS.en.emergencyNotice()).toBe('Not for emergencies. If this is an emergency, call 911.');
-    expect(STRINGS.en.emergencyNotice('112')).toContain('call 112.');
+    expect(STRINGS.en.emergencyNotice()).toBe('Not for emergencies. In an emergency, call 911 or go to the nearest emergency room.');
+    expect(STRINGS.en.emergencyNotice('112')).toContain('call 112 or');
     expect(STRINGS.es.emergencyNotice()).toContain('911');
     expect(STRINGS.en.agentLabel('Dana')).toBe('Dana (team member)');
     expect(STRINGS.en.newMessageAnnouncement('Dana')).toBe('New message from Dana');
+    expect(STRINGS.de.greeting('Robin')).toBe('Hallo, ich bin Robin. Wie kann ich helfen?');
+  });
+
+  it('chooses plural forms with Intl.PluralRules and writes the number with Intl.NumberFormat', () => {
+    expect(STRINGS.en.charactersLeft(1)).toBe('1 character left');
+    expect(STRINGS.en.charactersLeft(12)).toBe('12 characters left');
+    expect(STRINGS.en.charactersLeft(1200)).toBe('1,200 characters left');
+    expect(STRINGS.es.charactersLeft(12)).toBe('Quedan 12 caracteres');
+    expect(STRINGS.es.charactersLeft(1)).toBe('Queda 1 carácter');
+    expect(STRINGS.ru.charactersLeft(1)).toBe('Остался 1 символ');
+    expect(STRINGS.ru.charactersLeft(21)).toBe('Остался 21 символ');
+    expect(STRINGS.ru.charactersLeft(3)).toBe('Осталось 3 символа');
+    expect(STRINGS.ru.charactersLeft(5)).toBe('Осталось 5 символов');
+    expect(STRINGS.ru.charactersLeft(11)).toBe('Осталось 11 символов');
+    expect(STRINGS.pl.charactersLeft(22)).toBe('Pozostały 22 znaki');
+    expect(STRINGS.pl.charactersLeft(25)).toBe('Pozostało 25 znaków');
+    expect(STRINGS.fr.charactersLeft(0)).toBe('0 caractère restant');
+    expect(STRINGS.ja.charactersLeft(7)).toBe('残り7文字');
+  });
+
+  it('uses all six Arabic plural forms, the number isolated from the right-to-left sentence', () => {
+    const digits = (count: number) => `${FSI}${new Intl.NumberFormat('ar').format(count)}${PDI}`;
+    expect(STRINGS.ar.charactersLeft(0)).toBe('لم يتبقَّ أي حرف');
+    expect(STRINGS.ar.charactersLeft(1)).toBe('تبقّى حرف واحد');
+    expect(STRINGS.ar.charactersLeft(2)).toBe('تبقّى حرفان');
+    expect(STRINGS.ar.charactersLeft(3)).toBe(`تبقّت ${digits(3)} أحرف`);
+    expect(STRINGS.ar.charactersLeft(11)).toBe(`تبقّى ${digits(11)} حرفًا`);
+    expect(STRINGS.ar.charactersLeft(100)).toBe(`تبقّى ${digits(100)} حرف`);
+  });
+
+  it('isolates names filled into right-to-left sentences, and only there', () => {
+    expect(STRINGS.ar.panelLabel('Molar Mo')).toBe(`الدردشة مع ${FSI}Molar Mo${PDI}`);
+    expect(STRINGS.fa.agentLabel('Dr. Lee')).toBe(`${FSI}Dr. Lee${PDI} (از کارکنان مطب)`);
+    expect(STRINGS.ar.emergencyNotice()).toContain(`${FSI}911${PDI}`);
+    expect(STRINGS.en.panelLabel('د. علي')).toBe('Chat with د. علي');
   });
 
   it('names what was found in the sensitive-number warning', () => {
@@ -85,13 +63,17 @@ describe('STRINGS', () => {
 });
 
 describe('formatTime', () => {
-  it('formats hours and minutes in the locale', () => {
-    const iso = '2026-11-22T10:30:00Z';
-    const expected = (locale: string) => new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
-    expect(formatTime(iso, 'en')).toBe(expected('en'));
-    expect(formatTime(iso, 'es')).toBe(expected('es'));
+  const iso = '2026-11-22T10:30:00Z';
+
+  it.each(LOCALE_TAGS)('formats hours and minutes with Intl in %s', (tag) => {
+    const expected = new Intl.DateTimeFormat(localeInfo(tag).intl, { hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
+    expect(formatTime(iso, tag)).toBe(expected);
+    expect(formatTime(iso, tag)).not.toContain('2026');
+  });
+
+  it('writes English times with AM/PM and Haitian ones with Haiti\'s 24-hour clock', () => {
     expect(formatTime(iso, 'en')).toMatch(/^\d{1,2}:\d{2}\s?[AP]M$/);
-    expect(formatTime(iso, 'en')).not.toContain('2026');
+    expect(formatTime(iso, 'ht')).toMatch(/^\d{2}:\d{2}$/);
   });
 
   it('gives an empty string for something that is not a date', () => {
