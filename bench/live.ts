@@ -11,7 +11,8 @@
 // idle streams; never more reads than polling. Exits 1 when a goal is missed. Bounded: about four minutes.
 //
 // Environment: BENCH_STREAMS (default 10000), BENCH_IDLE_SECONDS (default 60), BENCH_READS_SECONDS (default 60),
-// BENCH_SAMPLES (default 60). Run `npm run build` first (the script does).
+// BENCH_SAMPLES (default 60), BENCH_CPU_PROF=DIR (write the CPU profile of the relay holding the streams there). Run
+// `npm run build` first (the script does).
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 const READS_SECONDS = Number(process.env.BENCH_READS_SECONDS ?? 60);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const serverJs = new URL('../dist-server/server.js', import.meta.url).pathname;
 if (!existsSync(serverJs)) {
   console.error('dist-server/server.js is missing: run `npm run build` first.');
@@ -66,10 +68,10 @@ const upstream = await new Promise<{ url: string; close(): void }>((resolve) => 
 });
 
 // ---- relays -------------------------------------------------------------------------------------------------------
-async function startRelay(name: string, port: number, extra: Record<string, string> = {}) {
+async function startRelay(name: string, port: number, extra: Record<string, string> = {}, profile = false) {
   const logPath = join(logDir, `${name}.log`);
   const out = openSync(logPath, 'w');
-  const child = spawn(process.execPath, [serverJs], {
+  const child = spawn(process.execPath, [...(profile && PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []), serverJs], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -215,7 +217,7 @@ say();
 say(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node.js ${process.version}.`);
 
 // ---- (a) delivery delay -------------------------------------------------------------------------------------------
-const withEvents = await startRelay('relay-events', eventsRelayPort, { UPSTREAM_EVENTS_SECRET: eventsSecret });
+const withEvents = await startRelay('relay-events', eventsRelayPort, { UPSTREAM_EVENTS_SECRET: eventsSecret }, true);
 const pollingOnly = await startRelay('relay-polling', await freePort());
 
 /** Writes `count` team-member messages to conversations watched through `relay`, and times each one's arrival. */
@@ -413,5 +415,7 @@ say();
 for (const goal of goals) say(`- ${goal.met ? 'met' : 'MISSED'}: ${goal.name}`);
 upstream.close();
 simulator.close();
-children.forEach((child) => child.kill('SIGKILL'));
+// SIGTERM, so that a relay run with --cpu-prof writes its profile as it exits.
+children.forEach((child) => child.kill(PROFILE_DIR ? 'SIGTERM' : 'SIGKILL'));
+if (PROFILE_DIR) await sleep(3000);
 process.exit(goals.every((goal) => goal.met) ? 0 : 1);
