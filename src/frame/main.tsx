@@ -83,6 +83,14 @@ async function start() {
     onUnread: (count) => bridge?.post({ type: 'unread', count }),
   });
   const composerRef = { current: null as HTMLTextAreaElement | null };
+  let drawn = false;
+  // The caret goes to the composer only when the loader has given the frame the page's focus (it does not when the
+  // patient has moved on in the page) and nothing in the panel has it yet: a patient who already clicked into the box,
+  // or tabbed to a button, keeps their place, and nothing they typed moves elsewhere.
+  const focusComposer = () => {
+    const active = document.activeElement;
+    if (document.hasFocus() && (!active || active === document.body)) composerRef.current?.focus();
+  };
   if (hostOrigin) {
     bridge = createHostBridge(window, hostOrigin, (message) => {
       if (message.type === 'configure') {
@@ -94,9 +102,11 @@ async function start() {
         }
         return;
       }
-      model.setPanelOpen(message.type === 'open');
+      const open = message.type === 'open';
+      model.setPanelOpen(open);
+      if (open && !drawn) draw();
       // The demo opens its preview panel on page load: focus stays on the demo page there.
-      if (message.type === 'open' && !preview) composerRef.current?.focus();
+      if (open && !preview) focusComposer();
     });
   } else {
     // Opened on its own (not in a practice's page): the panel is simply open.
@@ -105,7 +115,8 @@ async function start() {
   document.addEventListener('visibilitychange', () => model.setTabHidden(document.visibilityState === 'hidden'));
   model.resume();
 
-  const draw = () =>
+  const draw = () => {
+    drawn = true;
     render(
       <App
         model={model}
@@ -121,7 +132,11 @@ async function start() {
       />,
       root,
     );
-  draw();
+  };
+  // In a practice's page the panel is first drawn when the loader opens it, in the same task that gives its composer
+  // the caret: drawn earlier, it showed a composer that keys typed at once missed, since focus was still on the page's
+  // <iframe> until the `open` message came (issue 21: up to 7 keystrokes lost in most fresh loads in Chromium).
+  if (!hostOrigin || preview) draw();
   // The demo's sample exchange: the first suggestion, answered by the preview bot (preview only: never the relay).
   if (preview && params.get('sample') === '1') model.send(strings.suggestions[0] ?? '');
   bridge?.post({ type: 'ready' });
