@@ -84,12 +84,13 @@ async function start() {
   });
   const composerRef = { current: null as HTMLTextAreaElement | null };
   let drawn = false;
-  // The caret goes to the composer only when the loader has given the frame the page's focus (it does not when the
-  // patient has moved on in the page) and nothing in the panel has it yet: a patient who already clicked into the box,
-  // or tabbed to a button, keeps their place, and nothing they typed moves elsewhere.
+  // The caret goes to the composer only while nothing in the panel has it yet: a patient who already clicked into the
+  // box, or tabbed to a button, keeps their place, and nothing they typed moves elsewhere. The frame asks for it
+  // itself rather than wait until it holds the page's focus: Firefox does not move focus into the frame when the
+  // loader asks during an Enter on the launcher, but does when the frame asks.
   const focusComposer = () => {
     const active = document.activeElement;
-    if (document.hasFocus() && (!active || active === document.body)) composerRef.current?.focus();
+    if (!active || active === document.body) composerRef.current?.focus();
   };
   if (hostOrigin) {
     bridge = createHostBridge(window, hostOrigin, (message) => {
