@@ -21,7 +21,9 @@ const page = (path = '/') => `http://www.smile-dental.test:${host.port}${path}`;
 // WebKit prints no console message in automation sessions, so the page records its own errors.
 const hostPage = (title: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
-<script>window.pageErrors = []; addEventListener('error', (event) => pageErrors.push(String(event.message))); addEventListener('unhandledrejection', (event) => pageErrors.push(String(event.reason)));</script>
+<script>window.pageErrors = []; addEventListener('error', (event) => pageErrors.push(String(event.message))); addEventListener('unhandledrejection', (event) => pageErrors.push(String(event.reason)));
+window.marks = {}; addEventListener('click', () => (marks.click ??= performance.now()), true);
+addEventListener('message', (event) => event.data && event.data.type === 'ready' && (marks.frameReady ??= performance.now()));</script>
 </head><body><main><h1>${title}</h1></main>
 <script async src="${relay()}/loader.js" data-client-id="smile-dental"></script></body></html>`;
 
@@ -90,10 +92,14 @@ async function sendAndWaitForReply(tab: Tab, text: string) {
   await expect.poll(async () => (await messages(tab, '.bot')).length, { timeout: 10_000 }).toBeGreaterThan(0);
 }
 
-describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, () => {
+// 60 s a test: MiniBrowser under Xvfb on a shared two-core machine has taken over 30 s for a test that takes 3 s alone;
+// a WebDriver command that hangs still fails at 20 s with its name (engines/webdriver-client.ts).
+describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, { timeout: 60_000 }, () => {
   it('a click on the launcher before the frame has loaded opens the panel with the caret in the composer; Escape closes it', async () => {
     await withTab(async (tab) => {
       await openPanel(tab);
+      const marks = await tab.evaluate(() => (window as unknown as { marks: { click: number; frameReady: number } }).marks);
+      expect(marks.frameReady).toBeGreaterThan(marks.click);
       expect(await widget(tab)).toMatchObject({ expanded: 'true', frameShown: true });
       await expect.poll(() => frameFocus(tab), { timeout: 5_000 }).toBe('TEXTAREA');
       await tab.press('Escape');

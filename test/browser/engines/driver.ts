@@ -36,7 +36,10 @@ export interface Tab {
 
 export interface Engine {
   name: EngineName;
-  /** A new tab in a profile of its own: no storage shared with any other tab. */
+  /**
+   * A new tab with its own sessionStorage (the frame's only storage). In Chromium and Firefox it is also a profile of
+   * its own; WebKit's tabs are windows of one session, which share localStorage, cookies and the HTTP cache.
+   */
   newTab(options?: TabOptions): Promise<Tab>;
   close(): Promise<void>;
 }

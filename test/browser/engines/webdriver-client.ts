@@ -50,10 +50,14 @@ export class WebDriverSession {
 const elementId = (element: ElementRef) => element['element-6066-11e4-a52e-4f735466cecf'];
 
 async function call<T>(base: string, method: string, path: string, body?: object): Promise<T> {
+  // Every command answers well within this, or the failure names the command that hung.
   const response = await fetch(base + path, {
     method,
     headers: body ? { 'Content-Type': 'application/json; charset=utf-8' } : {},
     body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(20_000),
+  }).catch((error: unknown) => {
+    throw new WebDriverError('timeout', `${method} ${path.replace(/^\/session\/[^/]+/, '')}: ${String(error)}`);
   });
   const parsed = (await response.json()) as { value: T | { error: string; message: string } };
   if (!response.ok) {

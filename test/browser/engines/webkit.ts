@@ -4,9 +4,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { freePort } from '../../support/free-port.ts';
-import { buttonXPath, callSource, type Engine, type Tab, type TabOptions, type Target } from './driver.ts';
+import { buttonXPath, callSource, type Engine, type Tab, type Target } from './driver.ts';
 import { startHostProxy } from './host-proxy.ts';
-import { WebDriverError, WebDriverSession, type ElementRef, type Locator } from './webdriver-client.ts';
+import { WebDriverSession, type ElementRef, type Locator } from './webdriver-client.ts';
 
 export const MINIBROWSER_PATHS = ['/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser'];
 export const minibrowserPath = () => process.env.MINIBROWSER_PATH || MINIBROWSER_PATHS.find((path) => existsSync(path)) || MINIBROWSER_PATHS[0]!;
@@ -23,25 +23,30 @@ export async function launchWebKit(): Promise<Engine> {
     processes.push(driver);
     const driverUrl = `http://127.0.0.1:${port}`;
     await waitUntil(async () => (await fetch(`${driverUrl}/status`)).ok, 'WebKitWebDriver did not start');
-    const sessions = new Set<WebDriverSession>();
+    // One session for the run, one window per tab: a window has its own sessionStorage (the frame's only storage,
+    // partitioned by the page's site), and starting MiniBrowser for each tab sometimes hung for good on this machine.
+    const session = await WebDriverSession.create(driverUrl, {
+      browserName: 'MiniBrowser',
+      'webkitgtk:browserOptions': { binary: minibrowserPath(), args: ['--automation'] },
+      proxy: { proxyType: 'manual', httpProxy: proxy.address },
+      // Well under the test's own timeout, so a command that hangs fails with its name.
+      timeouts: { implicit: 5_000, script: 10_000, pageLoad: 15_000 },
+    });
+    const home = await session.command<string>('GET', '/window');
     return {
       name: 'webkit',
       async newTab(options) {
-        // A session of its own is a profile of its own (MiniBrowser's automation sessions keep nothing on disk).
-        const session = await WebDriverSession.create(driverUrl, {
-          browserName: 'MiniBrowser',
-          'webkitgtk:browserOptions': { binary: minibrowserPath(), args: ['--automation'] },
-          proxy: { proxyType: 'manual', httpProxy: proxy.address },
-          // Well under the test's own timeout, so a command that hangs fails with its name.
-          timeouts: { implicit: 5_000, script: 10_000, pageLoad: 15_000 },
-        });
-        sessions.add(session);
-        const tab = webKitTab(session, options, () => sessions.delete(session));
+        const { handle } = await session.command<{ handle: string }>('POST', '/window/new', { type: 'window' });
+        await session.command('POST', '/window', { handle });
         await session.setWindowRect({ width: options?.width ?? 1280, height: options?.height ?? 900 });
-        return tab;
+        return webKitTab(session, async () => {
+          await session.command('POST', '/window', { handle });
+          await session.command('DELETE', '/window');
+          await session.command('POST', '/window', { handle: home });
+        });
       },
       async close() {
-        await Promise.allSettled([...sessions].map((session) => session.delete()));
+        await session.delete().catch(() => undefined);
         await stopAll(processes);
         await proxy.close();
       },
@@ -53,7 +58,7 @@ export async function launchWebKit(): Promise<Engine> {
   }
 }
 
-function webKitTab(session: WebDriverSession, _options: TabOptions | undefined, forget: () => void): Tab {
+function webKitTab(session: WebDriverSession, closeWindow: () => Promise<void>): Tab {
   const launcherHost = () => session.findElement({ using: 'css selector', value: 'practice-chat' });
   const inShadow = async (selector: string) => session.findFromShadow(await session.shadowRoot(await launcherHost()), { using: 'css selector', value: selector });
   /** Runs `action` with the chat frame as the current browsing context, and always comes back to the page. */
@@ -103,12 +108,7 @@ Promise.resolve().then(() => ${callSource(fn)}.apply(null, Array.prototype.slice
     async screenshot(path) {
       writeFileSync(path, Buffer.from(await session.screenshot(), 'base64'));
     },
-    async close() {
-      forget();
-      await session.delete().catch((error: unknown) => {
-        if (!(error instanceof WebDriverError)) throw error;
-      });
-    },
+    close: closeWindow,
   };
 }
 
