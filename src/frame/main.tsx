@@ -97,6 +97,15 @@ async function start() {
     onAlert: (count) => bridge?.post({ type: 'alert', count }),
   });
   const composerRef = { current: null as HTMLTextAreaElement | null };
+  let drawn = false;
+  // The caret goes to the composer only while nothing in the panel has it yet: a patient who already clicked into the
+  // box, or tabbed to a button, keeps their place, and nothing they typed moves elsewhere. The frame asks for it
+  // itself rather than wait until it holds the page's focus: Firefox does not move focus into the frame when the
+  // loader asks during an Enter on the launcher, but does when the frame asks.
+  const focusComposer = () => {
+    const active = document.activeElement;
+    if (!active || active === document.body) composerRef.current?.focus();
+  };
   if (hostOrigin) {
     bridge = createHostBridge(window, hostOrigin, (message) => {
       if (message.type === 'configure') {
@@ -108,9 +117,11 @@ async function start() {
         }
         return;
       }
-      model.setPanelOpen(message.type === 'open');
+      const open = message.type === 'open';
+      model.setPanelOpen(open);
+      if (open && !drawn) draw();
       // The demo opens its preview panel on page load: focus stays on the demo page there.
-      if (message.type === 'open' && !preview) composerRef.current?.focus();
+      if (open && !preview) focusComposer();
     });
   } else {
     // Opened on its own (not in a practice's page): the panel is simply open.
@@ -127,11 +138,13 @@ async function start() {
     if (!loaded) return tag === locale;
     useLocale(loaded);
     rememberLocale(storage, tag);
-    draw();
+    // Not drawn yet (a practice's page before the panel opens): the first draw, on open, uses the new words.
+    if (drawn) draw();
     return true;
   }
 
   const draw = () => {
+    drawn = true;
     // The relay titled the page in the first language; a switch retitles it.
     document.title = strings!.panelLabel(configuration.bot_name);
     render(
@@ -151,7 +164,10 @@ async function start() {
       root,
     );
   };
-  draw();
+  // In a practice's page the panel is first drawn when the loader opens it, in the same task that gives its composer
+  // the caret: drawn earlier, it showed a composer that keys typed at once missed, since focus was still on the page's
+  // <iframe> until the `open` message came (issue 21: up to 7 keystrokes lost in most fresh loads in Chromium).
+  if (!hostOrigin || preview) draw();
   // The patient picked a language on an earlier page of the practice: the panel opens in it again.
   const remembered = rememberedLocale(storage);
   if (remembered && remembered !== locale) void switchLanguage(remembered);

@@ -39,9 +39,8 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
     frame.ensure();
     launcher.setOpen(next);
     frame.post({ type: next ? 'open' : 'close' });
-    if (next) frame.focus();
     // Closing from inside the panel (Escape, its close button) returns focus to the launcher.
-    else if (fromFrame || doc.activeElement == launcher.host) launcher.button.focus();
+    if (!next && (fromFrame || doc.activeElement == launcher.host)) launcher.button.focus();
     events.emit(next ? 'open' : 'close');
   }
 

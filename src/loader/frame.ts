@@ -6,8 +6,8 @@ import { envelope, parseFrameMessage, type FrameMessage, type HostMessage } from
 export interface ChatFrame {
   /** Creates the frame if it does not exist yet. */
   ensure(): void;
+  /** Sends open/close once the frame is ready; an open also moves focus into the frame (see flush). */
   post(message: HostMessage): void;
-  focus(): void;
   remove(): void;
 }
 
@@ -26,17 +26,28 @@ export function createChatFrame(
   let pending: HostMessage | null = null;
   const viewport = win.visualViewport;
 
-  const send = (message: HostMessage) => iframe?.contentWindow?.postMessage(envelope(message), relayOrigin);
-
   function receive(event: MessageEvent) {
     const message = event.origin == relayOrigin && iframe && event.source == iframe.contentWindow && parseFrameMessage(event.data);
     if (!message) return;
-    if (message.type == 'ready') {
-      ready = true;
-      if (pending) send(pending);
+    // What is pending goes out on flush()'s next tick, not from here (see flush).
+    if (message.type == 'ready') ready = true;
+    onMessage(message);
+  }
+
+  // Sends what is pending once the frame is ready, from a timer chain that the patient's click started rather than from
+  // the frame's `ready` message: WebKit lets a click's timers carry its permission to move focus (for about a second)
+  // into the message they post, so the panel may put the caret in its composer; a message sent from `ready` carries none.
+  // Focus moves into the frame here, once it is ready, and only while the page's focus is still on the widget (or on
+  // nothing): focused while still loading, Chromium went on sending keys to the page's <iframe> element after the
+  // panel had put the caret in its composer; and a patient who moved on in the page meanwhile keeps their place.
+  function flush() {
+    if (!ready) iframe && setTimeout(flush, 20);
+    else if (pending) {
+      // Still on the widget, or on nothing (<body>): the two elements that contain the widget's host.
+      if (pending.type == 'open' && win.document.activeElement!.contains(shadow.host)) iframe!.focus();
+      iframe!.contentWindow!.postMessage(envelope(pending), relayOrigin);
       pending = null;
     }
-    onMessage(message);
   }
 
   // On phones the panel fills the visual viewport, which shrinks when the keyboard opens.
@@ -68,11 +79,10 @@ export function createChatFrame(
       shadow.append(iframe);
     },
     post(message) {
-      if (ready) send(message);
-      else pending = message;
+      pending = message;
+      flush();
       fitViewport();
     },
-    focus: () => iframe?.focus(),
     remove() {
       listen('removeEventListener');
       iframe?.remove();

@@ -99,36 +99,22 @@ export async function serveHostPages(
 }
 
 /**
- * Types `text` into the panel's composer and sends it, until the panel shows it as a visitor message. In a cross-site
- * frame (which Chromium runs in another process), key events sent through Playwright are sometimes never delivered:
- * the panel is alive and focused (an input event dispatched in the frame updates it), but the keystrokes do not
- * arrive, with or without storage partitioning; same-site frames never showed it (notes of issue 12). So: real
- * keystrokes first, and if they do not arrive, the same input event and button press dispatched inside the frame.
+ * Types `text` into the panel's composer and sends it, as a patient does: a click into the box, real keystrokes (or,
+ * with 'paste', the whole text at once, as a paste or an IME puts it), Enter; then waits for the panel to show it as
+ * the visitor's message. Keystrokes that do not arrive fail the test: issue 21 found the fallback that used to
+ * dispatch an input event instead hid keystrokes really lost by patients.
  */
 export async function typeAndSend(frame: import('playwright-core').Frame, text: string, how: 'type' | 'paste' = 'type'): Promise<void> {
   const textarea = frame.locator('textarea');
-  const shown = async () => {
-    for (let wait = 0; wait < 20; wait++) {
-      const found = await frame.locator('.message.visitor .text').evaluateAll((nodes, wanted) => nodes.some((node) => node.textContent === wanted), text);
-      if (found) return true;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    return false;
-  };
   await textarea.click();
-  // 'paste' puts the whole text in at once (as a paste or an IME does), for long texts.
   if (how === 'paste') await textarea.fill(text);
   else await textarea.pressSequentially(text);
-  if ((await textarea.inputValue()) === text) {
-    await textarea.press('Enter');
-    if (await shown()) return;
-  }
-  await frame.evaluate((value) => {
-    const field = document.querySelector('textarea')!;
-    field.value = value;
-    field.dispatchEvent(new InputEvent('input', { bubbles: true }));
-  }, text);
-  await frame.waitForFunction(() => !(document.querySelector('button.send') as HTMLButtonElement).disabled);
-  await frame.evaluate(() => (document.querySelector('button.send') as HTMLButtonElement).click());
-  if (!(await shown())) throw new Error('the composer never took the text');
+  const typed = await textarea.inputValue();
+  if (typed !== text) throw new Error(`the composer holds ${typed.length} of the ${text.length} characters typed`);
+  await textarea.press('Enter');
+  await frame.waitForFunction(
+    (wanted) => [...document.querySelectorAll('.message.visitor .text')].some((node) => node.textContent === wanted),
+    text,
+    { timeout: 5_000 },
+  );
 }

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { accessibleAccent } from '../../shared/contrast.ts';
 import type { WebchatConfiguration } from '../../shared/configuration.ts';
 import type { Locale, Strings } from '../i18n.ts';
@@ -38,6 +38,19 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
   // A new, empty conversation greets and suggests; its "Talk to a person" then sits among the suggestions.
   const greeting = phase === 'new' && model.messages.value.length === 0;
 
+  // Keys heard at the document, so they work wherever focus is in the frame, its <body> included: WebKit leaves focus
+  // there when it refuses the composer the caret (an open without a recent gesture, issue 21), and a handler on
+  // .panel never hears a key aimed at <body>. Escape closes; a character typed at <body> moves the caret into the
+  // composer first (a key press is a gesture), and the browser then puts the character there.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+      else if (event.target === document.body && event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) inputRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
   async function escalate() {
     const failure = await model.escalate();
     setEscalationError(failure === null ? null : strings.errors[failure]);
@@ -49,9 +62,6 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
       role="dialog"
       aria-labelledby="chat-title"
       style={{ '--accent': accent.background, '--on-accent': accent.text }}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') onClose();
-      }}
     >
       {/* Keyed by the logo, so a new configuration (the demo's preview) starts its logo checks afresh. */}
       <Header key={configuration.logo_url ?? ''} botName={botName} logoUrl={configuration.logo_url} strings={strings} locale={locale} onLanguage={onLanguage} refreshLogo={refreshLogo} onClose={onClose} />

@@ -157,6 +157,18 @@ describe('the panel', () => {
     expect(closes).toHaveLength(2);
   });
 
+  // WebKit can leave focus on the frame's <body> (issue 21): keys aimed there must still work.
+  it('closes on an Escape aimed at <body>, and a character typed at <body> moves the caret into the composer first', () => {
+    const { closes, composer } = renderPanel();
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(closes).toHaveLength(1);
+    fireEvent.keyDown(document.body, { key: 'Control', ctrlKey: true });
+    fireEvent.keyDown(document.body, { key: 'c', ctrlKey: true });
+    expect(document.activeElement).not.toBe(composer());
+    fireEvent.keyDown(document.body, { key: 'H' });
+    expect(document.activeElement).toBe(composer());
+  });
+
   it('asks for the configuration once when the logo fails, then shows the initial', async () => {
     let refreshes = 0;
     renderPanel({ logoUrl: 'https://cdn.example/logo.png?sig=old', refreshLogo: async () => (refreshes++, 'https://cdn.example/logo.png?sig=old') });

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createChatFrame } from '../../../src/loader/frame.ts';
 import { envelope, type FrameMessage } from '../../../src/shared/protocol.ts';
 
@@ -7,6 +7,7 @@ const RELAY = 'https://relay.example';
 
 function setUp() {
   const host = document.createElement('div');
+  document.body.append(host);
   const shadow = host.attachShadow({ mode: 'open' });
   const received: FrameMessage[] = [];
   const posted: Array<{ data: unknown; targetOrigin: string }> = [];
@@ -39,13 +40,54 @@ describe('the loader\'s side of the protocol', () => {
     expect(received).toEqual([{ type: 'unread', count: 5 }]);
   });
 
-  it('holds the last open/close until the frame is ready, then posts it to the relay\'s exact origin', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    document.body.replaceChildren();
+  });
+
+  // Sent from the timer chain the open started, not from the `ready` message: WebKit lets only the former carry the
+  // patient's click on to the frame, which may then put the caret in its composer (issue 21).
+  it('holds the last open/close until the frame is ready, then posts it once to the relay\'s exact origin, from its own timer', async () => {
+    vi.useFakeTimers();
     const { frame, frameWindow, posted, deliver } = setUp();
     frame.post({ type: 'open' });
     frame.post({ type: 'close' });
+    await vi.advanceTimersByTimeAsync(100);
     expect(posted).toEqual([]);
     deliver(RELAY, frameWindow, envelope({ type: 'ready' }));
+    expect(posted).toEqual([]);
+    await vi.advanceTimersByTimeAsync(100);
     expect(posted).toEqual([{ data: envelope({ type: 'close' }), targetOrigin: RELAY }]);
+    frame.post({ type: 'open' });
+    expect(posted.slice(1)).toEqual([{ data: envelope({ type: 'open' }), targetOrigin: RELAY }]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('moves focus into the frame with an open, only while the page\'s focus is on the widget or on nothing', () => {
+    const { frame, iframe, frameWindow, deliver } = setUp();
+    let focused = 0;
+    iframe.focus = () => void focused++;
+    deliver(RELAY, frameWindow, envelope({ type: 'ready' }));
+    frame.post({ type: 'open' });
+    expect(focused).toBe(1);
+    frame.post({ type: 'close' });
+    expect(focused).toBe(1);
+    // The patient moved on to the page's own search box while the panel was loading.
+    const search = document.createElement('input');
+    document.body.append(search);
+    search.focus();
+    frame.post({ type: 'open' });
+    expect(focused).toBe(1);
+  });
+
+  it('stops its timer once removed', async () => {
+    vi.useFakeTimers();
+    const { frame } = setUp();
+    frame.post({ type: 'open' });
+    expect(vi.getTimerCount()).toBe(1);
+    frame.remove();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('stops listening once removed', () => {
