@@ -1,15 +1,11 @@
 // GET /v1/conversation/events on a real port (the relay through @hono/node-server, the simulator as upstream): the
 // stream's headers and first bytes, catch-up after a cursor, each new message once and in order, status changes,
 // End chat ending another tab's stream, one watch for two tabs, and the stop ending every stream at once.
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createJsonLogger } from '../../../src/relay/log.ts';
-import { startRelayServer, type RunningRelay } from '../../../src/relay/serve.ts';
-import { readSettings } from '../../../src/relay/settings.ts';
-import { createUpstreamClient, type UpstreamClient } from '../../../src/relay/upstream/index.ts';
 import { startSimulatorServer } from '../../../src/simulator/server.ts';
 import { bearer, CONVERSATION, ESCALATE, MESSAGES } from '../../support/conversation-calls.ts';
 import { messageTexts, readStream } from '../../support/live-stream.ts';
+import { startCountedRelay } from '../../support/counted-relay.ts';
 
 const EVENTS = '/v1/conversation/events';
 const cleanups: (() => unknown)[] = [];
@@ -20,33 +16,11 @@ afterEach(async () => {
 async function start() {
   const simulator = await startSimulatorServer({ botReplyDelayMs: 0, agentJoinDelayMs: 0 });
   cleanups.push(() => simulator.close());
-  const settings = readSettings({ NODE_ENV: 'test', PORT: '0' }, () => new Uint8Array(32).fill(4));
-  const client = createUpstreamClient({ baseUrl: simulator.url, username: simulator.simulator.seed.username, password: simulator.simulator.seed.password });
-  let reads = 0;
-  const upstream: UpstreamClient = {
-    ...client,
-    listMessagesAfter: (...args) => {
-      reads += 1;
-      return client.listMessagesAfter(...args);
-    },
-  };
-  const relay: RunningRelay = await startRelayServer({
-    settings,
-    upstream,
-    logger: createJsonLogger(() => {}),
-    distDir: fileURLToPath(new URL('../../fixtures/dist', import.meta.url)),
-    publicDir: fileURLToPath(new URL('../../../public', import.meta.url)),
-  });
+  const { relay, call, reads } = await startCountedRelay(simulator);
   cleanups.push(() => relay.close());
-  const call = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-    fetch(`${relay.url}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: { Origin: relay.url, 'Content-Type': 'application/json', 'X-Practice-Chat': 'frame', ...init.headers },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
   const created = await call('/v1/conversations', { body: { client_id: 'demo-client' } });
   const handle = ((await created.json()) as { conversation: string }).conversation;
-  return { simulator, relay, call, handle, reads: () => reads };
+  return { simulator, relay, call, handle, reads };
 }
 
 /** Opens a stream and parses what arrives (test/support/live-stream.ts). */

@@ -2,17 +2,13 @@
 // once (the idle watch would otherwise wait 15 s); a forged, stale, replayed, oversized or malformed event is refused
 // and costs no upstream call; with REDIS_URL an event sent to one instance reaches the stream held by another.
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createJsonLogger } from '../../../src/relay/log.ts';
 import { signEvent } from '../../../src/relay/live/event-signature.ts';
-import { startRelayServer, type RunningRelay } from '../../../src/relay/serve.ts';
-import { readSettings } from '../../../src/relay/settings.ts';
-import { createUpstreamClient, type UpstreamClient } from '../../../src/relay/upstream/index.ts';
 import { UPSTREAM_EVENTS_PATH } from '../../../src/relay/upstream/contract.ts';
 import { startSimulatorServer, type SimulatorServer } from '../../../src/simulator/server.ts';
 import { bearer } from '../../support/conversation-calls.ts';
 import { readStream } from '../../support/live-stream.ts';
+import { startCountedRelay } from '../../support/counted-relay.ts';
 import { startTestRedis } from '../../support/redis-server.ts';
 
 const SECRET = randomBytes(32).toString('base64');
@@ -21,39 +17,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A relay on a real port whose upstream reads are counted; `secret: null` leaves events off. */
+/** A relay whose upstream reads are counted (test/support/counted-relay.ts); `secret: null` leaves events off. */
 async function startRelay(simulator: SimulatorServer, { secret = SECRET as string | null, redisUrl }: { secret?: string | null; redisUrl?: string } = {}) {
-  const settings = readSettings(
-    { NODE_ENV: 'test', PORT: '0', ...(secret === null ? {} : { UPSTREAM_EVENTS_SECRET: secret }), ...(redisUrl === undefined ? {} : { REDIS_URL: redisUrl }) },
-    () => new Uint8Array(32).fill(4),
-  );
-  const client = createUpstreamClient({ baseUrl: simulator.url, username: simulator.simulator.seed.username, password: simulator.simulator.seed.password });
-  let reads = 0;
-  const upstream: UpstreamClient = {
-    ...client,
-    listMessagesAfter: (...args) => {
-      reads += 1;
-      return client.listMessagesAfter(...args);
-    },
-  };
-  const relay: RunningRelay = await startRelayServer({
-    settings,
-    upstream,
-    logger: createJsonLogger(() => {}),
-    distDir: fileURLToPath(new URL('../../fixtures/dist', import.meta.url)),
-    publicDir: fileURLToPath(new URL('../../../public', import.meta.url)),
+  const { relay, call, reads } = await startCountedRelay(simulator, {
+    ...(secret === null ? {} : { UPSTREAM_EVENTS_SECRET: secret }),
+    ...(redisUrl === undefined ? {} : { REDIS_URL: redisUrl }),
   });
   cleanups.push(() => relay.close());
-  const call = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-    fetch(`${relay.url}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: { Origin: relay.url, 'Content-Type': 'application/json', 'X-Practice-Chat': 'frame', ...init.headers },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
   /** The service's call: `body` as raw text, signed unless a header is given. */
   const postEvent = (body: string, signature = signEvent(SECRET, Math.floor(Date.now() / 1000), body)) =>
     fetch(`${relay.url}${UPSTREAM_EVENTS_PATH}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Upstream-Signature': signature }, body });
-  return { relay, call, postEvent, reads: () => reads };
+  return { relay, call, postEvent, reads };
 }
 
 async function startSimulator() {
