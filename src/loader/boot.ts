@@ -77,6 +77,9 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
       const frameQuery = new URLSearchParams({ client_id: clientId, origin: location.origin, locale: look.locale });
       const chat = (frame = createChatFrame(win, launcher.shadow, relayOrigin, frameQuery, label, (message) => {
         if (message.type == 'close') setOpen(false, true);
+        // Replies while the page is hidden (src/shared/protocol.ts): "(N) " before its title, never anything else. The
+        // pattern takes the prefix already there, or (its empty alternative) nothing, so the page's own title stays.
+        if (message.type == 'alert' && settings.alert) doc.title = doc.title.replace(/^\(\d+\) |/, message.count ? `(${message.count}) ` : '');
         if (message.type == 'unread') {
           launcher.setUnread(message.count);
           events.emit('unread', message.count);
