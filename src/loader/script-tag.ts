@@ -32,7 +32,9 @@ export function readScriptTag(script: HTMLScriptElement | null): ScriptSettings 
   let clientId: string;
   try {
     const src = new URL(script.src);
-    clientId = data.clientId ?? src.searchParams.get('client_id') ?? '';
+    // By attribute, not `data.clientId`: the minifier shortens the property name `clientId` (vite.config.ts), which
+    // would then read the wrong dataset entry.
+    clientId = script.getAttribute('data-client-id') ?? src.searchParams.get('client_id') ?? '';
     relayOrigin = new URL(data.relay || src).origin;
   } catch {
     return 'its src or data-relay is not a URL';
