@@ -34,7 +34,7 @@ export interface ApiActions {
 
 export interface EventHub {
   emit<K extends ChatEventName>(event: K, ...args: ChatEvents[K]): void;
-  clear(): void;
+  removeAllListeners(): void;
 }
 
 type Listener = (...args: unknown[]) => void;
@@ -42,8 +42,8 @@ type Listener = (...args: unknown[]) => void;
 export function createApi(actions: ApiActions, isReady: () => boolean): { api: PracticeChatApi; events: EventHub } {
   // One list per event name: an unknown name finds none, so `on('__proto__', …)` cannot reach an object's internals.
   let listeners = new Map<string, Listener[]>();
-  const clear = () => (listeners = new Map(['ready', 'open', 'close', 'unread'].map((name) => [name, []])));
-  clear();
+  const removeAllListeners = () => (listeners = new Map(['ready', 'open', 'close', 'unread'].map((name) => [name, []])));
+  removeAllListeners();
   const setOpen = actions.setOpen;
   const methods: Record<string, unknown> = {
     loaded: true,
@@ -77,7 +77,7 @@ export function createApi(actions: ApiActions, isReady: () => boolean): { api: P
         }
       }
     },
-    clear,
+    removeAllListeners,
   };
   return { api, events };
 }

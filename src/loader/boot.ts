@@ -1,6 +1,7 @@
 // The loader's whole life: read the tag, take over window.PracticeChat (replaying queued calls), fetch the
 // configuration, fail closed or mount the launcher, create the frame lazily, and undo all of it on destroy().
 import { createApi, replayQueue, type PracticeChatApi } from './api.ts';
+import type { FrameMessage } from '../shared/protocol.ts';
 import { fetchConfiguration } from './fetch-configuration.ts';
 import { createChatFrame, type ChatFrame } from './frame.ts';
 import { refusalFor } from './host-check.ts';
@@ -50,7 +51,7 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
     destroyed = true;
     frame?.remove();
     launcher?.host.remove();
-    events.clear();
+    events.removeAllListeners();
     if (win.PracticeChat == api) delete win.PracticeChat;
   }
 
@@ -65,21 +66,25 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
   fetchConfiguration(relayOrigin, clientId, locale, fetch, wait)
     .then((configuration) => {
       if (destroyed) return;
-      const location = win.location;
-      const refusal = typeof configuration == 'string' ? configuration : refusalFor(configuration, location.hostname);
-      if (refusal || typeof configuration == 'string') return refuse(refusal!);
+      if (typeof configuration == 'string') return refuse(configuration);
+      const refusal = refusalFor(configuration, win.location.hostname);
+      if (refusal) return refuse(refusal);
       // In the visitor's language, chosen by the relay (data-locale, else the browser's languages).
       const look = configuration.launcher;
       const label = look.label;
       launcher = mountLauncher(doc, configuration, settings.nonce, label);
-      const button = launcher.button;
       // The frame learns its configuration, the page's exact origin (its postMessage target) and the language.
-      const frameQuery = new URLSearchParams({ client_id: clientId, origin: location.origin, locale: look.locale });
-      const chat = (frame = createChatFrame(win, launcher.shadow, relayOrigin, frameQuery, label, (message) => {
-        if (message.type == 'close') setOpen(false, true);
-        if (message.type == 'unread') {
-          launcher.setUnread(message.count);
-          events.emit('unread', message.count);
+      const frameQuery = new URLSearchParams({ client_id: clientId, origin: win.location.origin, locale: look.locale });
+      // The message taken apart once (`count` is there for `unread` and `alert`): the loader's size budget pays for
+      // each `message.` that survives minification.
+      const chat = (frame = createChatFrame(win, launcher.shadow, relayOrigin, frameQuery, label, ({ type, count }: FrameMessage & { count?: number }) => {
+        if (type == 'close') setOpen(false, true);
+        // Replies while the page is hidden (src/shared/protocol.ts): "(N) " before its title, never anything else. The
+        // pattern takes the prefix already there, or (its empty alternative) nothing, so the page's own title stays.
+        if (type == 'alert' && settings.alert) doc.title = doc.title.replace(/^\(\d+\) |/, count ? `(${count}) ` : '');
+        if (type == 'unread') {
+          launcher.setUnread(count!);
+          events.emit('unread', count!);
         }
       }));
       // The frame is created on intent: the first hover, focus or touch of the launcher (or open() from the page).
@@ -88,6 +93,7 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
       // page's own: the loader's script time was 3–4× its CPU time. A visitor who never comes near the chat now
       // never pays it; the hover, focus or touch comes a moment before the click, so the frame is loading by then.
       const ensure = () => destroyed || chat.ensure();
+      const button = launcher.button;
       for (const type of ['pointerenter', 'focus', 'touchstart']) button.addEventListener(type, ensure, { once: true, passive: true });
       button.addEventListener('click', () => setOpen('toggle'));
       events.emit('ready');

@@ -10,5 +10,5 @@ try {
     report: (line) => console.warn(line),
   });
 } catch {
-  console.warn(`${REPORT_PREFIX}an unexpected error`);
+  console.warn(REPORT_PREFIX + 'an unexpected error');
 }

@@ -1,5 +1,6 @@
 // Reads the loader's own script tag once: which configuration (data-client-id, or client_id in its src), which relay
-// (the src's origin, or data-relay), the CSP nonce to reuse, and the visitor's language if the page sets one.
+// (the src's origin, or data-relay), the CSP nonce to reuse, the visitor's language if the page sets one, and whether
+// replies in a hidden tab may show in the page's title.
 import { CLIENT_ID_PATTERN } from '../shared/configuration.ts';
 
 export interface ScriptSettings {
@@ -8,6 +9,8 @@ export interface ScriptSettings {
   nonce: string;
   /** data-locale when it has a language tag's shape, else ''; the relay maps it to a language it has, or ignores it. */
   locale: string;
+  /** data-title-alert="off": no "(N) " before the page's title for replies while the tab is hidden. */
+  alert: boolean;
 }
 
 /**
@@ -29,7 +32,9 @@ export function readScriptTag(script: HTMLScriptElement | null): ScriptSettings 
   let clientId: string;
   try {
     const src = new URL(script.src);
-    clientId = data.clientId ?? src.searchParams.get('client_id') ?? '';
+    // By attribute, not `data.clientId`: the minifier shortens the property name `clientId` (vite.config.ts), which
+    // would then read the wrong dataset entry.
+    clientId = script.getAttribute('data-client-id') ?? src.searchParams.get('client_id') ?? '';
     relayOrigin = new URL(data.relay || src).origin;
   } catch {
     return 'its src or data-relay is not a URL';
@@ -38,5 +43,5 @@ export function readScriptTag(script: HTMLScriptElement | null): ScriptSettings 
   if (!CLIENT_ID_PATTERN.test(clientId)) return 'data-client-id is missing or malformed';
   const locale = data.locale;
   // Browsers hide the nonce attribute once the script runs and keep it in the property.
-  return { clientId, relayOrigin, nonce: script.nonce || script.getAttribute('nonce') || '', locale: /^[a-z]{2,3}([-_]\w{2,8})*$/i.test(locale!) ? locale! : '' };
+  return { clientId, relayOrigin, nonce: script.nonce || script.getAttribute('nonce') || '', locale: /^[a-z]{2,3}([-_]\w{2,8})*$/i.test(locale!) ? locale! : '', alert: data.titleAlert != 'off' };
 }

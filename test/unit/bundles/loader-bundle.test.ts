@@ -1,6 +1,11 @@
 // Guards the built loader (npm test builds before it runs): its size, that it is a classic script, and that nothing
 // from the frame, Preact, the relay or the simulator ended up in it.
+import { Window } from 'happy-dom';
 import { describe, expect, it } from 'vitest';
+import { createApi } from '../../../src/loader/api.ts';
+import type { ConfigurationAnswer } from '../../../src/shared/launcher-look.ts';
+import { envelope } from '../../../src/shared/protocol.ts';
+import { LOADER_OWN_PROPERTIES } from '../../../vite.config.ts';
 import { brotliSize, LOADER_BROTLI_CEILING, readBuilt } from './budgets.ts';
 
 const loader = readBuilt('loader.js');
@@ -31,4 +36,47 @@ describe('dist/loader.js', () => {
     expect(source).not.toMatch(pattern);
   });
 
+  it('shortens the property names vite.config.ts lists: none is left in it', () => {
+    const names = LOADER_OWN_PROPERTIES.source.slice(1, -1);
+    expect(source.match(new RegExp(`\\.${names}\\b`, 'g')) ?? []).toEqual([]);
+  });
+});
+
+/** Every property name an object answers to, its prototypes' included. */
+function propertyNames(value: object): string[] {
+  const names: string[] = [];
+  for (let object: object | null = value; object; object = Object.getPrototypeOf(object)) names.push(...Object.getOwnPropertyNames(object));
+  return names;
+}
+
+// The minifier renames a listed name wherever it appears, on any object: a name that a browser object the loader reads
+// also answers to, or one that crosses the loader's edge (the page's API, the relay's JSON, the frame protocol), would
+// break the loader. (data-client-id is read with getAttribute, not dataset: `clientId` is listed.)
+describe('the property names the loader build shortens', () => {
+  it('are none that a browser object the loader reads answers to', () => {
+    const win = new Window({ url: 'https://www.smile-dental.test/' });
+    const doc = win.document;
+    const script = doc.createElement('script');
+    for (const name of ['data-relay', 'data-locale', 'data-title-alert']) script.setAttribute(name, 'x');
+    const iframe = doc.createElement('iframe');
+    const host = doc.createElement('practice-chat');
+    const browserObjects: object[] = [
+      win, doc, script, script.dataset, host, host.attachShadow({ mode: 'open' }), doc.createElement('button'), doc.createElement('span'),
+      doc.createElement('img'), doc.createElement('style'), doc.createElementNS('http://www.w3.org/2000/svg', 'svg'), iframe, iframe.style,
+      new win.MessageEvent('message'), new win.Event('pointerenter'), new Map(), [], Promise.resolve(), new Response(), new URL('https://x.test'),
+      new URLSearchParams(), console, Object, Number, Array, String.prototype,
+    ];
+    const clashes = browserObjects.flatMap(propertyNames).filter((name) => LOADER_OWN_PROPERTIES.test(name));
+    expect([...new Set(clashes)]).toEqual([]);
+  });
+
+  it('are none of the page\'s API, the configuration the relay sends, or the frame protocol', () => {
+    const { api } = createApi({ setOpen: () => {}, destroy: () => {} }, () => false);
+    const answer: Required<ConfigurationAnswer> = {
+      client_id: 'x1', is_active: true, domains: [], logo_url: null, icon_color: '#fff', icon_opacity: 100, bot_name: 'Aimee', google_tag_id: null,
+      launcher: { background: '#fff', color: '#111', opacity: 1, label: 'Chat', locale: 'en', dir: 'ltr' },
+    };
+    const crossing = [...Object.keys(api), 'q', ...Object.keys(answer), ...Object.keys(answer.launcher), ...Object.keys(envelope({ type: 'unread', count: 1 }))];
+    expect(crossing.filter((name) => LOADER_OWN_PROPERTIES.test(name))).toEqual([]);
+  });
 });

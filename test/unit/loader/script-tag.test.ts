@@ -15,7 +15,15 @@ describe('readScriptTag', () => {
       relayOrigin: 'https://chat.example.com',
       nonce: 'n0nce',
       locale: '',
+      alert: true,
     });
+  });
+
+  it('turns the title prefix off with data-title-alert="off", and only with that', () => {
+    const tag = (value: string) => readScriptTag(script({ src: 'https://c.example/loader.js', 'data-client-id': 'x1', 'data-title-alert': value }));
+    expect(tag('off')).toMatchObject({ alert: false });
+    expect(tag('on')).toMatchObject({ alert: true });
+    expect(tag('')).toMatchObject({ alert: true });
   });
 
   it('reads client_id from the src query when there is no data attribute', () => {
