@@ -31,9 +31,12 @@ export interface CadenceState {
   retryAfterMs: number;
 }
 
-/** The delay before the next read; `random` in [0, 1) spreads watches so they do not read in step. */
+/**
+ * The delay before the next read; `random` in [0, 1) spreads watches so they do not read in step. The spread is only
+ * ever longer than the nominal delay (up to 20 %), so a watch never reads more often than the panel's polling did.
+ */
 export function nextReadDelayMs(state: CadenceState, random: () => number): number {
-  const jitter = (ms: number) => Math.round(ms * (0.9 + 0.2 * random()));
+  const jitter = (ms: number) => Math.round(ms * (1 + 0.2 * random()));
   if (state.failures > 0) return Math.max(jitter(Math.min(MAX_BACKOFF_MS, IDLE_MS * 2 ** (state.failures - 1))), state.retryAfterMs);
   if (state.eventsLive) return jitter(SAFETY_NET_MS);
   if (state.now - state.lastActivityAt < FAST_FOR_MS) return FAST_MS;
