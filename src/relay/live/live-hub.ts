@@ -57,6 +57,8 @@ export type OpenRefusal = 'too_many_streams' | 'too_many_for_conversation';
 
 /** Events keep a watch on the slow safety net for this long after the last one arrived. */
 const EVENTS_LIVE_FOR_MS = 10 * 60_000;
+/** Encoded once: every stream writes these same bytes every 15 s. */
+const HEARTBEAT = Buffer.from(sseComment('heartbeat'));
 /** How often streams are checked for heartbeats, lifetimes and expired handles. */
 const SWEEP_MS = 5000;
 
@@ -67,7 +69,7 @@ export function createLiveHub(options: LiveHubOptions) {
   let lastEventAt = Number.NEGATIVE_INFINITY;
   let sweeper: NodeJS.Timeout | null = null;
 
-  const write = (stream: Stream, text: string) => {
+  const write = (stream: Stream, text: string | Uint8Array) => {
     stream.sink.write(text);
     stream.lastWriteAt = now();
   };
@@ -172,7 +174,7 @@ export function createLiveHub(options: LiveHubOptions) {
       for (const stream of [...watch.streams]) {
         if (t >= stream.expiresAt) end(watch, stream, sseEvent('error', { error: { code: 'session_expired', message: 'The conversation has expired; start a new one.' } }));
         else if (t >= stream.endsAt) end(watch, stream, sseEvent('reconnect', { reason: 'lifetime' } satisfies StreamReconnect));
-        else if (t - stream.lastWriteAt >= STREAM_HEARTBEAT_MS - SWEEP_MS / 2) write(stream, sseComment('heartbeat'));
+        else if (t - stream.lastWriteAt >= STREAM_HEARTBEAT_MS - SWEEP_MS / 2) write(stream, HEARTBEAT);
       }
     }
   }
