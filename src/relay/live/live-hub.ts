@@ -7,7 +7,7 @@ import { STREAM_HEARTBEAT_MS } from '../../shared/wire.ts';
 import type { ConversationReader } from '../conversations/conversation-reader.ts';
 import { asOf, toWireMessage } from '../conversations/wire-message.ts';
 import { UpstreamError } from '../upstream/index.ts';
-import { EVENTS_STATUS_AGE_MS, FAST_MS, nextReadDelayMs } from './cadence.ts';
+import { EVENTS_STATUS_AGE_MS, FAST_FOR_MS, FAST_MS, nextReadDelayMs } from './cadence.ts';
 import type { ReadScheduler } from './read-scheduler.ts';
 import { sseComment, sseEvent } from './sse.ts';
 import type { StreamSink } from './stream-sink.ts';
@@ -65,6 +65,11 @@ const SWEEP_MS = 5000;
 export function createLiveHub(options: LiveHubOptions) {
   const { read, scheduler, now = Date.now, random = Math.random } = options;
   const watches = new Map<string, Watch>();
+  /**
+   * When the patient last wrote, for conversations nobody watches here yet: the panel opens its stream just before its
+   * first send, and the send may still arrive first. Kept FAST_FOR_MS, oldest first.
+   */
+  const recentActivity = new Map<string, number>();
   let streamCount = 0;
   let lastEventAt = Number.NEGATIVE_INFINITY;
   let sweeper: NodeJS.Timeout | null = null;
@@ -211,7 +216,8 @@ export function createLiveHub(options: LiveHubOptions) {
       };
       let watch = watches.get(conversationId);
       if (watch === undefined) {
-        watch = { conversationId, streams: new Set(), cursor: after, timer: null, dueAt: 0, reading: false, wakeAgain: false, lastActivityAt: Number.NEGATIVE_INFINITY, failures: 0, retryAfterMs: 0 };
+        const lastActivityAt = recentActivity.get(conversationId) ?? Number.NEGATIVE_INFINITY;
+        watch = { conversationId, streams: new Set(), cursor: after, timer: null, dueAt: 0, reading: false, wakeAgain: false, lastActivityAt, failures: 0, retryAfterMs: 0 };
         watches.set(conversationId, watch);
       }
       watch.streams.add(stream);
@@ -238,7 +244,16 @@ export function createLiveHub(options: LiveHubOptions) {
     /** The patient wrote or asked for a person through this instance: a reply is likely, read quickly for a while. */
     activity(conversationId: string) {
       const watch = watches.get(conversationId);
-      if (watch === undefined) return;
+      if (watch === undefined) {
+        const t = now();
+        for (const [id, at] of recentActivity) {
+          if (t - at < FAST_FOR_MS) break;
+          recentActivity.delete(id);
+        }
+        recentActivity.delete(conversationId);
+        recentActivity.set(conversationId, t);
+        return;
+      }
       watch.lastActivityAt = now();
       if (now() - lastEventAt >= EVENTS_LIVE_FOR_MS) schedule(watch, FAST_MS);
     },

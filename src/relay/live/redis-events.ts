@@ -22,14 +22,16 @@ export function createRedisEventIdStore(client: RedisClient): EventIdStore {
 }
 
 export function createRedisEventBus(client: RedisClient): EventBus {
-  const subscriber = client.duplicate();
+  // Subscribed again on every (re)connection by us rather than by ioredis: its own re-subscription after a reconnect
+  // is a promise nobody awaits, which rejects unhandled when the connection drops again at once.
+  const subscriber = client.duplicate({ autoResubscribe: false });
   // Its failures are the main client's to report (redis-client.ts); this one just reconnects.
   subscriber.on('error', () => {});
   const listeners: ((conversationId: string) => void)[] = [];
   subscriber.on('message', (channel: string, conversationId: string) => {
     if (channel === EVENTS_CHANNEL) listeners.forEach((listener) => listener(conversationId));
   });
-  void subscriber.subscribe(EVENTS_CHANNEL).catch(() => {});
+  subscriber.on('ready', () => void subscriber.subscribe(EVENTS_CHANNEL).catch(() => {}));
   return {
     publish: async (conversationId) => {
       await client.publish(EVENTS_CHANNEL, conversationId).catch(() => {});

@@ -13,8 +13,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function start() {
-  const simulator = await startSimulatorServer({ botReplyDelayMs: 0, agentJoinDelayMs: 0 });
+async function start({ botReplyDelayMs = 0 } = {}) {
+  const simulator = await startSimulatorServer({ botReplyDelayMs, agentJoinDelayMs: 0 });
   cleanups.push(() => simulator.close());
   const { relay, call, reads } = await startCountedRelay(simulator);
   cleanups.push(() => relay.close());
@@ -52,6 +52,16 @@ describe('GET /v1/conversation/events', () => {
 
     expect((await call(ESCALATE, { body: {}, headers: bearer(handle) })).status).toBe(200);
     await stream.next((event) => event.event === 'status' && (event.data as { status: string }).status === 'escalated');
+  }, 20_000);
+
+  it('a send that arrives before the stream opens still makes its watch read quickly (the panel opens both at once)', async () => {
+    // The bot answers 1.5 s after the patient writes: after the stream's own first read, so only the watch brings it.
+    const { call, handle } = await start({ botReplyDelayMs: 1500 });
+    const sent = await call(MESSAGES, { body: { text: 'Is there parking?' }, headers: { ...bearer(handle), 'Idempotency-Key': 'stream-key-race' } });
+    expect(sent.status).toBe(201);
+    const stream = await openStream(call, handle);
+    // An idle watch would read again 15-18 s later; one that knows the patient just wrote reads every second.
+    await stream.next((event) => event.event === 'message' && (event.data as { sender: string }).sender === 'bot', 6000);
   }, 20_000);
 
   it('catches up after a cursor: only messages after it', async () => {
