@@ -115,7 +115,7 @@ export function createRelayApp({
     now,
     onLookup: metrics.configurationCache,
   });
-  const addressOf = createClientAddress(settings.trustProxy);
+  const addressOf = createClientAddress(settings.trustProxy, settings.quotaIpv6Prefix);
   const deadlineMs = settings.requestDeadlineMs;
 
   const app = new Hono<RelayEnv>();

@@ -52,6 +52,7 @@ const environmentSchema = z.object({
   HANDLE_TTL_HOURS: integer(12, 1, 24 * 30),
   REQUESTS_PER_MINUTE_PER_IP: integer(300, 1, 1_000_000),
   CONVERSATIONS_PER_HOUR_PER_IP: integer(20, 1, 1_000_000),
+  QUOTA_IPV6_PREFIX: integer(64, 32, 128),
   MESSAGES_PER_MINUTE_PER_CONVERSATION: integer(20, 1, 1_000_000),
   BODY_LIMIT_BYTES: integer(16 * 1024, 1024, 1024 * 1024),
   MESSAGE_MAX_LENGTH: integer(MESSAGE_MAX_LENGTH, 1, MESSAGE_MAX_LENGTH),
@@ -106,6 +107,8 @@ export interface RelaySettings {
   handleTtlMs: number;
   requestsPerMinutePerIp: number;
   conversationsPerHourPerIp: number;
+  /** Quotas count an IPv6 client by its network of this many bits (128: by its address); IPv4 by its address. */
+  quotaIpv6Prefix: number;
   messagesPerMinutePerConversation: number;
   bodyLimitBytes: number;
   messageMaxLength: number;
@@ -221,6 +224,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     handleTtlMs: env.HANDLE_TTL_HOURS * 60 * 60 * 1000,
     requestsPerMinutePerIp: env.REQUESTS_PER_MINUTE_PER_IP,
     conversationsPerHourPerIp: env.CONVERSATIONS_PER_HOUR_PER_IP,
+    quotaIpv6Prefix: env.QUOTA_IPV6_PREFIX,
     messagesPerMinutePerConversation: env.MESSAGES_PER_MINUTE_PER_CONVERSATION,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     messageMaxLength: env.MESSAGE_MAX_LENGTH,
