@@ -11,6 +11,7 @@ import { startRelayServer } from './relay/serve.ts';
 import { readSettings, SettingsError, type RelaySettings } from './relay/settings.ts';
 import { createUpstreamClient } from './relay/upstream/index.ts';
 import { UPSTREAM_EVENTS_PATH } from './relay/upstream/contract.ts';
+import { trustProxyWarning } from './relay/http/trusted-proxies.ts';
 import { startSimulatorServer } from './simulator/server.ts';
 
 // Batched (see createBatchedWriter); what is still queued is written as the process exits.
@@ -30,6 +31,8 @@ try {
 if (settings.development) {
   logger.warn(`Running in development mode (NODE_ENV=${process.env.NODE_ENV}): loopback addresses only unless PUBLIC_ORIGIN is set. Production (npm run serve) needs HANDLE_SECRET, PUBLIC_ORIGIN and UPSTREAM_*.`);
 }
+const broadTrust = trustProxyWarning(settings.trustProxy);
+if (broadTrust !== null) logger.warn(broadTrust);
 if (settings.handleSecretGenerated) {
   logger.warn('HANDLE_SECRET is not set: generated one for this run. Conversations will not survive a restart; set HANDLE_SECRET in production.');
 }
