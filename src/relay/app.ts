@@ -235,6 +235,7 @@ export function createRelayApp({
       deadlineMs,
       readFramePage: cacheOnceFound(() => readFramePage(distDir)),
       publicOrigin: settings.publicOrigin,
+      previewAllowed: settings.demoPages,
     }),
   );
   app.route('/', staticRoutes({ distDir, publicDir, demoPages: settings.demoPages }));
