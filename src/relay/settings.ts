@@ -67,6 +67,7 @@ const environmentSchema = z.object({
   STREAM_LIFETIME_SECONDS: integer(300, 10, 3600),
   MAX_STREAMS: integer(20_000, 0, 1_000_000),
   UPSTREAM_READ_CONCURRENCY: integer(16, 1, 1000),
+  UPSTREAM_EVENTS_PER_MINUTE_PER_IP: integer(6000, 1, 1_000_000),
   UPSTREAM_EVENTS_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   METRICS_PORT: integer(0, 1, 65535).transform((port) => (port === 0 ? null : port)),
   METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -139,6 +140,8 @@ export interface RelaySettings {
    * only poll. `npm start` generates one for its embedded simulator when unset.
    */
   upstreamEventsSecret: string | null;
+  /** Calls to POST /v1/upstream-events per source address per minute (the service's own events included). */
+  upstreamEventsPerMinutePerIp: number;
   /** Where the Prometheus metrics listener runs; null: no metrics at all. Never the public port. */
   metrics: { host: string; port: number } | null;
 }
@@ -239,6 +242,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     maxStreams: env.MAX_STREAMS,
     upstreamReadConcurrency: env.UPSTREAM_READ_CONCURRENCY,
     upstreamEventsSecret: env.UPSTREAM_EVENTS_SECRET ?? null,
+    upstreamEventsPerMinutePerIp: env.UPSTREAM_EVENTS_PER_MINUTE_PER_IP,
     metrics: env.METRICS_PORT === null ? null : { host: env.METRICS_HOST, port: env.METRICS_PORT },
     // Tools for whoever runs the relay, not for patients: a production relay serves only what a practice's page needs.
     demoPages: env.DEMO_PAGES ?? development,
