@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
 
 // loader.js: property names that only the loader's own objects carry (boot's environment and settings, the API's
@@ -63,6 +64,8 @@ const demo: UserConfig = {
 // external (imported from node_modules at run time); only our TypeScript is compiled.
 const server: UserConfig = {
   publicDir: false,
+  // The relay never embeds the simulator in production: dist-server/server.js gets none (src/embedded-simulator.ts).
+  resolve: { alias: [{ find: /^\.\/embedded-simulator\.ts$/, replacement: fileURLToPath(new URL('./src/no-embedded-simulator.ts', import.meta.url)) }] },
   build: {
     ssr: true,
     outDir: 'dist-server',

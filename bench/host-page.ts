@@ -14,6 +14,7 @@ import { createServer as createTlsServer } from 'node:tls';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { launchBrowser, serveHostPages } from '../test/browser/harness.ts';
 import { freePort } from '../test/support/free-port.ts';
+import { startSimulatorServer } from '../src/simulator/server.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const SETTLE_MS = 2500;
@@ -54,9 +55,20 @@ async function startRelayProcess(): Promise<{ origin: string; child: ChildProces
   const origin = `https://chat.vendor-relay.test:${front.port}`;
   // The built relay, as production runs it (npm run serve): a relay under tsx would take CPU from the browser on this
   // shared machine at the very moment the loader runs.
+  // The built relay embeds no simulator: it gets one on its own port, in this process, as it would get the service.
+  const simulator = await startSimulatorServer({ port: 0 });
   const child = spawn(process.execPath, ['dist-server/server.js'], {
     cwd: new URL('..', import.meta.url),
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), SIMULATOR_PORT: '0', PUBLIC_ORIGIN: origin, HANDLE_SECRET: randomBytes(32).toString('base64url') },
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(port),
+      PUBLIC_ORIGIN: origin,
+      HANDLE_SECRET: randomBytes(32).toString('base64url'),
+      UPSTREAM_URL: simulator.url,
+      UPSTREAM_USERNAME: simulator.simulator.seed.username,
+      UPSTREAM_PASSWORD: simulator.simulator.seed.password,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -70,6 +82,7 @@ async function startRelayProcess(): Promise<{ origin: string; child: ChildProces
     child.once('exit', (code) => reject(new Error(`relay exited (${code}):\n${output}`)));
     setTimeout(() => reject(new Error(`relay did not start:\n${output}`)), 30_000);
   });
+  child.once('exit', () => void simulator.close());
   return { origin, child, front };
 }
 

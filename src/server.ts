@@ -11,7 +11,8 @@ import { startRelayServer } from './relay/serve.ts';
 import { readSettings, SettingsError, type RelaySettings } from './relay/settings.ts';
 import { createUpstreamClient } from './relay/upstream/index.ts';
 import { UPSTREAM_EVENTS_PATH } from './relay/upstream/contract.ts';
-import { startSimulatorServer } from './simulator/server.ts';
+import { trustProxyWarning } from './relay/http/trusted-proxies.ts';
+import { startEmbeddedSimulator } from './embedded-simulator.ts';
 
 // Batched (see createBatchedWriter); what is still queued is written as the process exits.
 const logOutput = createBatchedWriter((chunk) => process.stdout.write(chunk), () => process.stdout.writableLength);
@@ -30,6 +31,8 @@ try {
 if (settings.development) {
   logger.warn(`Running in development mode (NODE_ENV=${process.env.NODE_ENV}): loopback addresses only unless PUBLIC_ORIGIN is set. Production (npm run serve) needs HANDLE_SECRET, PUBLIC_ORIGIN and UPSTREAM_*.`);
 }
+const broadTrust = trustProxyWarning(settings.trustProxy);
+if (broadTrust !== null) logger.warn(broadTrust);
 if (settings.handleSecretGenerated) {
   logger.warn('HANDLE_SECRET is not set: generated one for this run. Conversations will not survive a restart; set HANDLE_SECRET in production.');
 }
@@ -50,6 +53,10 @@ async function listening<T>(what: string, start: () => Promise<T>): Promise<T> {
 // UPSTREAM_EVENTS_SECRET, one is made for this run. The relay's address must be known before it listens, so with
 // PORT=0 (any free port) the simulator sends none and the watches only poll.
 const embedded = settings.upstream === null;
+if (embedded && startEmbeddedSimulator === null) {
+  console.error('UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required: this build of the relay has no built-in simulator (`npm start` has one; `npm run simulator` runs one on its own).');
+  process.exit(1);
+}
 if (embedded && settings.upstreamEventsSecret === null && settings.port !== 0) {
   settings = { ...settings, upstreamEventsSecret: randomBytes(32).toString('base64url') };
 }
@@ -59,7 +66,7 @@ const simulatorEvents =
     : undefined;
 const simulator = embedded
   ? await listening(`the built-in simulator on 127.0.0.1:${settings.simulatorPort} (SIMULATOR_PORT)`, () =>
-      startSimulatorServer({ port: settings.simulatorPort, host: '127.0.0.1', ...(simulatorEvents === undefined ? {} : { events: simulatorEvents }) }),
+      startEmbeddedSimulator!({ port: settings.simulatorPort, host: '127.0.0.1', ...(simulatorEvents === undefined ? {} : { events: simulatorEvents }) }),
     )
   : null;
 const upstreamSettings = settings.upstream ?? {

@@ -9,6 +9,7 @@ import { ApiError, errorResponse } from './http/api-error.ts';
 import { createClientAddress } from './http/client-address.ts';
 import type { RelayEnv } from './http/env.ts';
 import { rateLimit } from './http/rate-limit.ts';
+import { eventFloodGuard, REFUSED_EVENTS_PER_MINUTE } from './http/event-flood-guard.ts';
 import { presetHeader } from './http/preset-header.ts';
 import { requestLog } from './http/request-log.ts';
 import { sameOrigin } from './http/same-origin.ts';
@@ -115,7 +116,7 @@ export function createRelayApp({
     now,
     onLookup: metrics.configurationCache,
   });
-  const addressOf = createClientAddress(settings.trustProxy);
+  const addressOf = createClientAddress(settings.trustProxy, settings.quotaIpv6Prefix);
   const deadlineMs = settings.requestDeadlineMs;
 
   const app = new Hono<RelayEnv>();
@@ -156,8 +157,16 @@ export function createRelayApp({
   const perAddress = rateLimit({ limiter: quota('requests-per-address', settings.requestsPerMinutePerIp, MINUTE), keyOf: addressOf });
   app.use('/frame', perAddress);
   // The service's events come from its few addresses, as many as conversations change: a visitor's quota would refuse
-  // them. Each is authenticated by its signature instead, at the cost of one HMAC over at most 4 KB.
-  const perVisitorAddress: MiddlewareHandler<RelayEnv> = (c, next) => (c.req.path === UPSTREAM_EVENTS_PATH ? next() : perAddress(c, next));
+  // them. Each is authenticated by its signature instead, at the cost of one HMAC over at most 4 KB, and the path has
+  // quotas of its own, which cut off an address whose calls keep being refused (event-flood-guard.ts).
+  const eventsGuard = eventFloodGuard({
+    calls: quota('upstream-events-per-address', settings.upstreamEventsPerMinutePerIp, MINUTE),
+    refusals: quota('refused-upstream-events-per-address', REFUSED_EVENTS_PER_MINUTE, MINUTE),
+    keyOf: addressOf,
+    logger,
+    now,
+  });
+  const perVisitorAddress: MiddlewareHandler<RelayEnv> = (c, next) => (c.req.path === UPSTREAM_EVENTS_PATH ? eventsGuard(c, next) : perAddress(c, next));
   app.use(
     '/v1/*',
     // Everything under /v1 is no-store, except what a route sets for itself on success (the logo, addressed by its
@@ -235,6 +244,7 @@ export function createRelayApp({
       deadlineMs,
       readFramePage: cacheOnceFound(() => readFramePage(distDir)),
       publicOrigin: settings.publicOrigin,
+      previewAllowed: settings.demoPages,
     }),
   );
   app.route('/', staticRoutes({ distDir, publicDir, demoPages: settings.demoPages }));

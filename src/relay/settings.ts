@@ -52,6 +52,7 @@ const environmentSchema = z.object({
   HANDLE_TTL_HOURS: integer(12, 1, 24 * 30),
   REQUESTS_PER_MINUTE_PER_IP: integer(300, 1, 1_000_000),
   CONVERSATIONS_PER_HOUR_PER_IP: integer(20, 1, 1_000_000),
+  QUOTA_IPV6_PREFIX: integer(64, 32, 128),
   MESSAGES_PER_MINUTE_PER_CONVERSATION: integer(20, 1, 1_000_000),
   BODY_LIMIT_BYTES: integer(16 * 1024, 1024, 1024 * 1024),
   MESSAGE_MAX_LENGTH: integer(MESSAGE_MAX_LENGTH, 1, MESSAGE_MAX_LENGTH),
@@ -66,6 +67,7 @@ const environmentSchema = z.object({
   STREAM_LIFETIME_SECONDS: integer(300, 10, 3600),
   MAX_STREAMS: integer(20_000, 0, 1_000_000),
   UPSTREAM_READ_CONCURRENCY: integer(16, 1, 1000),
+  UPSTREAM_EVENTS_PER_MINUTE_PER_IP: integer(6000, 1, 1_000_000),
   UPSTREAM_EVENTS_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   METRICS_PORT: integer(0, 1, 65535).transform((port) => (port === 0 ? null : port)),
   METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -106,6 +108,8 @@ export interface RelaySettings {
   handleTtlMs: number;
   requestsPerMinutePerIp: number;
   conversationsPerHourPerIp: number;
+  /** Quotas count an IPv6 client by its network of this many bits (128: by its address); IPv4 by its address. */
+  quotaIpv6Prefix: number;
   messagesPerMinutePerConversation: number;
   bodyLimitBytes: number;
   messageMaxLength: number;
@@ -136,6 +140,8 @@ export interface RelaySettings {
    * only poll. `npm start` generates one for its embedded simulator when unset.
    */
   upstreamEventsSecret: string | null;
+  /** Calls to POST /v1/upstream-events per source address per minute (the service's own events included). */
+  upstreamEventsPerMinutePerIp: number;
   /** Where the Prometheus metrics listener runs; null: no metrics at all. Never the public port. */
   metrics: { host: string; port: number } | null;
 }
@@ -221,6 +227,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     handleTtlMs: env.HANDLE_TTL_HOURS * 60 * 60 * 1000,
     requestsPerMinutePerIp: env.REQUESTS_PER_MINUTE_PER_IP,
     conversationsPerHourPerIp: env.CONVERSATIONS_PER_HOUR_PER_IP,
+    quotaIpv6Prefix: env.QUOTA_IPV6_PREFIX,
     messagesPerMinutePerConversation: env.MESSAGES_PER_MINUTE_PER_CONVERSATION,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     messageMaxLength: env.MESSAGE_MAX_LENGTH,
@@ -235,6 +242,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     maxStreams: env.MAX_STREAMS,
     upstreamReadConcurrency: env.UPSTREAM_READ_CONCURRENCY,
     upstreamEventsSecret: env.UPSTREAM_EVENTS_SECRET ?? null,
+    upstreamEventsPerMinutePerIp: env.UPSTREAM_EVENTS_PER_MINUTE_PER_IP,
     metrics: env.METRICS_PORT === null ? null : { host: env.METRICS_HOST, port: env.METRICS_PORT },
     // Tools for whoever runs the relay, not for patients: a production relay serves only what a practice's page needs.
     demoPages: env.DEMO_PAGES ?? development,

@@ -4,12 +4,14 @@
 // of memory) its lease runs out within seconds and a retry takes over; the send path then learns from the attempt's
 // own record whether the dead attempt stored anything (deliver-once.ts). A duplicate that arrives while the first is
 // in flight waits for its result; the relay's request deadline bounds that wait, and the panel retries after
-// `upstream_timeout`.
+// `upstream_timeout`. A result is kept sealed (record-seal.ts): Redis holds no upstream id and no handle in clear.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError } from '../http/api-error.ts';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
+import { digest } from './digest.ts';
 import { bodyFingerprint, type IdempotencyStore, type IdempotentOutcome } from './idempotency.ts';
+import type { RecordSealer } from './record-seal.ts';
 
 export interface RedisIdempotencyOptions<T> {
   client: RedisClient;
@@ -18,6 +20,14 @@ export interface RedisIdempotencyOptions<T> {
   ttlMs?: number;
   /** Keeps kinds of records apart (message sends, conversation creations). */
   keyPrefix?: string;
+  /** Seals each result under its scope and Idempotency-Key, so what Redis holds answers only that request. */
+  sealer: RecordSealer;
+  /**
+   * Files records under a digest of the Idempotency-Key as well as of the scope: for a key that is itself a secret
+   * (a create's, which hands out a handle). A send's key opens nothing without the handle, and its records keep the
+   * name older instances use, so that a rolling upgrade never misses a send's record and sends twice.
+   */
+  hashKeys?: boolean;
   /**
    * How long a lease lives unless its owner renews it (every third of it, while the send runs): how soon a retry can
    * take over from an instance that died.
@@ -51,6 +61,8 @@ export function createRedisIdempotencyStore<T>({
   resultSchema,
   ttlMs = 24 * 60 * 60 * 1000,
   keyPrefix = SEND_KEY_PREFIX,
+  sealer,
+  hashKeys = false,
   leaseMs = DEFAULT_LEASE_MS,
   pollMs = 100,
   waitMs = 8_000,
@@ -58,8 +70,11 @@ export function createRedisIdempotencyStore<T>({
 }: RedisIdempotencyOptions<T>): IdempotencyStore<T> {
   const recordSchema = z.discriminatedUnion('state', [
     z.object({ state: z.literal('sending'), fingerprint: z.string(), owner: z.string() }),
-    z.object({ state: z.literal('sent'), fingerprint: z.string(), result: resultSchema }),
+    z.object({ state: z.literal('sent'), fingerprint: z.string(), sealed: z.string() }),
   ]);
+  // Written by a relay from before results were sealed: still answered, so a send retried across the upgrade is not
+  // sent again.
+  const legacySentSchema = z.object({ state: z.literal('sent'), fingerprint: z.string(), result: resultSchema });
 
   async function redis<R>(command: () => Promise<R>): Promise<R> {
     if (isReconnecting(client)) throw unreachable();
@@ -72,8 +87,8 @@ export function createRedisIdempotencyStore<T>({
 
   return {
     async run(scope, key, body, send, onWait): Promise<IdempotentOutcome<T>> {
-      // The scope is an upstream conversation id: hashed, like the body, so Redis holds neither.
-      const id = `${keyPrefix}${bodyFingerprint(scope)}:${key}`;
+      // The scope is an upstream conversation id (or a visitor's address): hashed, like the body, so Redis holds neither.
+      const id = hashKeys ? `${keyPrefix}${digest(`${scope}\u0000${key}`)}` : `${keyPrefix}${bodyFingerprint(scope)}:${key}`;
       const fingerprint = bodyFingerprint(body);
       const lease = JSON.stringify({ state: 'sending', fingerprint, owner: randomUUID() });
       const waitUntil = Date.now() + waitMs;
@@ -82,7 +97,7 @@ export function createRedisIdempotencyStore<T>({
         const stored = await redis(() => client.get(id));
         // Gone between the two calls (the first attempt failed and released it, or its lease ran out): try again.
         if (stored === null) continue;
-        const record = parseRecord(stored);
+        const record = parseRecord(stored, scope, key);
         if (record === null) throw unreachable();
         if (record.fingerprint !== fingerprint) return { kind: 'conflict' };
         if (record.state === 'sent') return { kind: 'result', value: record.result, replayed: true };
@@ -107,15 +122,30 @@ export function createRedisIdempotencyStore<T>({
       }
       // The message is with the service now: answer it even if the record cannot be written, rather than invite a
       // retry that would send it again.
-      await client.set(id, JSON.stringify({ state: 'sent', fingerprint, result }), 'PX', ttlMs).catch(onRecordLost);
+      const sealed = sealer.seal(scope, key, JSON.stringify(result));
+      await client.set(id, JSON.stringify({ state: 'sent', fingerprint, sealed }), 'PX', ttlMs).catch(onRecordLost);
       return { kind: 'result', value: result };
     },
   };
 
-  function parseRecord(stored: string) {
+  /** The record, its result opened; null when it is not one this store wrote (or not for this scope and key). */
+  function parseRecord(stored: string, scope: string, key: string): { state: 'sending'; fingerprint: string } | { state: 'sent'; fingerprint: string; result: T } | null {
+    let value: unknown;
     try {
-      const parsed = recordSchema.safeParse(JSON.parse(stored));
-      return parsed.success ? parsed.data : null;
+      value = JSON.parse(stored);
+    } catch {
+      return null;
+    }
+    const legacy = legacySentSchema.safeParse(value);
+    if (legacy.success) return legacy.data;
+    const parsed = recordSchema.safeParse(value);
+    if (!parsed.success) return null;
+    if (parsed.data.state === 'sending') return parsed.data;
+    const opened = sealer.open(scope, key, parsed.data.sealed);
+    if (opened === null) return null;
+    try {
+      const result = resultSchema.safeParse(JSON.parse(opened));
+      return result.success ? { state: 'sent', fingerprint: parsed.data.fingerprint, result: result.data } : null;
     } catch {
       return null;
     }

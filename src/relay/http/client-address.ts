@@ -5,6 +5,7 @@
 // reaching an instance directly) is the client itself, whatever its X-Forwarded-For says.
 import type { Context } from 'hono';
 import { BlockList, isIP } from 'node:net';
+import { formatIp, networkOf, parseIp, unmapped } from './ip-address.ts';
 import { parseProxyEntry, type TrustedProxies } from './trusted-proxies.ts';
 
 /** Whether the hop `index` steps from the socket peer (0), at `address`, is a proxy we believe. */
@@ -36,19 +37,28 @@ const MAX_ENTRY_LENGTH = 64;
 
 /**
  * One X-Forwarded-For entry (or the socket's address) as the key it is counted by: the address without a port
- * (`203.0.113.7:51234`, `[2001:db8::1]:443`, as some proxies write it) and an IPv4-mapped IPv6 address in its IPv4
- * form, so the same visitor is one key however the address reached us. An entry that is not an address is kept as
- * it is (cut to 64 characters): it is never trusted as a proxy, but when it is the client's entry, a proxy we trust
- * wrote it, and counting it as its own key keeps that visitor from sharing a quota with everyone behind the proxy.
+ * (`203.0.113.7:51234`, `[2001:db8::1]:443`, as some proxies write it), an IPv4-mapped IPv6 address in its IPv4
+ * form, and an IPv6 address in its one canonical spelling (lower case, zeros compressed), so the same visitor is one
+ * key however the address reached us. An entry that is not an address is kept as it is (cut to 64 characters): it is
+ * never trusted as a proxy, but when it is the client's entry, a proxy we trust wrote it, and counting it as its own
+ * key keeps that visitor from sharing a quota with everyone behind the proxy.
  */
 export function normaliseAddress(entry: string): string {
   const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(entry);
   const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(entry);
-  const address = bracketed?.[1] ?? withPort?.[1] ?? entry;
-  const family = isIP(address);
-  if (family === 0) return entry.slice(0, MAX_ENTRY_LENGTH);
-  const mapped = family === 6 ? /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address) : null;
-  return mapped?.[1] ?? address.toLowerCase();
+  const parsed = parseIp(bracketed?.[1] ?? withPort?.[1] ?? entry);
+  return parsed === null ? entry.slice(0, MAX_ENTRY_LENGTH) : formatIp(unmapped(parsed));
+}
+
+/**
+ * What a quota counts for a client address: an IPv4 address as it is, an IPv6 address by its network of
+ * `ipv6Prefix` bits (`2001:db8:1:2::/64`). One home or phone gets a whole /64 and picks any address in it at will, so
+ * counting single IPv6 addresses would give each visitor 2^64 quotas.
+ */
+export function quotaKeyOf(address: string, ipv6Prefix: number): string {
+  const parsed = parseIp(address);
+  if (parsed === null || parsed.family === 4 || ipv6Prefix >= 128) return address;
+  return `${formatIp(networkOf(parsed, ipv6Prefix))}/${ipv6Prefix}`;
 }
 
 /**
@@ -67,10 +77,10 @@ export function clientAddressFrom(socketAddress: string | undefined, forwardedFo
   return hops[index]!;
 }
 
-/** The request's client address, as quotas count it. */
-export function createClientAddress(trusted: TrustedProxies): (c: Context) => string {
+/** The request's client, as quotas count it: its address, or its IPv6 network of `ipv6Prefix` bits. */
+export function createClientAddress(trusted: TrustedProxies, ipv6Prefix: number): (c: Context) => string {
   const trusts = proxyTrust(trusted);
-  return (c) => clientAddressFrom(socketAddress(c.env), c.req.header('X-Forwarded-For'), trusts);
+  return (c) => quotaKeyOf(clientAddressFrom(socketAddress(c.env), c.req.header('X-Forwarded-For'), trusts), ipv6Prefix);
 }
 
 /** @hono/node-server puts Node's request on `env.incoming`; under app.request() there is none. */

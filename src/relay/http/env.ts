@@ -8,5 +8,7 @@ export interface RelayEnv {
     errorCode: string | undefined;
     /** What caused the error (ApiError.reason), for the request log. */
     errorCause: string | undefined;
+    /** Set: the request log writes no line for this request (a refused flood is logged once per streak instead). */
+    unlogged: boolean | undefined;
   };
 }

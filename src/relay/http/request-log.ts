@@ -30,6 +30,7 @@ export function requestLog({
     c.set('clientId', null);
     c.set('errorCode', undefined);
     c.set('errorCause', undefined);
+    c.set('unlogged', undefined);
     // Before the route runs, so it is part of every answer, errors included (preset-header.ts).
     presetHeader(c, 'X-Request-Id', requestId);
     try {
@@ -39,7 +40,7 @@ export function requestLog({
       const cause = c.get('errorCause');
       const route = routePath(c, -1);
       const elapsedMs = now() - startedAt;
-      logger.request({
+      if (c.get('unlogged') !== true) logger.request({
         request_id: requestId,
         method: c.req.method,
         route,

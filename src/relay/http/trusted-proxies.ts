@@ -2,6 +2,7 @@
 // proxies in front of the relay, or the proxies' addresses and networks. Never "every peer": a visitor who reaches an
 // instance directly would then choose the address its quotas count.
 import { isIP } from 'node:net';
+import { mappedIpv4Range, parseIp, rangeOf } from './ip-address.ts';
 
 /**
  * `hops`: the number of proxies in front of the relay, each trusted whatever its address (0: trust none).
@@ -45,5 +46,65 @@ export function parseTrustProxy(text: string | undefined): TrustedProxies | { re
   if (bad.length > 0) {
     return { refused: `${bad.map((entry) => JSON.stringify(entry)).join(', ')} is not an address or network: give a number of proxies (e.g. 1) or addresses and CIDR networks separated by commas (e.g. 10.0.0.0/8, 127.0.0.1, ::1)` };
   }
+  const covered = coverage(entries);
+  if (covered.ipv4 === IPV4_SPACE || covered.ipv6 === IPV6_SPACE) {
+    return {
+      refused: `${value} covers every ${covered.ipv4 === IPV4_SPACE ? 'IPv4' : 'IPv6'} address, so it would believe X-Forwarded-For from every peer: a visitor reaching an instance directly could pick the address its quotas count. Name only your proxies' addresses or networks (e.g. 10.0.0.0/8, ::1).`,
+    };
+  }
   return { addresses: entries };
+}
+
+const IPV4_SPACE = 1n << 32n;
+const IPV6_SPACE = 1n << 128n;
+/**
+ * More than this is "very broad": twice the largest private network of each family (10.0.0.0/8, fc00::/7), so the
+ * private networks and loopback together pass, and a list reaching into the public internet at large does not.
+ */
+const BROAD_IPV4 = 1n << 25n;
+const BROAD_IPV6 = 1n << 122n;
+
+/**
+ * How many IPv4 and IPv6 addresses a list trusts, overlaps counted once. An IPv6 network inside `::ffff:0:0/96`
+ * trusts the IPv4 addresses it maps (a dual-stack socket reports IPv4 peers so), so it counts toward IPv4 too.
+ */
+export function coverage(entries: readonly string[]): { ipv4: bigint; ipv6: bigint } {
+  const ipv4: [bigint, bigint][] = [];
+  const ipv6: [bigint, bigint][] = [];
+  for (const entry of entries) {
+    const parsed = parseProxyEntry(entry);
+    const address = parsed === null ? null : parseIp(parsed.address);
+    if (parsed === null || address === null) continue;
+    const range = rangeOf(address, parsed.prefix ?? (parsed.family === 4 ? 32 : 128));
+    if (address.family === 4) ipv4.push(range);
+    else {
+      ipv6.push(range);
+      const mapped = mappedIpv4Range(range);
+      if (mapped !== null) ipv4.push(mapped);
+    }
+  }
+  return { ipv4: mergedSize(ipv4), ipv6: mergedSize(ipv6) };
+}
+
+function mergedSize(ranges: [bigint, bigint][]): bigint {
+  const sorted = [...ranges].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  let total = 0n;
+  let current: [bigint, bigint] | null = null;
+  for (const [first, last] of sorted) {
+    if (current !== null && first <= current[1] + 1n) {
+      if (last > current[1]) current[1] = last;
+      continue;
+    }
+    if (current !== null) total += current[1] - current[0] + 1n;
+    current = [first, last];
+  }
+  return current === null ? total : total + current[1] - current[0] + 1n;
+}
+
+/** A line for the operator when the trusted networks are far wider than a load balancer's; null when they are not. */
+export function trustProxyWarning(trusted: TrustedProxies): string | null {
+  if (!('addresses' in trusted)) return null;
+  const covered = coverage(trusted.addresses);
+  if (covered.ipv4 <= BROAD_IPV4 && covered.ipv6 <= BROAD_IPV6) return null;
+  return `TRUST_PROXY trusts a very broad range (${covered.ipv4} IPv4 and ${covered.ipv6} IPv6 addresses): any peer in it can choose the address its quotas count. Name only your proxies' addresses or their private network.`;
 }

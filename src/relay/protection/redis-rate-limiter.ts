@@ -1,6 +1,7 @@
 // Quotas shared by every relay instance, in Redis, through rate-limiter-flexible (atomic counters with expiry, the
 // maintained library for exactly this). When Redis is unreachable a quota fails open: patients keep chatting, and
 // the operator gets one warning a minute, not one per request.
+import { hash } from 'node:crypto';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
 import type { RateDecision, RateLimiter } from './rate-limiter.ts';
@@ -29,7 +30,9 @@ export function createRedisRateLimiter({ client, name, limit, windowMs, onUnavai
         return { allowed: true };
       }
       try {
-        await limiter.consume(key);
+        // Counted under a digest: the keys are visitors' addresses and upstream conversation ids, which Redis need
+        // not hold.
+        await limiter.consume(hash('sha256', key, 'base64url'));
         return { allowed: true };
       } catch (rejection) {
         // rate-limiter-flexible rejects with a RateLimiterRes when the quota is used up, with an Error when Redis failed.

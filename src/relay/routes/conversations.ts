@@ -14,6 +14,7 @@ import { bearerHandle } from '../http/bearer-handle.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
 import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
+import { CREATE_KEY_RULE, createScope, isCreateKey } from '../conversations/created-record.ts';
 import { withoutText, withText, type SentRecord } from '../conversations/sent-record.ts';
 import { createDeliverOnce } from '../conversations/deliver-once.ts';
 import { createConversationReader } from '../conversations/conversation-reader.ts';
@@ -120,9 +121,10 @@ export function conversationRoutes(options: ConversationRouteOptions) {
   return new Hono<RelayEnv>()
     .post('/conversations', requireJson(), async (c) => {
       // Optional for any caller, always sent by the panel: a retried create with the same key gives the same handle,
-      // on any instance, and opens no second conversation upstream.
+      // on any instance, and opens no second conversation upstream. Since the key hands out a handle, it must be
+      // unguessable.
       const key = c.req.header('Idempotency-Key');
-      if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw new ApiError('bad_request', undefined, `An Idempotency-Key header must be ${KEY_RULE}.`);
+      if (key !== undefined && !isCreateKey(key)) throw new ApiError('bad_request', undefined, `An Idempotency-Key header on a create must be ${CREATE_KEY_RULE}.`);
       const body = createBody.safeParse(await readJson(c));
       if (!body.success) throw new ApiError('bad_request', undefined, 'The body must be {"client_id": "..."}.');
       const clientId = body.data.client_id;
@@ -143,9 +145,18 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       if (key === undefined) return c.json(await upstreamCall(create()), 201);
       // The store holds the create itself, and the deadline applies outside it, as for a send (below).
       const waiting = new Waiting();
-      const outcome = await upstreamCall(options.creations.run(clientId, key, clientId, create, waiting.onWait), waiting);
+      // The record answers only the requester that made it: the same key from another visitor is another record.
+      const scope = createScope(clientId, options.addressOf(c));
+      const outcome = await upstreamCall(options.creations.run(scope, key, clientId, create, waiting.onWait), waiting);
       if (outcome.kind === 'conflict') throw new ApiError('idempotency_conflict');
-      if (outcome.replayed) metrics.idempotentReplay('create');
+      if (outcome.replayed) {
+        // A conversation ended since (End chat, the resolved grace) is never handed out again.
+        const claims = handles.open(outcome.value.conversation);
+        if (claims === null || (await revocations.isRevoked(claims.conversationId))) {
+          throw new ApiError('idempotency_conflict', undefined, 'This Idempotency-Key\'s conversation has ended; start a new one with a new key.');
+        }
+        metrics.idempotentReplay('create');
+      }
       return c.json(outcome.value, 201);
     })
 

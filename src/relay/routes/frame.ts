@@ -24,11 +24,16 @@ export interface FrameRouteOptions {
   deadlineMs: number;
   /** The relay's public origin, which the logo URL is on; null: this request's own origin (development). */
   publicOrigin: string | null;
+  /** Whether the demo page's preview frame (`?preview=1`) is served: only with the demo pages (DEMO_PAGES). */
+  previewAllowed: boolean;
 }
 
-export function frameRoutes({ configurations, readFramePage, deadlineMs, publicOrigin }: FrameRouteOptions) {
+export function frameRoutes({ configurations, readFramePage, deadlineMs, publicOrigin, previewAllowed }: FrameRouteOptions) {
   const compressedPage = createPageCompressor();
   return new Hono<RelayEnv>().get('/', async (c) => {
+    // The preview relaxes the frame's policy (any https: image) for the demo page alone: without the demo, no preview.
+    const preview = c.req.query('preview') === '1';
+    if (preview && !previewAllowed) return c.text('Not found.', 404);
     const clientId = clientIdFromQuery(c.req.query('client_id'));
     c.set('clientId', clientId);
     const resolved = await withDeadline(deadlineMs, configurations.get(clientId));
@@ -36,7 +41,6 @@ export function frameRoutes({ configurations, readFramePage, deadlineMs, publicO
     const page = await readFramePage();
     if (page === null) return c.text('The chat panel has not been built: run `npm run build`.', 503);
     // The demo's preview frame may be embedded only by the relay's own pages, whatever the configuration's domains.
-    const preview = c.req.query('preview') === '1';
     c.header(
       'Content-Security-Policy',
       frameContentSecurityPolicy({

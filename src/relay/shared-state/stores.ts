@@ -6,6 +6,7 @@ import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
 import type { RelaySettings } from '../settings.ts';
 import { createIdempotencyStore, type IdempotencyStore } from '../conversations/idempotency.ts';
 import { createRedisIdempotencyStore } from '../conversations/redis-idempotency.ts';
+import { createRecordSealer } from '../conversations/record-seal.ts';
 import { createRedisRevocationStore } from '../conversations/redis-revocations.ts';
 import { createMemoryRevocationStore, type RevocationStore } from '../conversations/revocations.ts';
 import { createRedisUnknownOutcomeStore } from '../conversations/redis-unknown-outcomes.ts';
@@ -53,8 +54,12 @@ export function createMemoryStores(now: () => number = Date.now): RelayStores {
   };
 }
 
-/** `duplicateWaitMs`: how long a duplicate send waits for the first's result (the relay's request deadline). */
-export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?: number, metrics: RelayMetrics = noMetrics): RelayStores {
+/**
+ * `duplicateWaitMs`: how long a duplicate send waits for the first's result (the relay's request deadline).
+ * `recordSecret`: mixed into the key each idempotency record is sealed with (the relay passes HANDLE_SECRET), so that
+ * reading Redis and guessing a scope is not enough to open one; the same on every instance.
+ */
+export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?: number, metrics: RelayMetrics = noMetrics, recordSecret: Uint8Array = new Uint8Array(0)): RelayStores {
   const client = createRedisClient(url, logger, metrics);
   warnAboutRedisOnce(client, url, logger);
   const quotasFailOpen = warnAtMostEveryMinute(logger);
@@ -65,6 +70,7 @@ export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?:
     idempotency: createRedisIdempotencyStore({
       client,
       resultSchema: sentRecordSchema,
+      sealer: createRecordSealer(recordSecret, 'sent-record'),
       ...waitMs,
       onRecordLost: () => logger.warn('A message was sent but its idempotency record could not be written to Redis.'),
     }),
@@ -72,6 +78,8 @@ export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?:
       client,
       resultSchema: createdRecordSchema,
       keyPrefix: CREATE_KEY_PREFIX,
+      sealer: createRecordSealer(recordSecret, 'created-record'),
+      hashKeys: true,
       ttlMs: CREATED_RECORD_TTL_MS,
       ...waitMs,
       onRecordLost: () => logger.warn('A conversation was created but its idempotency record could not be written to Redis.'),
@@ -90,10 +98,10 @@ export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?:
 }
 
 export function createStores(
-  settings: Pick<RelaySettings, 'redisUrl' | 'requestDeadlineMs'>,
+  settings: Pick<RelaySettings, 'redisUrl' | 'requestDeadlineMs' | 'handleSecret'>,
   logger: Logger,
   now: () => number = Date.now,
   metrics: RelayMetrics = noMetrics,
 ): RelayStores {
-  return settings.redisUrl === null ? createMemoryStores(now) : createRedisStores(settings.redisUrl, logger, settings.requestDeadlineMs, metrics);
+  return settings.redisUrl === null ? createMemoryStores(now) : createRedisStores(settings.redisUrl, logger, settings.requestDeadlineMs, metrics, settings.handleSecret);
 }

@@ -67,7 +67,7 @@ const callers: Caller[] = [
 async function call(route: Route, caller: Caller) {
   const headers: Record<string, string> = route.auth();
   for (const [name, value] of Object.entries(caller.headers)) if (value !== undefined) headers[name] = value;
-  if (route.method === 'POST') headers['Idempotency-Key'] = `key-${Math.random().toString(36).slice(2, 12)}`;
+  if (route.method === 'POST') headers['Idempotency-Key'] = crypto.randomUUID();
   return harness.app.request(`${RELAY_ORIGIN}${route.path()}`, {
     method: route.method,
     headers,

@@ -3,6 +3,7 @@
 // so the relay sees a real socket peer (127.0.0.1).
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST, startProduct } from '../../support/product.ts';
+import { startRelayProcess } from '../../support/relay-process.ts';
 
 let product: Awaited<ReturnType<typeof startProduct>> | undefined;
 afterEach(async () => {
@@ -39,5 +40,16 @@ describe('TRUST_PROXY against a rotating X-Forwarded-For', () => {
     product = await startProduct({ distDir: FIXTURE_DIST, environment: { TRUST_PROXY: '127.0.0.1, ::1', CONVERSATIONS_PER_HOUR_PER_IP: '20' } });
     const statuses = await rotatingCreates(product.relayUrl);
     expect(statuses).toEqual(Array<number>(23).fill(201));
+  });
+});
+
+describe('TRUST_PROXY that trusts every address', () => {
+  it('0.0.0.0/0,::/0: the relay refuses to start, with one clear line', async () => {
+    // Started anyway, it would let a visitor sent straight to it choose its quota key: stopped, and the test fails.
+    const started = startRelayProcess({ TRUST_PROXY: '0.0.0.0/0,::/0' }).then(async (relay) => {
+      await relay.stop();
+      return relay;
+    });
+    await expect(started).rejects.toThrow(/relay exited with 1 before listening:[\s\S]*TRUST_PROXY: 0\.0\.0\.0\/0,::\/0 covers every IPv4 address, so it would believe X-Forwarded-For from every peer/);
   });
 });

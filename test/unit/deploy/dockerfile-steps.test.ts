@@ -3,7 +3,7 @@
 // stage, each RUN in that stage's directory with the stage's ENV, then the CMD started as the image would start it.
 // The runtime stage must answer /healthz and serve the loader, and hold no development dependency.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,6 +104,12 @@ it('the Dockerfile builds in a clean copy, and its runtime stage starts with pro
   expect(runtime.cmd).toEqual(['node', 'dist-server/server.js']);
   for (const devOnly of ['tsx', 'vite', 'vitest', 'typescript', 'playwright-core']) expect(existsSync(join(runtime.dir, 'node_modules', devOnly)), devOnly).toBe(false);
   expect(existsSync(join(runtime.dir, 'src')), 'no sources in the image').toBe(false);
+  // No simulator code: no built file from src/simulator/, nor its seeded account or staff page.
+  const built = readdirSync(join(runtime.dir, 'dist-server'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
+  expect(built).toEqual(['server.js']);
+  const sources = (JSON.parse(readFileSync(join(runtime.dir, 'dist-server/server.js.map'), 'utf8')) as { sources: string[] }).sources;
+  expect(sources.filter((source) => source.includes('/src/simulator/'))).toEqual([]);
+  expect(readFileSync(join(runtime.dir, 'dist-server/server.js'), 'utf8')).not.toContain('demo-password');
 
   const simulator = await startSimulatorServer();
   cleanups.push(() => simulator.close());

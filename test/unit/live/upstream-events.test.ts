@@ -39,7 +39,7 @@ async function startSimulator() {
 
 /** A conversation created through `relay`, its handle, and its upstream id (the simulator's newest). */
 async function newConversation(simulator: SimulatorServer, call: Awaited<ReturnType<typeof startRelay>>['call']) {
-  const created = await call('/v1/conversations', { body: { client_id: 'demo-client' }, headers: { 'Idempotency-Key': `events-${randomBytes(6).toString('hex')}` } });
+  const created = await call('/v1/conversations', { body: { client_id: 'demo-client' }, headers: { 'Idempotency-Key': `events-${randomBytes(16).toString('hex')}` } });
   const handle = ((await created.json()) as { conversation: string }).conversation;
   const upstreamId = [...simulator.simulator.store.conversations.keys()].at(-1)!;
   return { handle, upstreamId };

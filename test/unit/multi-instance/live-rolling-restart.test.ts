@@ -111,7 +111,7 @@ describe('live streams through a rolling restart of three instances', () => {
   it('a team member writing throughout: every message reaches the stream once and in order', async () => {
     const created = await fetch(`${proxy.url}/v1/conversations`, {
       method: 'POST',
-      headers: { ...frame(), 'Idempotency-Key': `rolling-${randomBytes(6).toString('hex')}` },
+      headers: { ...frame(), 'Idempotency-Key': `rolling-${randomBytes(16).toString('hex')}` },
       body: JSON.stringify({ client_id: 'demo-client' }),
     });
     expect(created.status).toBe(201);

@@ -1,7 +1,7 @@
 // The walk from the connection's peer leftwards through X-Forwarded-For: it steps past a hop only while that hop is
 // a trusted proxy (by count or by address), so entries a visitor wrote are never believed.
 import { describe, expect, it } from 'vitest';
-import { clientAddressFrom, proxyTrust } from '../../../src/relay/http/client-address.ts';
+import { clientAddressFrom, proxyTrust, quotaKeyOf } from '../../../src/relay/http/client-address.ts';
 import type { TrustedProxies } from '../../../src/relay/http/trusted-proxies.ts';
 
 const NONE: TrustedProxies = { hops: 0 };
@@ -38,10 +38,33 @@ const cases: [string, TrustedProxies, string | undefined, string | undefined, st
   ['a garbage entry is cut to 64 characters', ONE, '10.0.0.2', 'x'.repeat(500), 'x'.repeat(64)],
   ['no socket (app.request), addresses: unknown', PRIVATE, undefined, '198.51.100.7', 'unknown'],
   ['no socket (app.request), one hop: the header\'s last entry', ONE, undefined, '6.6.6.6, 198.51.100.7', '198.51.100.7'],
+  ['an IPv6 entry with leading zeros: its canonical spelling', ONE, '10.0.0.2', '2001:0DB8:0000:0000:0000:0000:0000:0007', '2001:db8::7'],
+  ['an IPv6 entry with a zero group written out: compressed', ONE, '10.0.0.2', '2001:db8:0:0:1:0:0:7', '2001:db8::1:0:0:7'],
+  ['an IPv4-mapped entry in hex: the IPv4 address', ONE, '10.0.0.2', '::ffff:cb00:7109', '203.0.113.9'],
+  ['an IPv4-mapped entry written out in full: the IPv4 address', ONE, '10.0.0.2', '0:0:0:0:0:FFFF:203.0.113.9', '203.0.113.9'],
+  ['a hex IPv4-mapped peer matches an IPv4 network', PRIVATE, '::ffff:a00:2', '198.51.100.7', '198.51.100.7'],
+  ['a non-canonical trusted IPv6 proxy is still trusted', { addresses: ['fd00::/8'] }, 'FD00:0000::0001', '2001:db8::7', '2001:db8::7'],
 ];
 
 describe('the client address', () => {
   it.each(cases)('%s', (_, trusted, socket, forwardedFor, expected) => {
     expect(clientAddressFrom(socket, forwardedFor, proxyTrust(trusted))).toBe(expected);
+  });
+});
+
+describe('the quota key of a client address', () => {
+  it.each([
+    ['203.0.113.9', 64, '203.0.113.9'],
+    ['2001:db8:7:1:a:b:c:d', 64, '2001:db8:7:1::/64'],
+    ['2001:db8:7:1::1', 64, '2001:db8:7:1::/64'],
+    ['2001:db8:7:1:ffff:ffff:ffff:ffff', 64, '2001:db8:7:1::/64'],
+    ['2001:db8:7:1:a:b:c:d', 48, '2001:db8:7::/48'],
+    ['2001:db8:7:1ab:a:b:c:d', 56, '2001:db8:7:100::/56'],
+    ['2001:db8:7:1:a:b:c:d', 128, '2001:db8:7:1:a:b:c:d'],
+    ['::1', 64, '::/64'],
+    ['not-an-address', 64, 'not-an-address'],
+    ['unknown', 64, 'unknown'],
+  ])('%s with prefix %i: %s', (address, prefix, expected) => {
+    expect(quotaKeyOf(address, prefix)).toBe(expected);
   });
 });

@@ -13,7 +13,7 @@ const PRODUCTION = {
   UPSTREAM_USERNAME: 'u',
   UPSTREAM_PASSWORD: 'p',
 };
-const DEMO_PATHS = ['/', '/try', '/try?client_id=demo-client', '/demo', '/demo/', '/assets/demo-fixture.js'];
+const DEMO_PATHS = ['/', '/try', '/try?client_id=demo-client', '/demo', '/demo/', '/assets/demo-fixture.js', '/frame?client_id=demo-client&preview=1'];
 
 let harness: ReturnType<typeof createRelayHarness> | undefined;
 afterEach(() => harness?.close());
@@ -56,5 +56,13 @@ describe('a relay with demo pages (development)', () => {
     harness = createRelayHarness();
     const response = await harness.app.request(`${RELAY_ORIGIN}${path}`);
     expect(response.status).toBe(path === '/demo' ? 301 : 200);
+  });
+
+  it('serves the preview frame with its relaxed policy (the relay\'s own pages may frame it, any https: image)', async () => {
+    harness = createRelayHarness();
+    const response = await harness.app.request(`${RELAY_ORIGIN}/frame?client_id=demo-client&preview=1`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Security-Policy')).toMatch(/frame-ancestors 'self'/);
+    expect(response.headers.get('Content-Security-Policy')).toMatch(/img-src[^;]*https:/);
   });
 });

@@ -2,7 +2,7 @@
 // in production mode without the demo pages. Needs `npm run build` (npm test runs it first).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,9 +54,20 @@ it('npm run serve starts the relay from built JavaScript, with no TypeScript tra
   // The script's own command, run without npm in between, so that stopping it stops the relay itself.
   const [command, ...args] = (pkg.scripts.serve ?? '').split(' ');
   expect(command).toBe('node');
+  // The built relay embeds no simulator: it is given one, as it would be given the service.
+  simulator ??= await startSimulatorServer({ port: 0 });
   child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SIMULATOR_PORT: '0', NODE_OPTIONS: `--import=${RECORDER}`, RECORD_MODULES_TO: modulesFile },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      UPSTREAM_URL: simulator.url,
+      UPSTREAM_USERNAME: simulator.simulator.seed.username,
+      UPSTREAM_PASSWORD: simulator.simulator.seed.password,
+      NODE_OPTIONS: `--import=${RECORDER}`,
+      RECORD_MODULES_TO: modulesFile,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const [, url] = await waitFor(child, /Relay listening on (http:\/\/[^\s"]+)/);
@@ -75,8 +86,33 @@ it('npm run serve starts the relay from built JavaScript, with no TypeScript tra
   expect(modules.filter((module) => /\/node_modules\/(tsx|esbuild|@esbuild|typescript|vite|rolldown|@oxc)/.test(module))).toEqual([]);
 }, 30_000);
 
+it('the built relay carries no simulator code, and without an upstream it refuses to start, saying why', async () => {
+  // Every file of the build but the simulator's own entry (dist-server/simulator.js, for benches; the image drops it).
+  const relayFiles = readdirSync(join(ROOT, 'dist-server'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js') && file !== 'simulator.js');
+  expect(relayFiles).toContain('server.js');
+  const sources = relayFiles.flatMap((file) => (JSON.parse(readFileSync(join(ROOT, 'dist-server', `${file}.map`), 'utf8')) as { sources: string[] }).sources);
+  expect(sources.some((source) => source.includes('/src/relay/'))).toBe(true);
+  expect(sources.filter((source) => source.includes('/src/simulator/'))).toEqual([]);
+  for (const file of relayFiles) {
+    const built = readFileSync(join(ROOT, 'dist-server', file), 'utf8');
+    // The seeded account's password and the staff page: simulator code whatever the module names.
+    expect(built, file).not.toContain('demo-password');
+    expect(built, file).not.toContain('/staff/api');
+  }
+  const withoutUpstream = spawn(process.execPath, ['dist-server/server.js'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, NODE_ENV: 'development', PORT: '0', SIMULATOR_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  withoutUpstream.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => withoutUpstream.once('exit', resolve));
+  expect(code).toBe(1);
+  expect(output).toMatch(/UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required: this build of the relay has no built-in simulator/);
+}, 30_000);
+
 it('in production (NODE_ENV=production) it serves no demo, try or index page, and no demo asset', async () => {
-  simulator = await startSimulatorServer({ port: 0 });
+  simulator ??= await startSimulatorServer({ port: 0 });
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   production = spawn(process.execPath, ['dist-server/server.js'], {

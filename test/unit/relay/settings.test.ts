@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isDevelopmentMode, readSettings, SettingsError } from '../../../src/relay/settings.ts';
+import { trustProxyWarning } from '../../../src/relay/http/trusted-proxies.ts';
 
 const secret = () => new Uint8Array(32).fill(1);
 const STRONG_SECRET = 'pZyV4QI7H4v0fJ+2mQ9sLk3XwB8rT1nE6cYdA5uGh0o=';
@@ -210,4 +211,36 @@ describe('TRUST_PROXY (issue 18, point 6)', () => {
       expect(() => trustProxy(value)).toThrow('TRUST_PROXY');
     },
   );
+});
+
+describe('TRUST_PROXY that covers every address', () => {
+  const trustProxy = (value: string) => readSettings({ NODE_ENV: 'test', TRUST_PROXY: value }, secret).trustProxy;
+
+  it.each([
+    '0.0.0.0/0',
+    '::/0',
+    '0.0.0.0/0,::/0',
+    '0.0.0.0/1, 128.0.0.0/1',
+    '128.0.0.0/1,0.0.0.0/2,64.0.0.0/2',
+    '::/1, 8000::/1',
+    '::ffff:0:0/96',
+    '::ffff:0.0.0.0/96',
+    '0.0.0.0/1, ::ffff:128.0.0.0/97',
+    '10.0.0.0/8, 0.0.0.0/0',
+  ])('refuses %j at start, saying why', (value) => {
+    expect(() => trustProxy(value)).toThrow(SettingsError);
+    expect(() => trustProxy(value)).toThrow(/TRUST_PROXY: .* covers every IPv[46] address, so it would believe X-Forwarded-For from every peer/);
+  });
+
+  it.each(['0.0.0.0/1', '10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16', '8000::/1', 'fc00::/7, 10.0.0.0/8'])('accepts %j, which leaves addresses out', (value) => {
+    expect(trustProxy(value)).toEqual({ addresses: value.split(',').map((entry) => entry.trim()) });
+  });
+
+  it('warns about a very broad list, and not about a load balancer\'s network', () => {
+    expect(trustProxyWarning({ addresses: ['0.0.0.0/1'] })).toMatch(/^TRUST_PROXY trusts a very broad range/);
+    expect(trustProxyWarning({ addresses: ['2000::/3'] })).toMatch(/^TRUST_PROXY trusts a very broad range/);
+    expect(trustProxyWarning({ addresses: ['8.0.0.0/6'] })).toMatch(/^TRUST_PROXY trusts a very broad range/);
+    expect(trustProxyWarning({ addresses: ['10.0.0.0/8', '127.0.0.1', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7', '::1'] })).toBeNull();
+    expect(trustProxyWarning({ hops: 1 })).toBeNull();
+  });
 });

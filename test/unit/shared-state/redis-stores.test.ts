@@ -4,7 +4,10 @@ import { createRedisStores, type RelayStores } from '../../../src/relay/shared-s
 import { createJsonLogger } from '../../../src/relay/log.ts';
 import { ApiError } from '../../../src/relay/http/api-error.ts';
 import type { SentRecord } from '../../../src/relay/conversations/sent-record.ts';
+import { createRecordSealer } from '../../../src/relay/conversations/record-seal.ts';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
+
+const sealer = createRecordSealer(new Uint8Array(32), 'sent-record');
 
 let redis: TestRedis;
 const warnings: string[] = [];
@@ -91,7 +94,7 @@ describe('idempotency records in Redis', () => {
     const [crashingClient, client] = [new Redis(redis.url), new Redis(redis.url)];
     crashingClient.on('error', () => {});
     client.on('error', () => {});
-    const crashing = createRedisIdempotencyStore({ client: crashingClient, resultSchema: sentRecordSchema, leaseMs: 300 });
+    const crashing = createRedisIdempotencyStore({ client: crashingClient, resultSchema: sentRecordSchema, sealer, leaseMs: 300 });
     let crashingSendStarted!: () => void;
     const started = new Promise<void>((resolve) => (crashingSendStarted = resolve));
     void crashing.run('conv-5', 'key-ffffffff', 'x', () => (crashingSendStarted(), new Promise<never>(() => {})));
@@ -99,7 +102,7 @@ describe('idempotency records in Redis', () => {
     // The "crash": the send never settles, and the instance's connection is gone, so its lease is never renewed,
     // released or replaced by a result.
     crashingClient.disconnect();
-    const survivor = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, leaseMs: 300, pollMs: 20, waitMs: 2_000 });
+    const survivor = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, sealer, leaseMs: 300, pollMs: 20, waitMs: 2_000 });
     let sent = false;
     const outcome = await survivor.run('conv-5', 'key-ffffffff', 'x', async () => ((sent = true), record()));
     expect(sent).toBe(true);
@@ -113,7 +116,7 @@ describe('idempotency records in Redis', () => {
     const { Redis } = await import('ioredis');
     const client = new Redis(redis.url);
     client.on('error', () => {});
-    const [owner, duplicate] = [0, 1].map(() => createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, leaseMs: 200, pollMs: 20, waitMs: 3_000 }));
+    const [owner, duplicate] = [0, 1].map(() => createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, sealer, leaseMs: 200, pollMs: 20, waitMs: 3_000 }));
     let sends = 0;
     const sent = record();
     // Five lease lifetimes long: without renewal the duplicate would take the key over and send again.
@@ -134,16 +137,41 @@ describe('a duplicate waiting for the first attempt', () => {
     const { Redis } = await import('ioredis');
     const client = new Redis(redis.url);
     client.on('error', () => {});
-    const first = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema });
+    const first = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, sealer });
     void first.run('conv-wait', 'key-wwwwwwww', 'x', () => new Promise<never>(() => {}));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const duplicate = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, waitMs: 200, pollMs: 20 });
+    const duplicate = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, sealer, waitMs: 200, pollMs: 20 });
     let sent = false;
     const started = Date.now();
     const refusal = await duplicate.run('conv-wait', 'key-wwwwwwww', 'x', async () => ((sent = true), record())).catch((error: unknown) => error);
     expect(refusal).toMatchObject({ code: 'upstream_unavailable' });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(sent).toBe(false);
+    client.disconnect();
+  });
+});
+
+describe('sealed records', () => {
+  it('a send\'s result is sealed, answers only its own scope and key, and one written in clear by an older relay is still answered', async () => {
+    const { createRedisIdempotencyStore } = await import('../../../src/relay/conversations/redis-idempotency.ts');
+    const { sentRecordSchema } = await import('../../../src/relay/conversations/sent-record.ts');
+    const { bodyFingerprint } = await import('../../../src/relay/conversations/idempotency.ts');
+    const { Redis } = await import('ioredis');
+    const client = new Redis(redis.url);
+    const store = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, sealer });
+    const sent = { ...record(), id: 'msg-sealed-canary', conversation: 'conv-sealed-canary' };
+    await store.run('conv-sealed-canary', 'key-sealed-0001', 'x', async () => sent);
+    const raw = (await client.get(`pwc:idem:${bodyFingerprint('conv-sealed-canary')}:key-sealed-0001`))!;
+    expect(raw).not.toContain('canary');
+    expect(await store.run('conv-sealed-canary', 'key-sealed-0001', 'x', async () => record())).toEqual({ kind: 'result', value: sent, replayed: true });
+    // Another secret cannot open it: refused as unreadable (the retry is told to try again), never answered wrongly.
+    const stranger = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, sealer: createRecordSealer(new Uint8Array(32).fill(9), 'sent-record') });
+    await expect(stranger.run('conv-sealed-canary', 'key-sealed-0001', 'x', async () => record())).rejects.toMatchObject({ code: 'upstream_unavailable' });
+    await client.set(`pwc:idem:${bodyFingerprint('conv-legacy')}:key-legacy-0001`, JSON.stringify({ state: 'sent', fingerprint: bodyFingerprint('x'), result: sent }));
+    let sentAgain = false;
+    const legacy = await store.run('conv-legacy', 'key-legacy-0001', 'x', async () => ((sentAgain = true), record()));
+    expect(legacy).toEqual({ kind: 'result', value: sent, replayed: true });
+    expect(sentAgain).toBe(false);
     client.disconnect();
   });
 });

@@ -173,3 +173,36 @@ describe('staff page', () => {
     expect((await staff('/staff/staff.css')).headers.get('Content-Type')).toMatch(/^text\/css/);
   });
 });
+
+describe('staff page on a real port', () => {
+  it('refuses a caller from another machine even with Host: localhost, and serves one on loopback', async () => {
+    const { startSimulatorServer } = await import('../../../src/simulator/server.ts');
+    const { networkInterfaces } = await import('node:os');
+    const { request } = await import('node:http');
+    // One of this machine's own non-loopback addresses: a connection to it comes from it, as another machine's would.
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((entry) => entry !== undefined && !entry.internal && entry.family === 'IPv4')?.address;
+    expect(outside, 'this test needs a non-loopback IPv4 interface').toBeDefined();
+    const server = await startSimulatorServer({ host: '0.0.0.0', botReplyDelayMs: 0, agentJoinDelayMs: 0 });
+    try {
+      const port = new URL(server.url).port;
+      const get = (host: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const call = request({ host, port, path: '/staff/api/conversations', headers: { Host: `localhost:${port}` } }, (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          });
+          call.on('error', reject);
+          call.end();
+        });
+      const fromOutside = await get(outside!);
+      expect(fromOutside.status).toBe(403);
+      expect(JSON.parse(fromOutside.body)).toMatchObject({ code: 'forbidden_address' });
+      expect((await get('127.0.0.1')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});

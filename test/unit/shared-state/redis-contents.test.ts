@@ -1,0 +1,98 @@
+// What a reader of Redis learns: a relay on a real redis-server serves two visitors (create, a send and its retry,
+// reads, an escalation, a service event, End chat), then every key and value in Redis is read back. None may hold an
+// upstream id, a handle, a create's Idempotency-Key, a visitor's address or message text in clear, and every key
+// family must be one the README lists.
+import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJsonLogger } from '../../../src/relay/log.ts';
+import { signEvent } from '../../../src/relay/live/event-signature.ts';
+import { UPSTREAM_EVENTS_PATH } from '../../../src/relay/upstream/contract.ts';
+import { createRedisStores, type RelayStores } from '../../../src/relay/shared-state/stores.ts';
+import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
+import { createRelayHarness } from '../relay/relay-harness.ts';
+
+const EVENTS_SECRET = 'Vq3sN8xL2mR7tB4yK9wZ1cF6hJ0pD5gA';
+let redis: TestRedis;
+let stores: RelayStores;
+let harness: ReturnType<typeof createRelayHarness>;
+beforeAll(async () => {
+  redis = await startTestRedis();
+  stores = createRedisStores(redis.url, createJsonLogger(() => {}), undefined, undefined, new TextEncoder().encode('r'.repeat(16) + 'S3cr3t-for-the-test-only'));
+});
+afterAll(async () => {
+  harness?.close();
+  await stores?.close();
+  await redis?.close();
+});
+
+/** Every key in Redis with its value (strings as they are, other types as their members). */
+async function everything(): Promise<Map<string, string>> {
+  const reader = new Redis(redis.url);
+  try {
+    const found = new Map<string, string>();
+    for (const key of await reader.keys('*')) {
+      const type = await reader.type(key);
+      const value = type === 'string' ? await reader.get(key) : type === 'hash' ? JSON.stringify(await reader.hgetall(key)) : type === 'zset' ? JSON.stringify(await reader.zrange(key, '0', '-1')) : type;
+      found.set(key, value ?? '');
+    }
+    return found;
+  } finally {
+    reader.disconnect();
+  }
+}
+
+/** The key families the README's table under "What Redis holds" names, e.g. `pwc:create:`. */
+function documentedFamilies(): string[] {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('**What Redis holds**'));
+  return [...section.matchAll(/^\| `(pwc:[a-z-]+:?)/gm)].map((match) => match[1]!);
+}
+
+describe('what Redis holds', () => {
+  it('no upstream id, handle, create key, address or message text in any key or value; every family documented', async () => {
+    harness = createRelayHarness({ environment: { TRUST_PROXY: '1', UPSTREAM_EVENTS_SECRET: EVENTS_SECRET }, app: { stores } });
+    const visitors = ['2001:db8:7:1::20', '198.51.100.77'];
+    const createKeys = ['0b6f1d2e-9c4a-4b7e-8f3d-2a1c5e6b7d80', 'Xq7Lm2Rt9PbN4vYdK8wZs_c0ntents'];
+    const handles: string[] = [];
+    for (const [index, address] of visitors.entries()) {
+      const created = await harness.fromFrame('/v1/conversations', { body: { client_id: 'demo-client' }, headers: { 'Idempotency-Key': createKeys[index]!, 'X-Forwarded-For': address } });
+      expect(created.status).toBe(201);
+      const { conversation } = (await created.json()) as { conversation: string };
+      handles.push(conversation);
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const sent = await harness.fromPanel(conversation, '/v1/conversation/messages', {
+          body: { text: `canary-text-${index} my test results` },
+          headers: { 'Idempotency-Key': `send-key-${index}-Xq7Lm2Rt9PbN`, 'X-Forwarded-For': address },
+        });
+        expect(sent.status).toBe(201);
+      }
+      expect((await harness.fromPanel(conversation, '/v1/conversation/messages?after=0', { headers: { 'X-Forwarded-For': address } })).status).toBe(200);
+    }
+    expect((await harness.fromPanel(handles[0]!, '/v1/conversation/escalate', { body: {}, headers: { 'X-Forwarded-For': visitors[0]! } })).status).toBe(200);
+    const conversationIds = [...harness.simulator.store.conversations.keys()];
+    const event = JSON.stringify({ id: 'evt-canary-0001', type: 'conversation.message_created', conversation: conversationIds[0], occurred_at: new Date().toISOString() });
+    const posted = await harness.app.request(`http://relay.test${UPSTREAM_EVENTS_PATH}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Upstream-Signature': signEvent(EVENTS_SECRET, Math.floor(Date.now() / 1000), event) },
+      body: event,
+    });
+    expect(posted.status).toBe(204);
+    expect((await harness.fromPanel(handles[1]!, '/v1/conversation', { method: 'DELETE', headers: { 'X-Forwarded-For': visitors[1]! } })).status).toBe(204);
+
+    const messageIds = [...harness.simulator.store.messages.values()].flat().map((message) => message.id);
+    const secrets = [...conversationIds, ...messageIds, ...handles, ...createKeys, ...visitors, '2001:db8:7:1::', 'canary-text', 'test results', 'evt-canary-0001'];
+    expect(conversationIds).toHaveLength(2);
+    expect(messageIds.length).toBeGreaterThanOrEqual(2);
+    const stored = await everything();
+    expect(stored.size).toBeGreaterThan(0);
+    const leaks = [...stored].flatMap(([key, value]) => secrets.filter((secret) => key.includes(secret) || value.includes(secret)).map((secret) => `${secret} in ${key}`));
+    expect(leaks).toEqual([]);
+
+    const families = documentedFamilies();
+    const undocumented = [...stored.keys()].filter((key) => !families.some((family) => key.startsWith(family)));
+    expect(undocumented).toEqual([]);
+    // The families this run must have written, so the check above saw something of each.
+    for (const family of ['pwc:create:', 'pwc:idem:', 'pwc:live:', 'pwc:quota:', 'pwc:evt:']) expect([...stored.keys()].some((key) => key.startsWith(family)), family).toBe(true);
+  });
+});
