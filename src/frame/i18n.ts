@@ -86,7 +86,7 @@ export function createStrings(catalog: Catalog, locale: Locale): Strings {
 
 const timeFormats = new Map<Locale, Intl.DateTimeFormat>();
 
-/** The time of a message ("10:30 AM", "10:30", "١٠:٣٠ ص"), or '' when `iso` is not a date. */
+/** The time of a message ("10:30 AM", "10:30", "10:30 ص", "۱۰:۳۰"), or '' when `iso` is not a date. */
 export function formatTime(iso: string, locale: Locale): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';

@@ -38,8 +38,9 @@ export async function fetchLocale(fetchImpl: typeof fetch, tag: LocaleTag): Prom
 
 /** `lang` for fonts, hyphenation and screen readers; `dir` mirrors the whole panel for Arabic and Persian. */
 export function applyLocale(doc: Document, tag: LocaleTag): void {
-  doc.documentElement.lang = tag;
-  doc.documentElement.dir = localeInfo(tag).dir;
+  const { lang, dir } = localeInfo(tag);
+  doc.documentElement.lang = lang;
+  doc.documentElement.dir = dir;
 }
 
 // The patient's own pick, for this tab (the frame's partitioned sessionStorage, beside the handle): the practice's

@@ -11,7 +11,7 @@ import { createStrings, type Locale, type Strings } from './i18n.ts';
 import { applyLocale, fetchLocale, inlineLocale, rememberedLocale, rememberLocale, type LoadedLocale } from './locale-source.ts';
 import { isLocaleTag } from '../shared/locales/locale-list.ts';
 import { createChatModel } from './model/chat-model.ts';
-import { createHandleStorage } from './session/handle-storage.ts';
+import { createHandleStorage, type HandleStorage } from './session/handle-storage.ts';
 import { createTransport } from './transport.ts';
 import { randomKey } from './random-key.ts';
 import { createPreviewTransport } from './preview/preview-transport.ts';
@@ -34,7 +34,7 @@ const preview = params.get('preview') === '1';
 // The demo's switches: a light or dark preview whatever the manager's own device uses.
 const theme = params.get('theme');
 if (preview && (theme === 'light' || theme === 'dark')) document.documentElement.dataset.theme = theme;
-const relayTransport = createTransport((input, init) => fetch(input, init));
+const relayTransport = createTransport((input, init) => fetch(input, init), '', () => locale);
 
 /**
  * sessionStorage when the browser really lets the frame write to it, else null. Chrome, Firefox and Safari partition a
@@ -83,10 +83,23 @@ async function start() {
   );
   let bridge: ReturnType<typeof createHostBridge> | null = null;
   const storage = preview ? null : sessionStorageOrNull();
+  // The conversation's handle as the model last saved or read it (also where storage is blocked), so that a language
+  // switch can tell the relay.
+  let currentHandle: string | null = null;
+  const stored = createHandleStorage(storage, clientId, Date.now);
+  const handles: HandleStorage = {
+    load: () => {
+      const loaded = stored.load();
+      if (loaded) currentHandle = loaded.handle;
+      return loaded;
+    },
+    save: (value) => ((currentHandle = value.handle), stored.save(value)),
+    clear: () => ((currentHandle = null), stored.clear()),
+  };
   const model = createChatModel({
     transport,
     clientId,
-    handles: createHandleStorage(storage, clientId, Date.now),
+    handles,
     analytics,
     now: Date.now,
     random: Math.random,
@@ -133,11 +146,14 @@ async function start() {
   addEventListener('online', () => model.reconnect());
   model.resume();
 
-  async function switchLanguage(tag: Locale) {
+  /** `picked`: the patient chose it now (not the pick of an earlier page, which the service already has). */
+  async function switchLanguage(tag: Locale, picked = true) {
     const loaded = tag === locale ? null : await fetchLocale(fetch, tag);
     if (!loaded) return tag === locale;
     useLocale(loaded);
     rememberLocale(storage, tag);
+    // The service answers in the patient's language from now on; a failure changes nothing the patient sees.
+    if (picked && currentHandle && !preview) relayTransport.setLanguage?.(currentHandle, tag).catch(() => undefined);
     // Not drawn yet (a practice's page before the panel opens): the first draw, on open, uses the new words.
     if (drawn) draw();
     return true;
@@ -170,7 +186,7 @@ async function start() {
   if (!hostOrigin || preview) draw();
   // The patient picked a language on an earlier page of the practice: the panel opens in it again.
   const remembered = rememberedLocale(storage);
-  if (remembered && remembered !== locale) void switchLanguage(remembered);
+  if (remembered && remembered !== locale) void switchLanguage(remembered, false);
   // The demo's sample exchange: the first suggestion, answered by the preview bot (preview only: never the relay).
   if (preview && params.get('sample') === '1') model.send(strings!.suggestions[0] ?? '');
   bridge?.post({ type: 'ready' });

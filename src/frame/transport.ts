@@ -22,6 +22,8 @@ export interface Transport {
   sendMessage(handle: string, text: string, idempotencyKey: string): Promise<WireMessage>;
   messagesAfter(handle: string, after: number): Promise<MessagesAfter>;
   escalate(handle: string): Promise<Escalated>;
+  /** The patient switched languages: the relay tells the service, which answers in it from then on. */
+  setLanguage?(handle: string, language: string): Promise<void>;
   /** End chat: retires the handle on the relay, so a copy of it opens nothing. */
   endConversation(handle: string): Promise<void>;
   /**
@@ -31,7 +33,8 @@ export interface Transport {
   events?(handle: string, after: number, listener: (event: LiveEvent) => void): () => void;
 }
 
-export function createTransport(fetchImpl: typeof fetch, base = ''): Transport {
+/** `language`: the panel's language when a conversation is created, so the service answers in it. */
+export function createTransport(fetchImpl: typeof fetch, base = '', language: () => string | undefined = () => undefined): Transport {
   /** One request, answered 2xx; any other answer or failure is thrown as a TransportError. */
   async function request(path: string, init: RequestInit = {}): Promise<Response> {
     let response: Response;
@@ -74,7 +77,9 @@ export function createTransport(fetchImpl: typeof fetch, base = ''): Transport {
       return call(`/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}`, parseWebchatConfiguration);
     },
     createConversation: (clientId, idempotencyKey) =>
-      call('/v1/conversations', parseCreatedConversation, postJson({ client_id: clientId }, { 'Idempotency-Key': idempotencyKey })),
+      call('/v1/conversations', parseCreatedConversation, postJson({ client_id: clientId, language: language() }, { 'Idempotency-Key': idempotencyKey })),
+    // 204, no body.
+    setLanguage: (handle, tag) => call('/v1/conversation/language', () => undefined, withHandle(handle, { ...postJson({ language: tag }), method: 'PUT' })),
     sendMessage: (handle, text, idempotencyKey) =>
       call('/v1/conversation/messages', parseSentMessage, withHandle(handle, postJson({ text }, { 'Idempotency-Key': idempotencyKey }))),
     messagesAfter: (handle, after) => call(`/v1/conversation/messages?after=${after}`, parseMessagesAfter, withHandle(handle)),

@@ -19,6 +19,7 @@ import { createStatusReadings } from './conversations/status-readings.ts';
 import { createMemoryStores, type RelayStores } from './shared-state/stores.ts';
 import { configurationRoutes } from './routes/configuration.ts';
 import { conversationRoutes, RESOLVED_READ_GRACE_MS } from './routes/conversations.ts';
+import { conversationLanguageRoutes } from './routes/conversation-language.ts';
 import { createConversationReader } from './conversations/conversation-reader.ts';
 import { createLiveHub } from './live/live-hub.ts';
 import { createReadScheduler } from './live/read-scheduler.ts';
@@ -214,12 +215,14 @@ export function createRelayApp({
       upstreamEventRoutes({ secret: settings.upstreamEventsSecret, eventIds: stores.eventIds, events: stores.events, now, onEvent: metrics.upstreamEvent }),
     );
   }
+  const handles = createHandleSealer(settings.handleSecret, now);
+  const messageLimiter = quota('messages-per-conversation', settings.messagesPerMinutePerConversation, MINUTE);
   app.route(
     '/v1',
     conversationRoutes({
       upstream,
       configurations,
-      handles: createHandleSealer(settings.handleSecret, now),
+      handles,
       idempotency: stores.idempotency,
       creations: stores.creations,
       revocations: stores.revocations,
@@ -227,7 +230,7 @@ export function createRelayApp({
       live,
       unknownOutcomes: stores.unknownOutcomes,
       conversationLimiter: quota('conversations-per-address', settings.conversationsPerHourPerIp, HOUR),
-      messageLimiter: quota('messages-per-conversation', settings.messagesPerMinutePerConversation, MINUTE),
+      messageLimiter,
       addressOf,
       handleTtlMs: settings.handleTtlMs,
       messageMaxLength: settings.messageMaxLength,
@@ -237,6 +240,7 @@ export function createRelayApp({
       metrics,
     }),
   );
+  app.route('/v1', conversationLanguageRoutes({ upstream, handles, revocations: stores.revocations, messageLimiter, deadlineMs }));
   app.route(
     '/frame',
     frameRoutes({

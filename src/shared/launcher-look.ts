@@ -17,8 +17,11 @@ export interface LauncherLook {
   opacity: number;
   /** The launcher's accessible name (and the frame's title), in the visitor's language. */
   label: string;
-  /** The language the relay chose for this visitor: the launcher's `lang`, and the frame's `locale`. */
-  locale: LocaleTag;
+  /**
+   * The language the relay chose for this visitor, as `lang` attributes write it (`pt-BR` for the Brazilian catalog):
+   * the launcher's `lang`, and the frame's `locale`, which the relay negotiates back to the same catalog.
+   */
+  locale: string;
   /** `rtl` for Arabic and Persian: the launcher sits in the bottom-left corner, its badge on the left. */
   dir: 'ltr' | 'rtl';
 }
@@ -27,7 +30,7 @@ export interface LauncherLook {
 export type ConfigurationAnswer = WebchatConfiguration & { launcher: LauncherLook };
 
 export function launcherLook({ icon_color, icon_opacity, bot_name }: WebchatConfiguration, locale: LocaleTag = 'en'): LauncherLook {
-  const { dir } = localeInfo(locale);
+  const { dir, lang } = localeInfo(locale);
   // The name is isolated in right-to-left labels, as the panel does (src/frame/i18n.ts).
   const bot = dir === 'rtl' ? `\u2068${bot_name}\u2069` : bot_name;
   return {
@@ -35,7 +38,7 @@ export function launcherLook({ icon_color, icon_opacity, bot_name }: WebchatConf
     color: readableTextOn(icon_color),
     opacity: icon_opacity / 100,
     label: fill(CATALOGS[locale].panelLabel, { bot }),
-    locale,
+    locale: lang,
     dir,
   };
 }

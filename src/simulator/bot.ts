@@ -1,30 +1,66 @@
 import { addMessage, type ConversationStore } from './store.ts';
 
-/** The simulated team member's first words, signed with the practice's team member name. */
-export const agentGreeting = (teamMemberName: string): string => `Hi, this is ${teamMemberName} from the front desk. How can I help?`;
-export const AGENT_REPLY = 'Thanks, let me check that for you. One moment, please.';
-export const BOT_FALLBACK =
-  'I am not sure I understood. I can help with opening hours, appointments and insurance, or choose “Talk to a person” to reach our team.';
+// The canned words, per language the simulated practice speaks; a conversation in another language gets English,
+// as a practice without that language's staff would answer.
+interface Words {
+  /** The simulated team member's first words, signed with the practice's team member name. */
+  agentGreeting(teamMemberName: string): string;
+  agentReply: string;
+  botFallback: string;
+  replies: ReadonlyArray<[RegExp, string]>;
+}
 
-const REPLIES: ReadonlyArray<[RegExp, string]> = [
-  [
-    /appointment|\bbook|schedul|cancel|reschedul/i,
-    'I can help with appointments. You can book online, or call us at (555) 010-0199 and we will find a time that suits you.',
+const ENGLISH: Words = {
+  agentGreeting: (name) => `Hi, this is ${name} from the front desk. How can I help?`,
+  agentReply: 'Thanks, let me check that for you. One moment, please.',
+  botFallback:
+    'I am not sure I understood. I can help with opening hours, appointments and insurance, or choose “Talk to a person” to reach our team.',
+  replies: [
+    [
+      /appointment|\bbook|schedul|cancel|reschedul/i,
+      'I can help with appointments. You can book online, or call us at (555) 010-0199 and we will find a time that suits you.',
+    ],
+    [
+      /insurance|billing|\bbill|invoice|payment|\bpay\b|cost|price/i,
+      'We accept most major insurance plans. For billing questions our office can look up your account; choose “Talk to a person”.',
+    ],
+    [/hours|\bopen|\bclose|closing|weekend|saturday|sunday/i, 'We are open Monday to Friday from 8 am to 6 pm, and Saturday from 9 am to 1 pm.'],
   ],
-  [
-    /insurance|billing|\bbill|invoice|payment|\bpay\b|cost|price/i,
-    'We accept most major insurance plans. For billing questions our office can look up your account; choose “Talk to a person”.',
-  ],
-  [
-    /hours|\bopen|\bclose|closing|weekend|saturday|sunday/i,
-    'We are open Monday to Friday from 8 am to 6 pm, and Saturday from 9 am to 1 pm.',
-  ],
-];
+};
 
-/** The bot's canned answer: keyword replies, else a fallback that points at a person. */
-export function botReply(text: string): string {
-  for (const [pattern, reply] of REPLIES) if (pattern.test(text)) return reply;
-  return BOT_FALLBACK;
+// The panel's Spanish button is "Hablar con una persona" (src/shared/locales/es.ts): the bot names it as the patient sees it.
+const SPANISH: Words = {
+  agentGreeting: (name) => `Hola, soy ${name}, de recepción. ¿En qué puedo ayudarle?`,
+  agentReply: 'Gracias, permítame revisarlo. Un momento, por favor.',
+  botFallback:
+    'No estoy seguro de haber entendido. Puedo ayudarle con el horario, las citas y los seguros, o elija “Hablar con una persona” para comunicarse con nuestro equipo.',
+  replies: [
+    [
+      /\bcita|agendar|programar|reservar|cancelar/i,
+      'Puedo ayudarle con las citas. Puede reservar en línea o llamarnos al (555) 010-0199 y buscaremos un horario que le convenga.',
+    ],
+    [
+      /seguro|factura|\bpago|\bpagar|costo|precio/i,
+      'Aceptamos la mayoría de los planes de seguro. Para preguntas de facturación, nuestra oficina puede revisar su cuenta; elija “Hablar con una persona”.',
+    ],
+    [/horario|abiert|abren|cierran|sábado|domingo|fin de semana/i, 'Abrimos de lunes a viernes de 8 a. m. a 6 p. m., y los sábados de 9 a. m. a 1 p. m.'],
+  ],
+};
+
+/** The words for a conversation's language (`es`, `es-MX`, … are Spanish), English otherwise. */
+export function wordsFor(language: string | undefined): Words {
+  return /^es(?:-|$)/i.test(language ?? '') ? SPANISH : ENGLISH;
+}
+
+export const agentGreeting = ENGLISH.agentGreeting;
+export const AGENT_REPLY = ENGLISH.agentReply;
+export const BOT_FALLBACK = ENGLISH.botFallback;
+
+/** The bot's canned answer in the conversation's language: keyword replies, else a fallback that points at a person. */
+export function botReply(text: string, language?: string): string {
+  const words = wordsFor(language);
+  for (const [pattern, reply] of words.replies) if (pattern.test(text)) return reply;
+  return words.botFallback;
 }
 
 export interface Responder {
@@ -80,18 +116,22 @@ export function createResponder(options: {
 
   return {
     afterVisitorMessage(conversationId, text) {
-      const mode = options.store.conversations.get(conversationId)?.mode;
-      if (mode === 'bot') {
-        const answer = botReply(text);
+      const conversation = options.store.conversations.get(conversationId);
+      if (conversation?.mode === 'bot') {
+        const answer = botReply(text, conversation.language);
         schedule(conversationId, options.botReplyDelayMs, () => reply(conversationId, 'bot', answer, 'bot'));
-      } else if (mode === 'agent') {
-        schedule(conversationId, options.agentJoinDelayMs, () => reply(conversationId, 'agent', AGENT_REPLY, 'agent'));
+      } else if (conversation?.mode === 'agent') {
+        const answer = wordsFor(conversation.language).agentReply;
+        schedule(conversationId, options.agentJoinDelayMs, () => reply(conversationId, 'agent', answer, 'agent'));
       }
     },
     afterEscalation(conversationId) {
       const authors = options.store.authors.get(conversationId);
       if (!authors) return;
-      schedule(conversationId, options.agentJoinDelayMs, () => reply(conversationId, 'agent', agentGreeting(authors.teamMember), 'agent'));
+      // Read when the greeting is written: the patient may switch languages while the team member is on the way.
+      schedule(conversationId, options.agentJoinDelayMs, () =>
+        reply(conversationId, 'agent', wordsFor(options.store.conversations.get(conversationId)?.language).agentGreeting(authors.teamMember), 'agent'),
+      );
     },
     staffJoined(conversationId) {
       staffed.add(conversationId);

@@ -13,6 +13,8 @@ export interface ConversationRecord {
   status: ConversationStatus;
   mode: 'bot' | 'agent';
   subject: string;
+  /** The patient's language, as the relay names it (assumed contract): the bot answers in it where it can. */
+  language: string;
   created_at: string;
   updated_at: string;
 }
@@ -77,7 +79,7 @@ export function createConversationStore(options: { onChange?: ChangeListener } =
 
 export function addConversation(
   store: ConversationStore,
-  input: { practice: string; subject: string; authors: ConversationAuthors; at: string },
+  input: { practice: string; subject: string; language: string; authors: ConversationAuthors; at: string },
 ): ConversationRecord {
   const record: ConversationRecord = {
     id: opaqueId('cnv_'),
@@ -86,6 +88,7 @@ export function addConversation(
     status: 'open',
     mode: 'bot',
     subject: input.subject,
+    language: input.language,
     created_at: input.at,
     updated_at: input.at,
   };

@@ -10,6 +10,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { createStrings, type Strings } from '../../src/frame/i18n.ts';
+import { botReply } from '../../src/simulator/bot.ts';
 import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
 import { LOCALE_TAGS, localeInfo, type LocaleTag } from '../../src/shared/locales/locale-list.ts';
 
@@ -147,7 +148,7 @@ async function openPanel(page: Page): Promise<Frame> {
 
 describe.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
   const strings = STRINGS[tag];
-  const { dir } = localeInfo(tag);
+  const { dir, lang } = localeInfo(tag);
   // An English text that is also this language's own word ("Message" in French) is no leftover.
   const own = textsOf(tag);
   const english = (texts: string[]) => (tag === 'en' ? [] : texts.filter((text) => ENGLISH.has(text) && !own.has(text)));
@@ -163,14 +164,14 @@ describe.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
       const button = launcher.locator('button');
       await button.waitFor();
       expect(await button.getAttribute('aria-label')).toBe(strings.panelLabel(BOT));
-      expect([await launcher.getAttribute('lang'), await launcher.getAttribute('dir')]).toEqual([tag, dir]);
+      expect([await launcher.getAttribute('lang'), await launcher.getAttribute('dir')]).toEqual([lang, dir]);
       const box = (await button.boundingBox())!;
       expect(dir === 'rtl' ? box.x < 100 : box.x > 390 - 100, `launcher at x=${box.x}`).toBe(true);
 
       const frame = await openPanel(page);
       expect(english([(await page.locator('practice-chat iframe').getAttribute('title')) ?? ''])).toEqual([]);
       expect(await page.locator('practice-chat iframe').getAttribute('title')).toBe(strings.panelLabel(BOT));
-      expect(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([tag, dir]);
+      expect(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([lang, dir]);
 
       // The greeting, in this language.
       await expect.poll(() => frame.locator('.greeting .bubble').innerText()).toBe(strings.greeting(BOT));
@@ -189,6 +190,11 @@ describe.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
       // A message, a reply, then a person.
       await typeAndSend(frame, 'Do you take new patients? Ibuprofen 200 mg');
       await expect.poll(() => frame.locator('.message.bot').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      // The service was told the patient's language, and the simulated bot answers in it where it has the words.
+      expect([...product.simulator.store.conversations.values()].at(-1)?.language).toBe(tag);
+      if (tag === 'es' || tag === 'en') {
+        expect(await frame.locator('.message.bot .text').first().innerText()).toBe(botReply('Do you take new patients? Ibuprofen 200 mg', tag));
+      }
       // The service names its assistant; the panel says, in this language, that it is automated.
       expect(await frame.locator('.message.bot .author').first().innerText()).toContain(CATALOGS[tag].botLabel.replace('{name}', '').trim());
       // The patient's Latin-script words keep their own direction inside a right-to-left panel.
@@ -220,9 +226,13 @@ describe('the language switch', () => {
       await typeAndSend(frame, 'Hello from the patient');
       await expect.poll(() => frame.locator('.message.bot').count(), { timeout: 10_000 }).toBeGreaterThan(0);
       const messages = await frame.locator('.message .text').allInnerTexts();
+      const conversation = [...product.simulator.store.conversations.values()].at(-1)!;
+      expect(conversation.language).toBe('en');
 
       await frame.getByRole('combobox', { name: STRINGS.en.languageLabel }).selectOption('ar');
       await expect.poll(() => frame.evaluate(() => document.documentElement.dir)).toBe('rtl');
+      // The service hears the switch.
+      await expect.poll(() => conversation.language).toBe('ar');
       expect(await frame.locator('#chat-title').innerText()).toBe(STRINGS.ar.panelLabel(BOT));
       expect(await frame.getByRole('combobox', { name: STRINGS.ar.languageLabel }).inputValue()).toBe('ar');
       // The same conversation, in the same order: nothing was lost or sent again.
@@ -235,6 +245,7 @@ describe('the language switch', () => {
       const again = await openPanel(page);
       await expect.poll(() => again.evaluate(() => document.documentElement.lang), { timeout: 10_000 }).toBe('ar');
       await expect.poll(() => again.locator('.message .text').allInnerTexts()).toEqual(messages);
+      expect(conversation.language).toBe('ar');
     } finally {
       await context.close();
     }

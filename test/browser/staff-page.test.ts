@@ -35,8 +35,8 @@ async function api<T>(path: string, method = 'GET', body?: unknown): Promise<T> 
   return (await response.json()) as T;
 }
 
-async function openConversation(practice: string, visitorText: string): Promise<string> {
-  const { id } = await api<{ id: string }>('/api/conversations/', 'POST', { practice, channel: 'webchat' });
+async function openConversation(practice: string, visitorText: string, language?: string): Promise<string> {
+  const { id } = await api<{ id: string }>('/api/conversations/', 'POST', { practice, channel: 'webchat', ...(language && { language }) });
   await api(`/api/conversations/${id}/messages/`, 'POST', { text: visitorText, sender: 'visitor' });
   return id;
 }
@@ -54,7 +54,7 @@ describe('the simulator’s staff page', () => {
   it('lists conversations newest first; a reply typed there reaches the conversation; resolve; no axe violations', async () => {
     const visitorText = 'When are you open? <img src=x onerror="document.title=\'pwned\'">';
     const older = await openConversation(upstream.simulator.seed.grantedPracticeId, 'An older question');
-    const id = await openConversation(upstream.simulator.seed.smileDentalPracticeId, visitorText);
+    const id = await openConversation(upstream.simulator.seed.smileDentalPracticeId, visitorText, 'es');
     const { context, page, consoleLines } = await openPage(browser);
     try {
       await page.goto(`${upstream.url}/staff`);
@@ -63,6 +63,9 @@ describe('the simulator’s staff page', () => {
       expect(await items.nth(0).innerText()).toContain(id);
       expect(await items.nth(1).innerText()).toContain(older);
       expect(await items.nth(0).innerText()).toMatch(/Smile Dental[\s\S]*open · bot mode/);
+      // Each conversation's language, as the relay told the service: English when it said none.
+      expect(await items.nth(0).innerText()).toContain('Spanish (es)');
+      expect(await items.nth(1).innerText()).toContain('English (en)');
 
       // Keyboard only: from the top of the page to the newest conversation, then to the reply box.
       await page.keyboard.press('Tab');

@@ -37,6 +37,35 @@ if (missing.length > 0) {
   for (const tool of missing) if (!existsSync(tool.path)) fail(`apt-get finished, but ${tool.path} is still missing.`, tool);
 }
 
+// Fonts: the locale tests fail when a glyph of a catalog has no font (test/browser/locale-drawing.test.ts). Debian's
+// base fonts cover the Latin, Cyrillic, Arabic and Vietnamese catalogs; Korean, Japanese and Chinese need a CJK font.
+const FONTS = { debianPackage: 'fonts-noto-cjk', languages: ['ko', 'ja', 'zh-cn', 'zh-tw'] };
+const fontless = () => FONTS.languages.filter((language) => {
+  try {
+    return execFileSync('fc-list', [`:lang=${language}`, 'family'], { encoding: 'utf8' }).trim() === '';
+  } catch {
+    return true;
+  }
+});
+if (fontless().length > 0) {
+  const why = `No font for ${fontless().join(', ')}: the locale tests would see missing-glyph boxes.`;
+  if (!(isRoot && isDebian)) failFonts(why);
+  console.log(`${why} Installing the Debian package ${FONTS.debianPackage} for the tests…`);
+  try {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', FONTS.debianPackage], { stdio: 'inherit', env });
+  } catch {
+    failFonts(`apt-get could not install ${FONTS.debianPackage}.`);
+  }
+  if (fontless().length > 0) failFonts(`apt-get finished, but fontconfig still has no font for ${fontless().join(', ')}.`);
+}
+
+function failFonts(why) {
+  console.error(`${why}\nInstall a CJK font that fontconfig finds (Debian/Ubuntu: sudo apt-get install ${FONTS.debianPackage}).`);
+  process.exit(1);
+}
+
 function fail(why, tool) {
   console.error(
     `${why}\n${tool.why} Either set ${tool.variable} to a ${tool.name} binary, or install one ` +

@@ -7,6 +7,7 @@ import { Composer } from './Composer.tsx';
 import { Greeting } from './Greeting.tsx';
 import { Header } from './Header.tsx';
 import { MessageList } from './MessageList.tsx';
+import { sentenceGap } from '../text/sentence-gap.ts';
 
 export interface AppProps {
   model: ChatModel;
@@ -68,7 +69,9 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
       {preview && <p class="notice preview">{strings.preview}</p>}
       {storageUnavailable && !preview && <p class="notice no-resume">{strings.noResume}</p>}
       <p class="notice">
-        <strong>{strings.emergencyNotice()}</strong> {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}
+        <strong>{strings.emergencyNotice()}</strong>
+        {sentenceGap(strings.emergencyNotice())}
+        {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}
       </p>
       {greeting ? (
         <Greeting

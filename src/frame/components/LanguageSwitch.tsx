@@ -30,9 +30,9 @@ export function LanguageSwitch({ locale, strings, onLanguage }: LanguageSwitchPr
         }}
       >
         {LOCALE_TAGS.map((tag) => {
-          const { autonym, dir } = localeInfo(tag);
+          const { autonym, dir, lang } = localeInfo(tag);
           return (
-            <option key={tag} value={tag} lang={tag} dir={dir}>
+            <option key={tag} value={tag} lang={lang} dir={dir}>
               {autonym}
             </option>
           );

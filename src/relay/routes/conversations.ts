@@ -30,6 +30,7 @@ import type { StatusReadings } from '../conversations/status-readings.ts';
 import type { RateLimiter } from '../protection/rate-limiter.ts';
 import { UpstreamError, type UpstreamClient } from '../upstream/index.ts';
 import { clientIdSchema } from '../http/client-id.ts';
+import { patientLanguage } from '../http/patient-language.ts';
 
 export interface ConversationRouteOptions {
   upstream: UpstreamClient;
@@ -82,7 +83,7 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
 const KEY_RULE = '8–128 letters, digits, - or _';
 // Strict: a field the frame never sends is a caller that is not the frame, or a mistake; either way it is refused
 // rather than silently dropped.
-const createBody = z.strictObject({ client_id: clientIdSchema });
+const createBody = z.strictObject({ client_id: clientIdSchema, language: patientLanguage.optional() });
 const escalateBody = z.strictObject({});
 const afterQuery = z.union([z.undefined(), z.string().regex(/^\d{1,15}$/).transform(Number)]);
 
@@ -127,7 +128,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       if (key !== undefined && !isCreateKey(key)) throw new ApiError('bad_request', undefined, `An Idempotency-Key header on a create must be ${CREATE_KEY_RULE}.`);
       const body = createBody.safeParse(await readJson(c));
       if (!body.success) throw new ApiError('bad_request', undefined, 'The body must be {"client_id": "..."}.');
-      const clientId = body.data.client_id;
+      const { client_id: clientId, language } = body.data;
       c.set('clientId', clientId);
       const create = async (): Promise<CreatedConversation> => {
         // Counted only when a conversation is really created: a retry that gets the first one's handle is free.
@@ -136,7 +137,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
         // No deadline in here: the caller's applies outside, and a create it gives up on still finishes and is kept.
         const { configuration, practice } = await configurations.get(clientId);
         if (!configuration.is_active) throw new ApiError('inactive');
-        const conversation = await upstream.createConversation({ practice });
+        const conversation = await upstream.createConversation({ practice, ...(language && { language }) });
         const expiresAt = now() + options.handleTtlMs;
         await revocations.issue(conversation.id, expiresAt);
         const handle = handles.seal({ clientId, conversationId: conversation.id, expiresAt });

@@ -59,7 +59,7 @@ export function frameRoutes({ configurations, readFramePage, deadlineMs, publicO
     // The same answer as GET /v1/webchat-configuration gives, so the panel need not ask for it.
     const answer = configurationAnswer(resolved, publicOrigin, c.req.url, locale);
     const catalog = CATALOGS[locale];
-    const html = withLocale(withConfiguration(page, answer), { tag: locale, dir: localeInfo(locale).dir, title: answer.launcher.label, catalog });
+    const html = withLocale(withConfiguration(page, answer), { tag: locale, ...localeInfo(locale), title: answer.launcher.label, catalog });
     c.header('Vary', 'Accept-Encoding');
     if (!acceptsBrotli(c.req.header('Accept-Encoding'))) return c.html(html);
     // The page carries the visitor's catalog: compressed, it costs what the words cost, not their UTF-8 bytes.

@@ -65,11 +65,13 @@ export interface UpstreamContract {
   getWebchatConfiguration(clientId: string): Promise<WebchatConfiguration>;
   listCalls(query?: CallQuery): Promise<Page<Call>>;
   walkCalls(query?: CallQuery): AsyncGenerator<Call, void, undefined>;
-  createConversation(input: { practice: string; subject?: string }): Promise<ConversationDetail>;
+  /** `language`: the patient's language (assumed: "the patient's language" below). */
+  createConversation(input: { practice: string; subject?: string; language?: string }): Promise<ConversationDetail>;
   getConversation(id: string): Promise<ConversationDetail>;
   listConversations(filters?: ConversationFilters): Promise<Page<Conversation>>;
   walkConversations(filters?: ConversationFilters): AsyncGenerator<Conversation, void, undefined>;
-  updateConversation(id: string, changes: { subject?: string }): Promise<ConversationDetail>;
+  /** `language`: the patient switched languages (assumed: "the patient's language" below). */
+  updateConversation(id: string, changes: { subject?: string; language?: string }): Promise<ConversationDetail>;
   /** `signal` cuts the send (the relay bounds how long a send may run, so a retry knows when it is over). */
   sendMessage(id: string, text: string, options?: { signal?: AbortSignal }): Promise<Message>;
   listMessagesAfter(id: string, afterSequence: number, options?: { pageSize?: number }): Promise<MessagesAfter>;
@@ -119,6 +121,18 @@ function conversationQuery(q: ConversationFilters): Query {
   };
 }
 
+/** The fields that have a value: an absent change is not sent as `null`. */
+const defined = (fields: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
+
+// ---------------------------------------------------------------------------------------------------------------------
+// ASSUMED: the patient's language. A conversation record has a `language` field, a BCP 47 tag as the widget names its
+// languages (`en`, `es`, `zh-Hant`, `pt`, …), so that the assistant and the team answer in it. The relay sends it
+// when it creates the conversation (`{"practice", "channel": "webchat", "language"}`) and again when the patient
+// switches languages (`PATCH /api/conversations/{id}/` `{"language"}`). A service that ignores the field still works;
+// it answers in its own language.
+// ---------------------------------------------------------------------------------------------------------------------
+
 export function createContract(http: UpstreamHttp): UpstreamContract {
   const detail = (method: 'GET' | 'POST' | 'PATCH', path: string, id: string, json?: unknown) =>
     http.request(method, path, { schema: conversationDetailSchema, params: { id }, ...(json === undefined ? {} : { json }) });
@@ -133,17 +147,17 @@ export function createContract(http: UpstreamHttp): UpstreamContract {
     listCalls: (query = {}) => http.request('GET', '/api/calls/', { schema: callPage, query: callQuery(query) }),
     walkCalls: (query = {}) => walkPages(http, '/api/calls/', callQuery({ ...query, page: undefined }), callSchema),
 
-    createConversation: ({ practice, subject }) =>
+    createConversation: ({ practice, subject, language }) =>
       http.request('POST', '/api/conversations/', {
         schema: conversationDetailSchema,
-        json: subject === undefined ? { practice, channel: 'webchat' } : { practice, channel: 'webchat', subject },
+        json: { practice, channel: 'webchat', ...defined({ subject, language }) },
       }),
     getConversation: (id) => detail('GET', CONVERSATION, id),
     listConversations: (filters = {}) =>
       http.request('GET', '/api/conversations/', { schema: conversationPage, query: conversationQuery(filters) }),
     walkConversations: (filters = {}) =>
       walkPages(http, '/api/conversations/', conversationQuery({ ...filters, page: undefined }), conversationSchema),
-    updateConversation: (id, { subject }) => detail('PATCH', CONVERSATION, id, subject === undefined ? {} : { subject }),
+    updateConversation: (id, { subject, language }) => detail('PATCH', CONVERSATION, id, defined({ subject, language })),
 
     sendMessage: (id, text, { signal } = {}) =>
       http.request('POST', `${CONVERSATION}messages/`, {

@@ -7,6 +7,7 @@ const OPERATIONS: Record<string, string> = {
   'GET /api/conversations/webchat-configuration/': 'configuration',
   'POST /api/conversations/': 'create_conversation',
   'GET /api/conversations/{id}/': 'read_conversation',
+  'PATCH /api/conversations/{id}/': 'update_conversation',
   'POST /api/conversations/{id}/messages/': 'send_message',
   'GET /api/conversations/{id}/messages/': 'read_messages',
   'POST /api/conversations/{id}/escalate/': 'escalate',

@@ -1,7 +1,7 @@
 import type { Catalog } from './catalog.ts';
 
 export const ko: Catalog = {
-  panelLabel: '{bot}와(과) 채팅',
+  panelLabel: '{bot} 채팅',
   close: '채팅 닫기',
   emergencyNotice: '응급 상황에는 이용하지 마세요. 응급 상황이면 {number}에 전화하거나 가장 가까운 응급실로 가세요.',
   automatedNotice: '직원이 참여하기 전까지 {bot}은(는) 자동 도우미입니다.',
@@ -13,7 +13,7 @@ export const ko: Catalog = {
   failed: '보내지 못했습니다.',
   retry: '다시 시도',
   retrying: '연결 문제 — 다시 시도하는 중…',
-  typing: '{bot}이(가) 입력하는 중…',
+  typing: '{bot} 입력 중…',
   talkToPerson: '직원과 대화하기',
   escalated: '직원에게 참여를 요청했습니다. 이곳에서 답변해 드립니다.',
   agentLabel: '{name} (직원)',

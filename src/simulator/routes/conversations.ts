@@ -8,14 +8,18 @@ import { optionalChoices, optionalDate, ordering } from '../query.ts';
 import { addConversation, changeState, CONVERSATION_STATUSES, detail, type ConversationRecord } from '../store.ts';
 import { loadConversation, readJson } from './conversation-access.ts';
 
+// A language tag's shape (BCP 47: `es`, `zh-Hant`, `pt-BR`): the service keeps what it is told, as a record field.
+const language = z.string().regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/);
+
 const createBody = z.object({
   practice: z.string().min(1),
   channel: z.literal('webchat'),
   subject: z.string().max(200).optional(),
+  language: language.optional(),
 });
 
 // Read-only fields sent in a PATCH are ignored, as Django REST Framework does.
-const updateBody = z.object({ subject: z.string().max(200).optional() });
+const updateBody = z.object({ subject: z.string().max(200).optional(), language: language.optional() });
 
 /** The conversation operations of the README's table, except messages and patients. */
 export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): void {
@@ -25,11 +29,12 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
 
   app.post('/api/conversations/', ctx.auth, async (c) => {
     const body = createBody.safeParse(await readJson(c));
-    if (!body.success) return invalid(c, 'Expected {"practice", "channel": "webchat", "subject"?}.');
+    if (!body.success) return invalid(c, 'Expected {"practice", "channel": "webchat", "subject"?, "language"?}.');
     if (!ctx.grantedPractices.has(body.data.practice)) return permissionDenied(c);
     const conversation = addConversation(ctx.store, {
       practice: body.data.practice,
       subject: body.data.subject ?? '',
+      language: body.data.language ?? 'en',
       authors: ctx.authorsOf(body.data.practice),
       at: at(),
     });
@@ -82,11 +87,10 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
     const conversation = loadConversation(c, ctx);
     if (conversation instanceof Response) return conversation;
     const body = updateBody.safeParse(await readJson(c));
-    if (!body.success) return invalid(c, 'Expected {"subject"?}.');
-    if (body.data.subject !== undefined) {
-      conversation.subject = body.data.subject;
-      conversation.updated_at = at();
-    }
+    if (!body.success) return invalid(c, 'Expected {"subject"?, "language"?}.');
+    if (body.data.subject !== undefined) conversation.subject = body.data.subject;
+    if (body.data.language !== undefined) conversation.language = body.data.language;
+    if (body.data.subject !== undefined || body.data.language !== undefined) conversation.updated_at = at();
     return c.json(detail(ctx.store, conversation), 200);
   });
 

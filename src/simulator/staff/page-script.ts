@@ -57,8 +57,17 @@ async function api(path, init) {
 
 const authorLabel = (message) =>
   message.sender === 'visitor' ? 'Visitor' : message.sender === 'bot' ? message.author_name + ' (bot)' : message.author_name + ' (team member)';
+// The patient's language as the relay told the service, named in English for the staff: "Spanish (es)".
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+const language = (c) => {
+  try {
+    return languageNames.of(c.language) + ' (' + c.language + ')';
+  } catch {
+    return String(c.language);
+  }
+};
 const facts = (c) =>
-  c.status + ' · ' + c.mode + ' mode · ' + c.message_stats.total + (c.message_stats.total === 1 ? ' message' : ' messages') +
+  language(c) + ' · ' + c.status + ' · ' + c.mode + ' mode · ' + c.message_stats.total + (c.message_stats.total === 1 ? ' message' : ' messages') +
   ' · started ' + time(c.created_at);
 
 // Updated in place, keyed by id, so a refresh never takes keyboard focus away from the button it is on.
@@ -111,7 +120,7 @@ function appendMessages(messages) {
 
 function showConversation(c) {
   setText(heading, 'Conversation ' + c.id);
-  setText(meta, c.practice_name + ' · status ' + c.status + ' · ' + c.mode + ' mode · bot ' + c.bot_name + ' · team member ' + c.team_member_name);
+  setText(meta, c.practice_name + ' · ' + language(c) + ' · status ' + c.status + ' · ' + c.mode + ' mode · bot ' + c.bot_name + ' · team member ' + c.team_member_name);
   setText(replyLabel, 'Reply as ' + c.team_member_name);
   resolved = c.status === 'resolved';
   form.hidden = false;

@@ -33,7 +33,7 @@ describe('the frame page', () => {
     const { html, locale, catalog } = await framePage(`&locale=${tag}`);
     expect(locale).toBe(tag);
     expect(catalog).toEqual(CATALOGS[tag]);
-    expect(html).toContain(`<html lang="${tag}" dir="${localeInfo(tag).dir}">`);
+    expect(html).toContain(`<html lang="${localeInfo(tag).lang}" dir="${localeInfo(tag).dir}">`);
     for (const other of LOCALE_TAGS.filter((other) => other !== tag)) {
       // Shared words ("Chat" in several languages) are too short to be counted here.
       const leaked = tellingTexts(other).filter((text) => !tellingTexts(tag).includes(text) && html.includes(JSON.stringify(text).slice(1, -1)));
@@ -48,6 +48,14 @@ describe('the frame page', () => {
     expect((await framePage('&locale=%22%3E%3Cscript%3E', 'sv')).html).toContain('<html lang="en" dir="ltr">');
   });
 
+  it('marks the Brazilian catalog\'s page pt-BR, and still negotiates `pt` and `pt-BR` to it', async () => {
+    for (const asked of ['&locale=pt', '&locale=pt-BR', '&locale=pt_BR']) {
+      const page = await framePage(asked);
+      expect(page.locale).toBe('pt');
+      expect(page.html).toContain('<html lang="pt-BR" dir="ltr">');
+    }
+  });
+
   it('titles the page in the visitor\'s language', async () => {
     expect((await framePage('&locale=de')).html).toContain('<title>Chat mit Sunny</title>');
     expect((await framePage('&locale=ar')).html).toContain('<title>الدردشة مع \u2068Sunny\u2069</title>');
@@ -56,6 +64,7 @@ describe('the frame page', () => {
   it('escapes a title that could be read as markup', () => {
     const html = withLocale('<html lang="en"><head><title>Chat</title><!--locale--></head>', {
       tag: 'en',
+      lang: 'en',
       dir: 'ltr',
       title: 'Chat with <b>"Mo" & co</b>',
       catalog: { close: '</script><script>alert(1)</script>' },

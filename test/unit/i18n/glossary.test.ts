@@ -8,16 +8,43 @@ import { LOCALE_TAGS, type LocaleTag } from '../../../src/shared/locales/locale-
 const TERMS = ['emergency', 'emergency room', '911', 'team member', 'automated assistant'] as const;
 type Term = (typeof TERMS)[number];
 
-/** The glossary's table: one row per locale, one column per term. */
+const markdown = readFileSync(new URL('../../../docs/glossary.md', import.meta.url), 'utf8');
+
+/** The glossary's tables in order, each as rows of trimmed cells (header first, the `---` line dropped). */
+const tables = markdown
+  .split(/\n(?!\| )/)
+  .map((block) => block.split('\n').filter((line) => line.startsWith('| ')))
+  .filter((rows) => rows.length > 2)
+  .map((rows) => rows.filter((_, index) => index !== 1).map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim())));
+
+/** The terms' table: one row per locale, one column per term. */
 function readGlossary(): Map<string, Record<Term, string>> {
-  const markdown = readFileSync(new URL('../../../docs/glossary.md', import.meta.url), 'utf8');
-  const rows = markdown.split('\n').filter((line) => line.startsWith('| '));
-  const [header, , ...body] = rows.map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+  const [header, ...body] = tables[0]!;
   expect(header).toEqual(['locale', ...TERMS]);
   return new Map(body.map(([locale, ...cells]) => [locale!, Object.fromEntries(TERMS.map((term, index) => [term, cells[index]!])) as Record<Term, string>]));
 }
 
+/** The register's table: per locale, the forms of the other register that the catalog never uses. */
+function readRegisters(): Map<string, { register: string; never: string[] }> {
+  const [header, ...body] = tables[1]!;
+  expect(header).toEqual(['locale', 'register', 'never in the catalog']);
+  return new Map(body.map(([locale, register, never]) => [locale!, { register: register!, never: never === '—' ? [] : never!.split(/,\s*/) }]));
+}
+
 const glossary = readGlossary();
+const registers = readRegisters();
+
+/** Every text the catalog addresses to the patient: all but the suggested first messages, the patient's own words. */
+function practiceTexts(tag: LocaleTag): [string, string][] {
+  const { suggestions: _patientsWords, errors, charactersLeft, ...texts } = CATALOGS[tag];
+  return [...Object.entries(texts), ...Object.entries(errors).map(([key, text]) => [`errors.${key}`, text] as [string, string]), ...Object.entries(charactersLeft)];
+}
+
+/** Whether `form` occurs in `text` as a whole word (no letter or mark either side), case-insensitively. */
+function hasWord(text: string, form: string, tag: LocaleTag): boolean {
+  const escaped = form.toLocaleLowerCase(tag).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{M}])${escaped}(?![\\p{L}\\p{M}])`, 'u').test(text.toLocaleLowerCase(tag));
+}
 
 /** Whether `text` uses the term: exactly, or any ending after a stem written with a trailing `…`. */
 function uses(text: string, term: string, tag: LocaleTag): boolean {
@@ -29,6 +56,11 @@ describe('the glossary', () => {
   it('has one row for every locale, with every term filled in', () => {
     expect([...glossary.keys()].sort()).toEqual([...LOCALE_TAGS].sort());
     for (const [locale, terms] of glossary) for (const term of TERMS) expect(terms[term], `${locale} ${term}`).not.toBe('');
+  });
+
+  it('records one register for every locale', () => {
+    expect([...registers.keys()].sort()).toEqual([...LOCALE_TAGS].sort());
+    for (const [locale, { register }] of registers) expect(register, locale).not.toBe('');
   });
 
   it('keeps 911 as it is dialled in every language', () => {
@@ -52,5 +84,28 @@ describe.each(LOCALE_TAGS)('%s', (tag) => {
     expect(uses(catalog.automatedNotice, terms['team member'], tag), catalog.automatedNotice).toBe(true);
     expect(uses(catalog.agentLabel, terms['team member'], tag), catalog.agentLabel).toBe(true);
     expect(uses(catalog.escalated, terms['team member'], tag), catalog.escalated).toBe(true);
+  });
+});
+
+describe.each(LOCALE_TAGS)('%s', (tag) => {
+  it('speaks in its one register: no form the glossary lists for the other', () => {
+    for (const form of registers.get(tag)!.never)
+      for (const [key, text] of practiceTexts(tag)) expect(hasWord(text, form, tag), `${tag} ${key} uses "${form}": ${text}`).toBe(false);
+  });
+});
+
+describe('names filled into a sentence keep their written form', () => {
+  // A preposition right before the name would decline it ("с Анной", "od Anny"); the glossary's rule.
+  const governing = { ru: ['с', 'со', 'от', 'для', 'к', 'ко', 'у', 'о', 'об', 'без'], pl: ['z', 'ze', 'od', 'dla', 'do', 'u', 'o', 'bez'] } as const;
+
+  it.each(Object.entries(governing))('%s never puts a name straight after a preposition', (tag, prepositions) => {
+    for (const [key, text] of practiceTexts(tag as LocaleTag)) {
+      const before = [...text.matchAll(/(\p{L}+)\s+\{(?:bot|name|author)\}/gu)].map((match) => match[1]!.toLocaleLowerCase(tag));
+      for (const word of before) expect((prepositions as readonly string[]).includes(word), `${tag} ${key}: ${text}`).toBe(false);
+    }
+  });
+
+  it('ko titles and the typing line put no sound-dependent particle after the name', () => {
+    for (const key of ['panelLabel', 'typing'] as const) expect(CATALOGS.ko[key], key).not.toMatch(/\}[가-힣]*\([가-힣]+\)/u);
   });
 });

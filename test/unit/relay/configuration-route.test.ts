@@ -52,6 +52,7 @@ describe('GET /v1/webchat-configuration', () => {
     expect(await launcherFor('&locale=es-MX', 'de-DE,de;q=0.9')).toMatchObject({ label: 'Chatear con Sunny', locale: 'es', dir: 'ltr' });
     expect(await launcherFor('&locale=', 'nl, zh-TW;q=0.8, en;q=0.5')).toMatchObject({ label: '與 Sunny 聊天', locale: 'zh-Hant' });
     expect(await launcherFor('&locale=nl', 'fa-IR')).toMatchObject({ label: 'گفتگو با \u2068Sunny\u2069', locale: 'fa', dir: 'rtl' });
+    expect(await launcherFor('&locale=pt')).toMatchObject({ locale: 'pt-BR' });
     expect(await launcherFor('&locale=%22%3E%3Cb%3E')).toMatchObject({ label: 'Chat with Sunny', locale: 'en', dir: 'ltr' });
   });
 

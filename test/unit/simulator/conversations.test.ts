@@ -23,7 +23,7 @@ async function setup(options: Parameters<typeof authedSimulator>[0] = {}) {
   return { ...s, create, send };
 }
 
-const RECORD_FIELDS = ['channel', 'created_at', 'id', 'mode', 'practice', 'status', 'subject', 'updated_at'];
+const RECORD_FIELDS = ['channel', 'created_at', 'id', 'language', 'mode', 'practice', 'status', 'subject', 'updated_at'];
 
 describe('conversation operations', () => {
   it('creates a conversation: 201 detail with message_stats', async () => {
