@@ -224,6 +224,7 @@ export function createRelayApp({
       messageMaxLength: settings.messageMaxLength,
       deadlineMs,
       sendWindowMs: sendWindowMs(settings.upstreamTimeoutMs),
+      sendSettleMs: settings.sendSettleMs,
       now,
       metrics,
     }),

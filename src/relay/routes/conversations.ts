@@ -15,7 +15,7 @@ import type { ConfigurationService } from '../configuration/configuration-servic
 import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
 import { withoutText, withText, type SentRecord } from '../conversations/sent-record.ts';
-import { createDeliverOnce } from '../conversations/deliver-once.ts';
+import { AttemptStillSettling, createDeliverOnce } from '../conversations/deliver-once.ts';
 import { createConversationReader } from '../conversations/conversation-reader.ts';
 import { asOf, toWireMessage } from '../conversations/wire-message.ts';
 import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
@@ -54,6 +54,8 @@ export interface ConversationRouteOptions {
   deadlineMs: number;
   /** The longest one upstream send may run before it is aborted (deliver-once.ts). */
   sendWindowMs: number;
+  /** How long after a send began its outcome may still be unknown (SEND_SETTLE_MS, deliver-once.ts). */
+  sendSettleMs: number;
   /** How long a resolved conversation's history stays readable, counted from its resolution. */
   resolvedReadGraceMs?: number;
   now?: () => number;
@@ -90,7 +92,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
   const resolvedReadGraceMs = options.resolvedReadGraceMs ?? RESOLVED_READ_GRACE_MS;
   const metrics = options.metrics ?? noMetrics;
   const readConversation = createConversationReader(upstream, statusReadings);
-  const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes, sendWindowMs: options.sendWindowMs, now, onReadBack: metrics.readBack });
+  const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes, sendWindowMs: options.sendWindowMs, settleWindowMs: options.sendSettleMs, now, onReadBack: metrics.readBack });
   const messageBody = z.strictObject({
     text: z
       .string()
@@ -173,7 +175,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
           key,
           text,
           () =>
-            deliverOnce(claims.conversationId, key, text, waiting.onWait).then(withoutText, async (error: unknown) => {
+            deliverOnce(claims.conversationId, key, text).then(withoutText, async (error: unknown) => {
               throw await explainRefusal(error, claims.conversationId);
             }),
           waiting.onWait,
@@ -266,6 +268,8 @@ export function conversationRoutes(options: ConversationRouteOptions) {
    * whose shape the service does not document.
    */
   async function explainRefusal(error: unknown, conversationId: string): Promise<ApiError> {
+    // "Still sending": the panel retries a timeout, and Retry-After brings it back when a read-back can decide.
+    if (error instanceof AttemptStillSettling) return withReason(new ApiError('upstream_timeout', Math.ceil(error.retryAfterMs / 1000)), 'earlier_attempt_settling');
     const apiError = apiErrorFromUpstream(error);
     if (!(error instanceof UpstreamError && error.code === 'upstream_rejected')) return apiError;
     try {
