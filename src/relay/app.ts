@@ -225,6 +225,7 @@ export function createRelayApp({
       deadlineMs,
       sendWindowMs: sendWindowMs(settings.upstreamTimeoutMs),
       sendSettleMs: settings.sendSettleMs,
+      logger,
       now,
       metrics,
     }),

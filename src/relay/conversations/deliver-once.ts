@@ -22,6 +22,19 @@ export const CLOCK_SKEW_ALLOWANCE_MS = 5_000;
  */
 export const LANDING_ALLOWANCE_MS = 1_000;
 
+/**
+ * This attempt failed without the service saying it stored nothing: `cause` is the upstream failure, and a retry can
+ * decide only after `retryAfterMs`, so the answer asks for that long rather than invite a retry that must wait.
+ */
+export class SendOutcomeUnknown extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly retryAfterMs: number,
+  ) {
+    super('The send failed and may still be stored upstream.');
+  }
+}
+
 /** A retry came while an earlier attempt with its key may still land: answer "still sending", try again later. */
 export class AttemptStillSettling extends Error {
   constructor(readonly retryAfterMs: number) {
@@ -120,8 +133,11 @@ export function createDeliverOnce({ upstream, outcomes, sendWindowMs, settleWind
     } catch (error) {
       // Upstream said it did not store it: nothing to read back. Otherwise the record stays as it is: the service may
       // still be storing the message after the relay stopped waiting, so the retry waits out the whole window.
-      if (!outcomeIsUnknown(error)) await outcomes.forget(conversationId, key).catch(() => undefined);
-      throw error;
+      if (!outcomeIsUnknown(error)) {
+        await outcomes.forget(conversationId, key).catch(() => undefined);
+        throw error;
+      }
+      throw new SendOutcomeUnknown(error, Math.max(0, attempt.settlesBy - now()));
     }
     // Bookkeeping after the send: if it fails, the message was still sent, so it is answered all the same.
     await Promise.all([outcomes.forget(conversationId, key), outcomes.claim(conversationId, message.id)]).catch(() => undefined);

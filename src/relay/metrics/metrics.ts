@@ -25,6 +25,10 @@ export interface RelayMetrics {
   idempotentReplay(operation: 'send' | 'create'): void;
   /** A send of unknown outcome read back from the conversation: was the message there? */
   readBack(found: boolean): void;
+  /** A create whose answer was lost, found upstream by its reference and used rather than created again. */
+  createRecovered(): void;
+  /** Upstream conversations left empty: created twice for one visitor's create (create-once.ts). */
+  emptyConversations(count: number): void;
   /** A webchat configuration (and its logo, cached with it) looked up in the relay's cache. */
   configurationCache(result: CacheResult): void;
   /** A call to POST /v1/upstream-events, by how it ended. */
@@ -39,6 +43,8 @@ export const noMetrics: RelayMetrics = {
   quotaRefused: () => {},
   idempotentReplay: () => {},
   readBack: () => {},
+  createRecovered: () => {},
+  emptyConversations: () => {},
   configurationCache: () => {},
   upstreamEvent: () => {},
 };

@@ -57,6 +57,16 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     labelNames: ['found'] as const,
     registers: [registry],
   });
+  const createsRecovered = new Counter({
+    name: 'pwc_lost_creates_recovered_total',
+    help: 'Creates whose answer was lost, found upstream by their reference and used instead of created again.',
+    registers: [registry],
+  });
+  const emptyConversations = new Counter({
+    name: 'pwc_empty_conversations_total',
+    help: 'Upstream conversations left empty: created more than once for one create of a visitor.',
+    registers: [registry],
+  });
   const configurationCache = new Counter({
     name: 'pwc_configuration_cache_lookups_total',
     help: 'Webchat configuration lookups (the logo is cached with its configuration), by hit or miss.',
@@ -78,6 +88,8 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     quotaRefused: (quota) => quotaRefusals.labels(quota).inc(),
     idempotentReplay: (operation) => replays.labels(operation).inc(),
     readBack: (found) => readBacks.labels(String(found)).inc(),
+    createRecovered: () => createsRecovered.inc(),
+    emptyConversations: (count) => emptyConversations.inc(count),
     configurationCache: (result) => configurationCache.labels(result).inc(),
     upstreamEvent: (outcome) => upstreamEvents.labels(outcome).inc(),
   };

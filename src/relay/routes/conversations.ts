@@ -15,7 +15,9 @@ import type { ConfigurationService } from '../configuration/configuration-servic
 import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
 import { withoutText, withText, type SentRecord } from '../conversations/sent-record.ts';
-import { AttemptStillSettling, createDeliverOnce } from '../conversations/deliver-once.ts';
+import { AttemptStillSettling, createDeliverOnce, SendOutcomeUnknown } from '../conversations/deliver-once.ts';
+import { createCreateOnce } from '../conversations/create-once.ts';
+import type { Logger } from '../log.ts';
 import { createConversationReader } from '../conversations/conversation-reader.ts';
 import { asOf, toWireMessage } from '../conversations/wire-message.ts';
 import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
@@ -63,6 +65,8 @@ export interface ConversationRouteOptions {
   metrics?: RelayMetrics;
   /** The live streams and their watches (GET /v1/conversation/events). */
   live: LiveHub;
+  /** Where an upstream conversation left empty is told (create-once.ts). */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /** Whether a request has waited on another request's send (or a dead instance's attempt) with its key. */
@@ -93,6 +97,16 @@ export function conversationRoutes(options: ConversationRouteOptions) {
   const metrics = options.metrics ?? noMetrics;
   const readConversation = createConversationReader(upstream, statusReadings);
   const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes, sendWindowMs: options.sendWindowMs, settleWindowMs: options.sendSettleMs, now, onReadBack: metrics.readBack });
+  const createOnce = createCreateOnce({
+    upstream,
+    outcomes: options.unknownOutcomes,
+    now,
+    onRecovered: metrics.createRecovered,
+    onLeftEmpty: (count) => {
+      metrics.emptyConversations(count);
+      options.logger?.warn('upstream conversations left empty: a create whose answer was lost was made again', { count });
+    },
+  });
   const messageBody = z.strictObject({
     text: z
       .string()
@@ -136,7 +150,8 @@ export function conversationRoutes(options: ConversationRouteOptions) {
         // No deadline in here: the caller's applies outside, and a create it gives up on still finishes and is kept.
         const { configuration, practice } = await configurations.get(clientId);
         if (!configuration.is_active) throw new ApiError('inactive');
-        const conversation = await upstream.createConversation({ practice });
+        // A lost answer is found again rather than created twice (create-once.ts).
+        const conversation = await createOnce(practice, clientId, key);
         const expiresAt = now() + options.handleTtlMs;
         await revocations.issue(conversation.id, expiresAt);
         const handle = handles.seal({ clientId, conversationId: conversation.id, expiresAt });
@@ -270,6 +285,13 @@ export function conversationRoutes(options: ConversationRouteOptions) {
   async function explainRefusal(error: unknown, conversationId: string): Promise<ApiError> {
     // "Still sending": the panel retries a timeout, and Retry-After brings it back when a read-back can decide.
     if (error instanceof AttemptStillSettling) return withReason(new ApiError('upstream_timeout', Math.ceil(error.retryAfterMs / 1000)), 'earlier_attempt_settling');
+    // The upstream failure as such, asking the panel to come back when a retry can decide (its read-back).
+    if (error instanceof SendOutcomeUnknown) {
+      const cause = apiErrorFromUpstream(error.cause);
+      const retryAfterSeconds = Math.max(cause.retryAfterSeconds ?? 0, Math.ceil(error.retryAfterMs / 1000));
+      const answer = new ApiError(cause.code, retryAfterSeconds);
+      return cause.reason === undefined ? answer : withReason(answer, cause.reason);
+    }
     const apiError = apiErrorFromUpstream(error);
     if (!(error instanceof UpstreamError && error.code === 'upstream_rejected')) return apiError;
     try {

@@ -52,6 +52,8 @@ export interface ConversationFilters extends PageQuery {
   createdAtGte?: string;
   createdAtLte?: string;
   ordering?: 'created_at' | '-created_at';
+  /** ASSUMED: the conversations created with this `client_reference` (see createConversation). */
+  clientReference?: string;
 }
 
 export interface MessagesAfter {
@@ -65,7 +67,12 @@ export interface UpstreamContract {
   getWebchatConfiguration(clientId: string): Promise<WebchatConfiguration>;
   listCalls(query?: CallQuery): Promise<Page<Call>>;
   walkCalls(query?: CallQuery): AsyncGenerator<Call, void, undefined>;
-  createConversation(input: { practice: string; subject?: string }): Promise<ConversationDetail>;
+  /**
+   * `clientReference` is ASSUMED: an opaque value of the caller's (at most 100 characters) that the service keeps with
+   * the conversation and filters the list by (`client_reference`), so that a create whose answer was lost can be
+   * found again instead of created twice, which would leave an empty conversation with the practice.
+   */
+  createConversation(input: { practice: string; subject?: string; clientReference?: string }): Promise<ConversationDetail>;
   getConversation(id: string): Promise<ConversationDetail>;
   listConversations(filters?: ConversationFilters): Promise<Page<Conversation>>;
   walkConversations(filters?: ConversationFilters): AsyncGenerator<Conversation, void, undefined>;
@@ -116,6 +123,7 @@ function conversationQuery(q: ConversationFilters): Query {
     created_at__gte: q.createdAtGte,
     created_at__lte: q.createdAtLte,
     ordering: q.ordering,
+    client_reference: q.clientReference,
   };
 }
 
@@ -133,10 +141,15 @@ export function createContract(http: UpstreamHttp): UpstreamContract {
     listCalls: (query = {}) => http.request('GET', '/api/calls/', { schema: callPage, query: callQuery(query) }),
     walkCalls: (query = {}) => walkPages(http, '/api/calls/', callQuery({ ...query, page: undefined }), callSchema),
 
-    createConversation: ({ practice, subject }) =>
+    createConversation: ({ practice, subject, clientReference }) =>
       http.request('POST', '/api/conversations/', {
         schema: conversationDetailSchema,
-        json: subject === undefined ? { practice, channel: 'webchat' } : { practice, channel: 'webchat', subject },
+        json: {
+          practice,
+          channel: 'webchat',
+          ...(subject === undefined ? {} : { subject }),
+          ...(clientReference === undefined ? {} : { client_reference: clientReference }),
+        },
       }),
     getConversation: (id) => detail('GET', CONVERSATION, id),
     listConversations: (filters = {}) =>

@@ -2,7 +2,7 @@
 // retry that finds an attempt of unknown outcome is told "still sending" until that attempt can no longer land (its
 // start plus the settle window), then reads back instead of sending again.
 import { describe, expect, it, vi } from 'vitest';
-import { AttemptStillSettling, createDeliverOnce, LANDING_ALLOWANCE_MS } from '../../../src/relay/conversations/deliver-once.ts';
+import { AttemptStillSettling, createDeliverOnce, LANDING_ALLOWANCE_MS, SendOutcomeUnknown } from '../../../src/relay/conversations/deliver-once.ts';
 import { bodyFingerprint } from '../../../src/relay/conversations/idempotency.ts';
 import { createUnknownOutcomeStore } from '../../../src/relay/conversations/unknown-outcomes.ts';
 import { UpstreamError, type Message } from '../../../src/relay/upstream/index.ts';
@@ -90,7 +90,9 @@ describe('deliver once', () => {
       await vi.advanceTimersByTimeAsync(WINDOW_MS - 1);
       expect(upstream.signals[0]!.aborted).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
-      expect(await failure).toMatchObject({ code: 'upstream_timeout' });
+      // The answer asks the panel to come back when its retry can decide (the fake clock here stays at the start).
+      expect(await failure).toBeInstanceOf(SendOutcomeUnknown);
+      expect(await failure).toMatchObject({ cause: { code: 'upstream_timeout' }, retryAfterMs: SETTLE_MS });
       // Cut at the window's end, the service may still store it: the record keeps the whole settle window.
       expect(await outcomes.get('c', 'key-4')).toMatchObject({ bodyHash: bodyFingerprint('hello'), settlesBy: Date.UTC(2026, 10, 24, 9, 0, 0) + SETTLE_MS });
     } finally {
@@ -117,7 +119,7 @@ describe('deliver once', () => {
       clock.now += 5_000;
       throw new UpstreamError('upstream_timeout', { path: '/x' });
     };
-    await expect(deliverOnce('c', 'key-6', 'late')).rejects.toMatchObject({ code: 'upstream_timeout' });
+    await expect(deliverOnce('c', 'key-6', 'late')).rejects.toMatchObject({ cause: { code: 'upstream_timeout' }, retryAfterMs: SETTLE_MS - 5_000 });
     upstream.onSend = () => {};
     // The service stores it 7 s after it arrived; the panel's retries come before and after.
     clock.now = started + 6_000;
@@ -138,7 +140,7 @@ describe('deliver once', () => {
       throw new UpstreamError('upstream_unavailable', { path: '/x' });
     };
     const deliverOnce = createDeliverOnce({ upstream, outcomes, sendWindowMs: WINDOW_MS, settleWindowMs: 0, now: () => clock.now });
-    await expect(deliverOnce('c', 'key-7', 'hi')).rejects.toBeInstanceOf(UpstreamError);
+    await expect(deliverOnce('c', 'key-7', 'hi')).rejects.toBeInstanceOf(SendOutcomeUnknown);
     expect((await outcomes.get('c', 'key-7'))?.settlesBy).toBe(clock.now + WINDOW_MS + LANDING_ALLOWANCE_MS);
   });
 });
