@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError } from '../http/api-error.ts';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
+import { storageCauseOf, storageUnavailable } from '../shared-state/storage-unavailable.ts';
 import { bodyFingerprint, type IdempotencyStore, type IdempotentOutcome } from './idempotency.ts';
 
 export interface RedisIdempotencyOptions<T> {
@@ -62,11 +63,11 @@ export function createRedisIdempotencyStore<T>({
   ]);
 
   async function redis<R>(command: () => Promise<R>): Promise<R> {
-    if (isReconnecting(client)) throw unreachable();
+    if (isReconnecting(client)) throw storageUnavailable('redis_unreachable');
     try {
       return await command();
     } catch {
-      throw unreachable();
+      throw storageUnavailable(storageCauseOf(client));
     }
   }
 

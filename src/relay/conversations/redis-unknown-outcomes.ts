@@ -2,8 +2,8 @@
 // lands (deliver-once.ts): a hash of the body and when the attempt began, and the upstream ids already given as an
 // answer. Never the text, and the conversation id only as a digest.
 import { z } from 'zod';
-import { ApiError } from '../http/api-error.ts';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
+import { storageCauseOf, storageUnavailable } from '../shared-state/storage-unavailable.ts';
 import { bodyFingerprint } from './idempotency.ts';
 import type { UnknownAttempt, UnknownOutcomeStore } from './unknown-outcomes.ts';
 
@@ -16,11 +16,11 @@ export function createRedisUnknownOutcomeStore(client: RedisClient, ttlMs = 24 *
 
   /** Not knowing whether an earlier attempt was lost must not turn into sending blind: refuse, and the panel retries. */
   async function redis<R>(command: () => Promise<R>): Promise<R> {
-    if (isReconnecting(client)) throw new ApiError('upstream_unavailable', 2);
+    if (isReconnecting(client)) throw storageUnavailable('redis_unreachable');
     try {
       return await command();
     } catch {
-      throw new ApiError('upstream_unavailable', 2);
+      throw storageUnavailable(storageCauseOf(client));
     }
   }
 

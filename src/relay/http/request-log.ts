@@ -50,6 +50,7 @@ export function requestLog({
         ...(cause === undefined ? {} : { cause }),
       });
       metrics.request(c.req.method, route, c.res.status, elapsedMs / 1000);
+      if (code === 'storage_unavailable') metrics.storageRefused();
     }
   };
 }

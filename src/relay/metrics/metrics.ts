@@ -19,6 +19,8 @@ export interface RelayMetrics {
   redisUp(up: boolean): void;
   /** A Redis command failed (unreachable, timed out, refused). */
   redisCommandError(): void;
+  /** A request refused because Redis could not be used (`storage_unavailable`). */
+  storageRefused(): void;
   /** A request refused by a quota (`quota`: the quota's fixed name). */
   quotaRefused(quota: string): void;
   /** A send or create answered from its idempotency record rather than done again. */
@@ -40,6 +42,7 @@ export const noMetrics: RelayMetrics = {
   upstreamCall: () => {},
   redisUp: () => {},
   redisCommandError: () => {},
+  storageRefused: () => {},
   quotaRefused: () => {},
   idempotentReplay: () => {},
   readBack: () => {},

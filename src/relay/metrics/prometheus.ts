@@ -39,6 +39,11 @@ export function createPrometheusMetrics(): PrometheusMetrics {
   });
   const redisUp = new Gauge({ name: 'pwc_redis_up', help: 'Whether this instance is connected to Redis (REDIS_URL): 1 or 0.', registers: [registry] });
   const redisErrors = new Counter({ name: 'pwc_redis_command_errors_total', help: 'Redis commands that failed (unreachable, timed out, refused).', registers: [registry] });
+  const storageRefusals = new Counter({
+    name: 'pwc_storage_refusals_total',
+    help: 'Requests refused because Redis could not be used (storage_unavailable): unreachable, hung or a failed command.',
+    registers: [registry],
+  });
   const quotaRefusals = new Counter({
     name: 'pwc_quota_refusals_total',
     help: 'Requests refused by a quota (429), by quota.',
@@ -85,6 +90,7 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     upstreamCall: (operation, outcome, seconds) => upstream.labels(operation, outcome).observe(seconds),
     redisUp: (up) => redisUp.set(up ? 1 : 0),
     redisCommandError: () => redisErrors.inc(),
+    storageRefused: () => storageRefusals.inc(),
     quotaRefused: (quota) => quotaRefusals.labels(quota).inc(),
     idempotentReplay: (operation) => replays.labels(operation).inc(),
     readBack: (found) => readBacks.labels(String(found)).inc(),
