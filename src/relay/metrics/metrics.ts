@@ -19,6 +19,10 @@ export interface RelayMetrics {
   redisUp(up: boolean): void;
   /** A Redis command failed (unreachable, timed out, refused). */
   redisCommandError(): void;
+  /** A conversation call answered `session_expired`: the panel ends that chat and starts a new one. */
+  sessionExpired(): void;
+  /** Where this instance's live state is read at scrape time: open streams, conversations watched, draining. */
+  liveState(read: () => LiveState): void;
   /** A request refused because Redis could not be used (`storage_unavailable`). */
   storageRefused(): void;
   /** A request refused by a quota (`quota`: the quota's fixed name). */
@@ -37,7 +41,15 @@ export interface RelayMetrics {
   upstreamEvent(outcome: 'accepted' | 'replayed' | 'bad_signature' | 'bad_request'): void;
 }
 
+export interface LiveState {
+  streams: number;
+  watches: number;
+  draining: boolean;
+}
+
 export const noMetrics: RelayMetrics = {
+  sessionExpired: () => {},
+  liveState: () => {},
   request: () => {},
   upstreamCall: () => {},
   redisUp: () => {},
