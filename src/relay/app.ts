@@ -201,6 +201,7 @@ export function createRelayApp({
     maxStreamsPerConversation: 5,
     now,
   });
+  metrics.liveState(() => ({ streams: live.streams, watches: live.watches, draining: lifecycle.draining() }));
   // A deploy never waits on a stream: each ends at once with a hint to reconnect (to another instance).
   lifecycle.onDrain(() => live.closeAll('shutdown'));
   // A service event reaches every instance (through Redis with REDIS_URL); the one watching the conversation reads it,
@@ -236,6 +237,8 @@ export function createRelayApp({
       messageMaxLength: settings.messageMaxLength,
       deadlineMs,
       sendWindowMs: sendWindowMs(settings.upstreamTimeoutMs),
+      sendSettleMs: settings.sendSettleMs,
+      logger,
       now,
       metrics,
     }),

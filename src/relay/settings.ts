@@ -49,6 +49,7 @@ const environmentSchema = z.object({
   STATUS_REFRESH_SECONDS: integer(10, 0, 60),
   UPSTREAM_TIMEOUT_MS: integer(5000, 100, 60_000),
   REQUEST_DEADLINE_MS: integer(8000, 200, 120_000),
+  SEND_SETTLE_MS: integer(15_000, 0, 600_000),
   HANDLE_TTL_HOURS: integer(12, 1, 24 * 30),
   REQUESTS_PER_MINUTE_PER_IP: integer(300, 1, 1_000_000),
   CONVERSATIONS_PER_HOUR_PER_IP: integer(20, 1, 1_000_000),
@@ -105,6 +106,11 @@ export interface RelaySettings {
   statusRefreshSeconds: number;
   upstreamTimeoutMs: number;
   requestDeadlineMs: number;
+  /**
+   * How long after a send began its outcome may still be unknown (the service finishing a request the relay stopped
+   * waiting for): no retry sends again before then. Never less than the send window plus the landing allowance.
+   */
+  sendSettleMs: number;
   handleTtlMs: number;
   requestsPerMinutePerIp: number;
   conversationsPerHourPerIp: number;
@@ -224,6 +230,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     statusRefreshSeconds: env.STATUS_REFRESH_SECONDS,
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
     requestDeadlineMs: env.REQUEST_DEADLINE_MS,
+    sendSettleMs: env.SEND_SETTLE_MS,
     handleTtlMs: env.HANDLE_TTL_HOURS * 60 * 60 * 1000,
     requestsPerMinutePerIp: env.REQUESTS_PER_MINUTE_PER_IP,
     conversationsPerHourPerIp: env.CONVERSATIONS_PER_HOUR_PER_IP,

@@ -11,6 +11,8 @@ export interface PanelVisitor {
   delivery(): Array<{ text: string; delivery: string | null }>;
   /** Resolves when every visitor message is sent; rejects if one is shown as failed. */
   allSent(timeoutMs: number): Promise<void>;
+  /** The visitor presses "Try again" on each message shown as not sent (same Idempotency-Key); how many. */
+  retryFailed(): number;
   dispose(): void;
 }
 
@@ -54,6 +56,11 @@ export function createPanelVisitor(relayUrl: string, clientId = 'demo-client'): 
         if (Date.now() > end) throw new Error(`not all sent in time: ${JSON.stringify(messages.map((message) => message.delivery))}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
+    },
+    retryFailed() {
+      const failed = visitorMessages().filter((message) => message.delivery === 'failed');
+      failed.forEach((message) => model.retry(message.key));
+      return failed.length;
     },
     dispose: () => model.dispose(),
   };

@@ -19,6 +19,8 @@ export interface TestRedis {
   stop(): Promise<void>;
   /** Starts it again on the same port: empty, or with its data when `persistent`. */
   start(): Promise<void>;
+  /** Sends a signal to the running server: SIGSTOP hangs it (connections stay open, nothing answers), SIGCONT resumes. */
+  signal(signal: NodeJS.Signals): void;
   /** A client of its own, for assertions; closed by close(). */
   client: Redis;
   close(): Promise<void>;
@@ -70,6 +72,7 @@ export async function startTestRedis({ persistent = false }: { persistent?: bool
     port,
     stop,
     start,
+    signal: (signal) => void child?.kill(signal),
     client,
     close: async () => {
       client.disconnect();

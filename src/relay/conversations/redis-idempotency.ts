@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ApiError } from '../http/api-error.ts';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
 import { digest } from './digest.ts';
+import { storageCauseOf, storageUnavailable } from '../shared-state/storage-unavailable.ts';
 import { bodyFingerprint, type IdempotencyStore, type IdempotentOutcome } from './idempotency.ts';
 import type { RecordSealer } from './record-seal.ts';
 
@@ -77,11 +78,11 @@ export function createRedisIdempotencyStore<T>({
   const legacySentSchema = z.object({ state: z.literal('sent'), fingerprint: z.string(), result: resultSchema });
 
   async function redis<R>(command: () => Promise<R>): Promise<R> {
-    if (isReconnecting(client)) throw unreachable();
+    if (isReconnecting(client)) throw storageUnavailable('redis_unreachable');
     try {
       return await command();
     } catch {
-      throw unreachable();
+      throw storageUnavailable(storageCauseOf(client));
     }
   }
 

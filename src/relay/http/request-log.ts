@@ -51,6 +51,8 @@ export function requestLog({
         ...(cause === undefined ? {} : { cause }),
       });
       metrics.request(c.req.method, route, c.res.status, elapsedMs / 1000);
+      if (code === 'storage_unavailable') metrics.storageRefused();
+      if (code === 'session_expired') metrics.sessionExpired();
     }
   };
 }

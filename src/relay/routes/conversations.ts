@@ -14,9 +14,11 @@ import { bearerHandle } from '../http/bearer-handle.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
 import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
-import { CREATE_KEY_RULE, createScope, isCreateKey } from '../conversations/created-record.ts';
+import { CREATE_KEY_RULE, CREATED_RECORD_TTL_MS, createScope, isCreateKey } from '../conversations/created-record.ts';
 import { withoutText, withText, type SentRecord } from '../conversations/sent-record.ts';
-import { createDeliverOnce } from '../conversations/deliver-once.ts';
+import { AttemptStillSettling, createDeliverOnce, SendOutcomeUnknown } from '../conversations/deliver-once.ts';
+import { createCreateOnce } from '../conversations/create-once.ts';
+import type { Logger } from '../log.ts';
 import { createConversationReader } from '../conversations/conversation-reader.ts';
 import { asOf, toWireMessage } from '../conversations/wire-message.ts';
 import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
@@ -56,6 +58,8 @@ export interface ConversationRouteOptions {
   deadlineMs: number;
   /** The longest one upstream send may run before it is aborted (deliver-once.ts). */
   sendWindowMs: number;
+  /** How long after a send began its outcome may still be unknown (SEND_SETTLE_MS, deliver-once.ts). */
+  sendSettleMs: number;
   /** How long a resolved conversation's history stays readable, counted from its resolution. */
   resolvedReadGraceMs?: number;
   now?: () => number;
@@ -63,6 +67,8 @@ export interface ConversationRouteOptions {
   metrics?: RelayMetrics;
   /** The live streams and their watches (GET /v1/conversation/events). */
   live: LiveHub;
+  /** Where an upstream conversation left empty is told (create-once.ts). */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /** Whether a request has waited on another request's send (or a dead instance's attempt) with its key. */
@@ -92,7 +98,18 @@ export function conversationRoutes(options: ConversationRouteOptions) {
   const resolvedReadGraceMs = options.resolvedReadGraceMs ?? RESOLVED_READ_GRACE_MS;
   const metrics = options.metrics ?? noMetrics;
   const readConversation = createConversationReader(upstream, statusReadings);
-  const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes, sendWindowMs: options.sendWindowMs, now, onReadBack: metrics.readBack });
+  const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes, sendWindowMs: options.sendWindowMs, settleWindowMs: options.sendSettleMs, now, onReadBack: metrics.readBack });
+  const createOnce = createCreateOnce({
+    upstream,
+    outcomes: options.unknownOutcomes,
+    now,
+    findWindowMs: CREATED_RECORD_TTL_MS,
+    onRecovered: metrics.createRecovered,
+    onLeftEmpty: (count) => {
+      metrics.emptyConversations(count);
+      options.logger?.warn('upstream conversations left empty: a create whose answer was lost was made again', { count });
+    },
+  });
   const messageBody = z.strictObject({
     text: z
       .string()
@@ -130,6 +147,9 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       if (!body.success) throw new ApiError('bad_request', undefined, 'The body must be {"client_id": "..."}.');
       const { client_id: clientId, language } = body.data;
       c.set('clientId', clientId);
+      // Records and look-ups answer only the requester that made them: the same key from another visitor is another
+      // conversation.
+      const requester = createScope(clientId, options.addressOf(c));
       const create = async (): Promise<CreatedConversation> => {
         // Counted only when a conversation is really created: a retry that gets the first one's handle is free.
         const decision = await options.conversationLimiter.hit(options.addressOf(c));
@@ -137,7 +157,8 @@ export function conversationRoutes(options: ConversationRouteOptions) {
         // No deadline in here: the caller's applies outside, and a create it gives up on still finishes and is kept.
         const { configuration, practice } = await configurations.get(clientId);
         if (!configuration.is_active) throw new ApiError('inactive');
-        const conversation = await upstream.createConversation({ practice, ...(language && { language }) });
+        // A lost answer is found again rather than created twice (create-once.ts).
+        const conversation = await createOnce({ practice, requester, key, language });
         const expiresAt = now() + options.handleTtlMs;
         await revocations.issue(conversation.id, expiresAt);
         const handle = handles.seal({ clientId, conversationId: conversation.id, expiresAt });
@@ -146,9 +167,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
       if (key === undefined) return c.json(await upstreamCall(create()), 201);
       // The store holds the create itself, and the deadline applies outside it, as for a send (below).
       const waiting = new Waiting();
-      // The record answers only the requester that made it: the same key from another visitor is another record.
-      const scope = createScope(clientId, options.addressOf(c));
-      const outcome = await upstreamCall(options.creations.run(scope, key, clientId, create, waiting.onWait), waiting);
+      const outcome = await upstreamCall(options.creations.run(requester, key, clientId, create, waiting.onWait), waiting);
       if (outcome.kind === 'conflict') throw new ApiError('idempotency_conflict');
       if (outcome.replayed) {
         // A conversation ended since (End chat, the resolved grace) is never handed out again.
@@ -185,7 +204,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
           key,
           text,
           () =>
-            deliverOnce(claims.conversationId, key, text, waiting.onWait).then(withoutText, async (error: unknown) => {
+            deliverOnce(claims.conversationId, key, text).then(withoutText, async (error: unknown) => {
               throw await explainRefusal(error, claims.conversationId);
             }),
           waiting.onWait,
@@ -278,6 +297,15 @@ export function conversationRoutes(options: ConversationRouteOptions) {
    * whose shape the service does not document.
    */
   async function explainRefusal(error: unknown, conversationId: string): Promise<ApiError> {
+    // "Still sending": the panel retries a timeout, and Retry-After brings it back when a read-back can decide.
+    if (error instanceof AttemptStillSettling) return withReason(new ApiError('upstream_timeout', Math.ceil(error.retryAfterMs / 1000)), 'earlier_attempt_settling');
+    // The upstream failure as such, asking the panel to come back when a retry can decide (its read-back).
+    if (error instanceof SendOutcomeUnknown) {
+      const cause = apiErrorFromUpstream(error.cause);
+      const retryAfterSeconds = Math.max(cause.retryAfterSeconds ?? 0, Math.ceil(error.retryAfterMs / 1000));
+      const answer = new ApiError(cause.code, retryAfterSeconds);
+      return cause.reason === undefined ? answer : withReason(answer, cause.reason);
+    }
     const apiError = apiErrorFromUpstream(error);
     if (!(error instanceof UpstreamError && error.code === 'upstream_rejected')) return apiError;
     try {

@@ -2,6 +2,7 @@
 // reads, the probes and health checks hit the paths and ports it serves, Redis is configured as the README asks and
 // not published, and the stop timeouts leave room for SHUTDOWN_GRACE_MS. (No container runtime here: the files are
 // parsed and checked; the Dockerfile's steps and the nginx configuration are run by the other tests in this folder.)
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +49,27 @@ describe('compose.yaml', () => {
     const published = Object.entries(compose.services).filter(([, service]) => service.ports !== undefined).map(([name]) => name);
     expect(published).toEqual(['nginx']);
     expect(read('deploy/compose.yaml')).toContain('./nginx/relay.conf:/etc/nginx/conf.d/default.conf:ro');
+  });
+});
+
+describe('secrets in deploy/.env', () => {
+  it('are ignored by git and kept out of the Docker build context', () => {
+    for (const path of ['deploy/.env', '.env', 'deploy/.env.production']) {
+      expect(execFileSync('git', ['check-ignore', '--no-index', path], { cwd: ROOT, encoding: 'utf8' }).trim(), path).toBe(path);
+    }
+    const patterns = read('.dockerignore').split('\n').map((line) => line.trim());
+    expect(patterns).toContain('**/.env');
+    expect(patterns).toContain('**/.env.*');
+  });
+
+  it('the relays get the events secret and live delivery is on', () => {
+    const compose = parse(read('deploy/compose.yaml'), { merge: true }) as { services: Record<string, { environment?: Env }> };
+    for (const [name, service] of Object.entries(compose.services).filter(([candidate]) => candidate.startsWith('relay-'))) {
+      expect(service.environment?.UPSTREAM_EVENTS_SECRET, name).toMatch(/^\$\{UPSTREAM_EVENTS_SECRET:\?/);
+      expect(service.environment?.KEEP_ALIVE_TIMEOUT_MS, name).toBe('65000');
+    }
+    const secret = parse(read('deploy/kubernetes/secret.example.yaml')) as { stringData: Env };
+    expect(secret.stringData.UPSTREAM_EVENTS_SECRET).toMatch(/REPLACE/);
   });
 });
 

@@ -70,6 +70,7 @@ beforeAll(async () => {
   expect((await call('/v1/conversations', { body: { client_id: 'demo-client' } })).status).toBe(201);
   expect((await call('/v1/conversations', { body: { client_id: 'demo-client' } })).status).toBe(429);
   expect((await call(`/v1/no-such-thing/${handle}`)).status).toBe(404);
+  expect((await call(`${MESSAGES}?after=0`, { headers: bearer('not-a-handle') })).status).toBe(401);
 }, 30_000);
 afterAll(async () => {
   await metricsServer?.close();
@@ -107,6 +108,10 @@ describe('metrics', () => {
       'pwc_configuration_cache_lookups_total{result="hit"}',
       'pwc_configuration_cache_lookups_total{result="miss"} 1',
       'pwc_upstream_token_valid 1',
+      'pwc_session_expired_total 1',
+      'pwc_live_streams 0',
+      'pwc_live_watches 0',
+      'pwc_draining 0',
       'nodejs_eventloop_lag_seconds',
       'process_resident_memory_bytes',
     ]) {

@@ -166,13 +166,16 @@ describe('POST /v1/conversation/messages', () => {
   });
 
   it('sends again with the same key after a failed send, so a retry is never lost', async () => {
-    harness = createRelayHarness();
+    // A 5xx may come after the service stored the message: the retry reads back once the settle window is over.
+    let later = 0;
+    harness = createRelayHarness({ now: () => Date.now() + later });
     const handle = await harness.startConversation();
     harness.simulator.faults.set({ errorRate: 1, match: /messages/ });
     const failed = await send(handle, 'hello', 'retry-key-1');
     expect(failed.status).toBe(503);
     expect((await failed.json()).error.code).toBe('upstream_unavailable');
     harness.simulator.faults.reset();
+    later += 15_000;
     const retried = await send(handle, 'hello', 'retry-key-1');
     expect(retried.status).toBe(201);
     expect(harness.simulator.counters.messagesReceived).toBe(1);

@@ -207,7 +207,7 @@ describe('live and retired handles in Redis', () => {
 });
 
 describe('when Redis is unreachable', () => {
-  it('sends are refused with upstream_unavailable and a Retry-After, nothing is sent; quotas fail open with one warning a minute; it recovers', async () => {
+  it('sends are refused with storage_unavailable (a Redis cause, not an upstream one) and a Retry-After, nothing is sent; quotas fail open with one warning a minute; it recovers', async () => {
     const stores = instance();
     await stores.quota('while-down', 1, 60_000).hit('warm-up');
     await redis.stop();
@@ -216,7 +216,7 @@ describe('when Redis is unreachable', () => {
       let sent = false;
       const refusal = await stores.idempotency.run('conv-9', 'key-gggggggg', 'x', async () => ((sent = true), record())).catch((error: unknown) => error);
       expect(refusal).toBeInstanceOf(ApiError);
-      expect(refusal).toMatchObject({ code: 'upstream_unavailable' });
+      expect(refusal).toMatchObject({ code: 'storage_unavailable', reason: 'redis_unreachable' });
       expect((refusal as ApiError).retryAfterSeconds).toBeGreaterThan(0);
       expect(sent).toBe(false);
 

@@ -24,7 +24,7 @@ describe('--events-url and --events-secret', () => {
   });
 
   it.each([
-    [['--events-url', 'http://127.0.0.1:8787/v1/upstream-events'], /--events-url and --events-secret go together/],
+    [['--events-url', 'http://127.0.0.1:8787/v1/upstream-events'], /--events-url needs the events secret/],
     [['--events-secret', 's3cret'], /--events-url and --events-secret go together/],
     [['--events-url', 'ftp://127.0.0.1/x', '--events-secret', 's3cret'], /--events-url must be an http:\/\/ or https:\/\/ URL/],
     [['--events-url', 'not a url', '--events-secret', 's3cret'], /--events-url must be an http:\/\/ or https:\/\/ URL/],
