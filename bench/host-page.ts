@@ -12,8 +12,9 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { launchBrowser, serveHostPages } from '../test/browser/harness.ts';
-import { freePort } from '../test/support/free-port.ts';
+import { launchBrowser } from '../tools/chromium.ts';
+import { serveHostPages } from '../tools/host-pages.ts';
+import { freePort } from '../tools/free-port.ts';
 import { startSimulatorServer } from '../src/simulator/server.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);

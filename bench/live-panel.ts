@@ -9,8 +9,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Frame, Page } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages } from '../test/browser/harness.ts';
-import { freePort } from '../test/support/free-port.ts';
+import { launchBrowser, openPage } from '../tools/chromium.ts';
+import { serveHostPages } from '../tools/host-pages.ts';
+import { freePort } from '../tools/free-port.ts';
 
 const SAMPLES = Number(process.env.BENCH_PANEL_SAMPLES ?? 15);
 const RELAY_HOST = 'chat.vendor-relay.test';

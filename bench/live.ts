@@ -24,7 +24,7 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createSimulator } from '../src/simulator/app.ts';
 import { nextPollDelayMs, type PollContext } from '../src/frame/model/poll-cadence.ts';
-import { freePort } from '../test/support/free-port.ts';
+import { freePort } from '../tools/free-port.ts';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
 // A whole safety-net cycle of the idle watches (120-144 s after they open), so their reads are all counted once.

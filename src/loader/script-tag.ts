@@ -32,7 +32,7 @@ export function readScriptTag(script: HTMLScriptElement | null): ScriptSettings 
   let clientId: string;
   try {
     const src = new URL(script.src);
-    // By attribute, not `data.clientId`: the minifier shortens the property name `clientId` (vite.config.ts), which
+    // By attribute, not `data.clientId`: the minifier shortens the property name `clientId` (own-properties.ts), which
     // would then read the wrong dataset entry.
     clientId = script.getAttribute('data-client-id') ?? src.searchParams.get('client_id') ?? '';
     relayOrigin = new URL(data.relay || src).origin;

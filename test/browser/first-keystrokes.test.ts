@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
+import { smileDentalPage } from '../support/host-page.ts';
 
 const LOADS = 40;
 
@@ -18,8 +19,7 @@ beforeAll(async () => {
   [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
   host = await serveHostPages({
     '/': () => ({
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${relay()}/loader.js" data-client-id="smile-dental"></script></body></html>`,
+      body: smileDentalPage(relay()),
     }),
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
+import { smileDentalPage } from '../support/host-page.ts';
 
 let browser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
@@ -13,12 +14,10 @@ beforeAll(async () => {
   [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
   host = await serveHostPages({
     '/': () => ({
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${product.relayUrl}/loader.js" data-client-id="smile-dental"></script></body></html>`,
+      body: smileDentalPage(product.relayUrl),
     }),
     '/es': () => ({
-      body: `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${product.relayUrl}/loader.js" data-client-id="smile-dental" data-locale="es"></script></body></html>`,
+      body: smileDentalPage(product.relayUrl, ' data-locale="es"', 'es'),
     }),
   });
 });

@@ -8,6 +8,7 @@ import { launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServ
 import { startProduct } from '../support/product.ts';
 import { startBufferingProxy, type BufferingProxy } from '../support/buffering-proxy.ts';
 import { freePort } from '../support/free-port.ts';
+import { smileDentalPage } from '../support/host-page.ts';
 
 type Product = Awaited<ReturnType<typeof startProduct>>;
 
@@ -24,8 +25,7 @@ const RELAY_HOST = 'chat.vendor-relay.test';
 const directRelay = () => `http://${RELAY_HOST}:${new URL(direct.relayUrl).port}`;
 const bufferedRelay = () => `http://${RELAY_HOST}:${proxyPort}`;
 const hostPage = (relay: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${relay}/loader.js" data-client-id="smile-dental" data-locale="en"></script></body></html>`;
+  smileDentalPage(relay, ' data-locale="en"');
 
 beforeAll(async () => {
   proxyPort = await freePort();

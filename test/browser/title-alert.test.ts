@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
+import { smileDentalPage } from '../support/host-page.ts';
 
 let browser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
@@ -14,8 +15,7 @@ let host: HostPageServer;
 
 const relay = () => `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
 const hostPage = (attributes = '') =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${relay()}/loader.js" data-client-id="smile-dental" data-locale="en" ${attributes}></script></body></html>`;
+  smileDentalPage(relay(), ` data-locale="en" ${attributes}`);
 
 beforeAll(async () => {
   [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);

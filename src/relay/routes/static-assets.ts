@@ -45,6 +45,8 @@ export function staticRoutes({ distDir, publicDir, demoPages }: { distDir: strin
   // @hono/node-server's serveStatic picks the one the browser's Accept-Encoding allows, else the plain file, and
   // refuses paths that step outside its root.
   const loader = serveStatic({ root: distDir, path: 'loader.js', precompressed: true, onFound: foundHeaders(LOADER_CACHE_CONTROL) });
+  // Its source map, for a developer who asks for it by name: loader.js does not name it, so no browser fetches it.
+  const loaderMap = serveStatic({ root: distDir, path: 'loader.js.map', onFound: foundHeaders(LOADER_CACHE_CONTROL) });
   const assets = serveStatic({ root: distDir, precompressed: true, onFound: foundHeaders(IMMUTABLE_CACHE_CONTROL) });
   const routes = new Hono<RelayEnv>()
     // The loader changes in place (its URL is in every practice's page), so it is revalidated after max-age: an
@@ -53,6 +55,7 @@ export function staticRoutes({ distDir, publicDir, demoPages }: { distDir: strin
       const found = await loader(c, next);
       return found ?? c.text('The loader has not been built: run `npm run build`.', 503);
     })
+    .get('/loader.js.map', loaderMap)
     // Without demo pages, the demo's assets fall through to not found, as if they had never been built.
     .get('/assets/:name{.+}', (c, next) => (!demoPages && c.req.param('name').startsWith(DEMO_ASSET_PREFIX) ? next() : assets(c, next)))
     // Browsers ask every origin for a favicon; answering "nothing" keeps a 404 out of practices' consoles.

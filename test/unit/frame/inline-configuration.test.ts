@@ -3,17 +3,8 @@
 // client, ignored (so the panel asks the relay) otherwise.
 import { afterEach, describe, expect, it } from 'vitest';
 import { inlineConfiguration } from '../../../src/frame/inline-configuration.ts';
+import { smileDentalConfiguration as configuration } from '../../support/configurations.ts';
 
-const configuration = {
-  client_id: 'smile-dental',
-  is_active: true,
-  domains: ['www.smile-dental.test'],
-  logo_url: null,
-  icon_color: '#1d4ed8',
-  icon_opacity: 90,
-  bot_name: 'Sunny',
-  google_tag_id: null,
-};
 
 function page(blockText: string | null) {
   document.head.innerHTML = blockText === null ? '' : `<script type="application/json" id="configuration">${blockText}</script>`;

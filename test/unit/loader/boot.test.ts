@@ -2,19 +2,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { boot, REPORT_PREFIX } from '../../../src/loader/boot.ts';
 import type { PracticeChatApi } from '../../../src/loader/api.ts';
+import { smileDentalAnswer } from '../../support/configurations.ts';
 
 const RELAY = 'https://relay.example';
-const allowed = {
-  client_id: 'smile-dental',
-  is_active: true,
-  domains: ['www.smile-dental.test'],
-  logo_url: null,
-  icon_color: '#1d4ed8',
-  icon_opacity: 90,
-  bot_name: 'Sunny',
-  google_tag_id: null,
-  launcher: { background: '#1d4ed8', color: '#ffffff', opacity: 0.9, label: 'Chat with Sunny', locale: 'en', dir: 'ltr' },
-};
+const allowed = smileDentalAnswer;
 
 type TestWindow = Window & { PracticeChat?: unknown; happyDOM: { setURL(url: string): void } };
 const win = () => window as unknown as TestWindow;

@@ -6,15 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { boot } from '../../../src/loader/boot.ts';
 import type { PracticeChatApi } from '../../../src/loader/api.ts';
 import { envelope } from '../../../src/shared/protocol.ts';
+import { smileDentalAnswer as configuration } from '../../support/configurations.ts';
 
 const RELAY = 'https://relay.example';
-const configuration = {
-  client_id: 'smile-dental',
-  is_active: true,
-  domains: ['www.smile-dental.test'],
-  logo_url: null,
-  launcher: { background: '#1d4ed8', color: '#ffffff', opacity: 0.9, label: 'Chat with Sunny', locale: 'en', dir: 'ltr' },
-};
 
 type TestWindow = Window & { PracticeChat?: unknown; happyDOM: { setURL(url: string): void } };
 const win = () => window as unknown as TestWindow;
