@@ -65,6 +65,7 @@ const environmentSchema = z.object({
   DEMO_PAGES: optionalFlag,
   STREAM_LIFETIME_SECONDS: integer(300, 10, 3600),
   MAX_STREAMS: integer(20_000, 0, 1_000_000),
+  STREAM_MAX_UNSENT_BYTES: integer(64 * 1024, 16 * 1024, 4 * 1024 * 1024),
   UPSTREAM_READ_CONCURRENCY: integer(16, 1, 1000),
   UPSTREAM_EVENTS_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   METRICS_PORT: integer(0, 1, 65535).transform((port) => (port === 0 ? null : port)),
@@ -129,6 +130,11 @@ export interface RelaySettings {
   streamLifetimeMs: number;
   /** The most live streams this instance holds; beyond, panels poll. */
   maxStreams: number;
+  /**
+   * The most bytes one live stream may have written that its client has not taken; past it the connection is cut (the
+   * panel reads what it missed and reconnects). Bounds what streams that are never read can hold: MAX_STREAMS times this.
+   */
+  streamMaxUnsentBytes: number;
   /** The most upstream reads the live watches of this instance run at once. */
   upstreamReadConcurrency: number;
   /**
@@ -233,6 +239,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
     streamLifetimeMs: env.STREAM_LIFETIME_SECONDS * 1000,
     maxStreams: env.MAX_STREAMS,
+    streamMaxUnsentBytes: env.STREAM_MAX_UNSENT_BYTES,
     upstreamReadConcurrency: env.UPSTREAM_READ_CONCURRENCY,
     upstreamEventsSecret: env.UPSTREAM_EVENTS_SECRET ?? null,
     metrics: env.METRICS_PORT === null ? null : { host: env.METRICS_HOST, port: env.METRICS_PORT },
