@@ -67,6 +67,11 @@ const HEARTBEAT = Buffer.from(sseComment('heartbeat'));
  * its connection is cut at most END_GRACE_MS after that.
  */
 const SWEEP_MS = 1000;
+/**
+ * Messages per catch-up read: a stream whose client stops reading holds at most one such page, and a reconnecting
+ * panel's gap is seldom longer. Upstream pages hold at most 100; a page of 100 long messages is over a megabyte.
+ */
+export const CATCH_UP_PAGE_SIZE = 25;
 /** A catch-up read that failed is tried again after this, doubled per failure (up to the watch's longest backoff). */
 const CATCH_UP_RETRY_MS = 1000;
 
@@ -146,7 +151,7 @@ export function createLiveHub(options: LiveHubOptions) {
   }
 
   /**
-   * The history after the stream's cursor, a page (at most the upstream's page size) per read, each message written
+   * The history after the stream's cursor, CATCH_UP_PAGE_SIZE messages per read, each message written
    * only once the client has taken the ones before: a client that stops reading holds one page, not the history.
    */
   async function catchUp(stream: Stream) {
@@ -154,7 +159,7 @@ export function createLiveHub(options: LiveHubOptions) {
     while (!stream.ended) {
       let answer: Awaited<ReturnType<ReadPolicy['read']>>;
       try {
-        answer = await scheduler.run(() => policy.read(stream.subject, stream.cursor));
+        answer = await scheduler.run(() => policy.read(stream.subject, stream.cursor, { pageSize: CATCH_UP_PAGE_SIZE }));
       } catch {
         // The stream stays open (its heartbeats go on) and tries again; the panel also reads what it missed after a gap.
         failures += 1;

@@ -8,6 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatorServer, type SimulatorServer } from '../../../src/simulator/server.ts';
 import { startRelayProcess, type RelayProcess } from '../../support/relay-process.ts';
+import { readStream } from '../../support/live-stream.ts';
 import { heldClientPorts, residentBytes } from '../../support/server-connections.ts';
 
 const STREAMS = 20;
@@ -69,11 +70,17 @@ describe('streams that are never read', () => {
     const handle = ((await created.json()) as { conversation: string }).conversation;
     const [conversationId] = [...upstream.simulator.store.conversations.keys()];
     for (let index = 0; index < MESSAGES; index++) upstream.simulator.writeAs(conversationId!, 'bot', TEXT);
-    // Warm: the relay has read this conversation once (a poll of its newest page) before the baseline.
+    // Warm: before the baseline the relay has polled this conversation and served a stream of it to a client that
+    // reads (its newest messages), so what follows measures the streams, not code run for the first time.
     expect((await fetch(`${relay.url}/v1/conversation/messages?after=${MESSAGES - 5}`, { headers: { ...frameHeaders(), Authorization: `Bearer ${handle}` } })).status).toBe(200);
+    const warm = readStream(await fetch(`${relay.url}/v1/conversation/events?after=${MESSAGES - 5}`, { headers: { ...frameHeaders(), Authorization: `Bearer ${handle}` } }));
+    await warm.next((event) => event.event === 'status');
+    await warm.cancel();
     const pid = relay.process.pid!;
     const relayPort = Number(new URL(relay.url).port);
-    const baseline = residentBytes(pid);
+    // The lowest resident memory seen from here on, not the first reading: the relay's own start-up garbage may be
+    // collected while the streams run, which would hide what they add.
+    let baseline = residentBytes(pid);
     let peak = baseline;
 
     const opened: { clientPort: number; at: number; closedAt: number | null }[] = [];
@@ -91,9 +98,11 @@ describe('streams that are never read', () => {
           attempt?.socket.destroy();
         }
       }
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       if (relay.process.exitCode !== null) break;
-      peak = Math.max(peak, residentBytes(pid));
+      const resident = residentBytes(pid);
+      baseline = Math.min(baseline, resident);
+      peak = Math.max(peak, resident);
       const held = heldClientPorts(pid, relayPort);
       for (const stream of opened) if (stream.closedAt === null && !held.has(stream.clientPort)) stream.closedAt = Date.now();
     }
