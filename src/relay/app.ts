@@ -18,9 +18,10 @@ import { createHandleSealer } from './conversations/handles.ts';
 import { createStatusReadings } from './conversations/status-readings.ts';
 import { createMemoryStores, type RelayStores } from './shared-state/stores.ts';
 import { configurationRoutes } from './routes/configuration.ts';
-import { conversationRoutes, RESOLVED_READ_GRACE_MS } from './routes/conversations.ts';
+import { conversationRoutes } from './routes/conversations.ts';
 import { conversationLanguageRoutes } from './routes/conversation-language.ts';
 import { createConversationReader } from './conversations/conversation-reader.ts';
+import { createReadPolicy } from './conversations/read-policy.ts';
 import { createLiveHub } from './live/live-hub.ts';
 import { createReadScheduler } from './live/read-scheduler.ts';
 import { frameRoutes } from './routes/frame.ts';
@@ -190,15 +191,16 @@ export function createRelayApp({
   app.route(LOGO_ROUTE, logoRoutes({ configurations, deadlineMs }));
   app.route('/v1/locales', localeRoutes());
   const statusReadings = createStatusReadings({ maxAgeMs: settings.statusRefreshSeconds * 1000, now });
+  // The one policy every read of a conversation's content goes through, the poll's and the stream's alike.
+  const readPolicy = createReadPolicy({ read: createConversationReader(upstream, statusReadings), revocations: stores.revocations, now });
   const live = createLiveHub({
-    read: createConversationReader(upstream, statusReadings),
+    policy: readPolicy,
     scheduler: createReadScheduler(settings.upstreamReadConcurrency),
-    isRevoked: (conversationId) => stores.revocations.isRevoked(conversationId),
     lifetimeMs: settings.streamLifetimeMs,
-    resolvedReadGraceMs: RESOLVED_READ_GRACE_MS,
     maxStreams: settings.maxStreams,
     // A handful of tabs; more is a script, and it polls instead.
     maxStreamsPerConversation: 5,
+    maxUnsentBytes: settings.streamMaxUnsentBytes,
     now,
   });
   metrics.liveState(() => ({ streams: live.streams, watches: live.watches, draining: lifecycle.draining() }));
@@ -228,6 +230,7 @@ export function createRelayApp({
       creations: stores.creations,
       revocations: stores.revocations,
       statusReadings,
+      readPolicy,
       live,
       unknownOutcomes: stores.unknownOutcomes,
       conversationLimiter: quota('conversations-per-address', settings.conversationsPerHourPerIp, HOUR),

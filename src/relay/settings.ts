@@ -67,6 +67,9 @@ const environmentSchema = z.object({
   DEMO_PAGES: optionalFlag,
   STREAM_LIFETIME_SECONDS: integer(300, 10, 3600),
   MAX_STREAMS: integer(20_000, 0, 1_000_000),
+  // At least Node's 16 KB write buffer plus the largest message frame (2,000 characters, 6 bytes each as JSON escapes):
+  // a catch-up writes until the buffer is full, then one frame more, and must never be cut for it.
+  STREAM_MAX_UNSENT_BYTES: integer(64 * 1024, 32 * 1024, 4 * 1024 * 1024),
   UPSTREAM_READ_CONCURRENCY: integer(16, 1, 1000),
   UPSTREAM_EVENTS_PER_MINUTE_PER_IP: integer(6000, 1, 1_000_000),
   UPSTREAM_EVENTS_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -139,6 +142,11 @@ export interface RelaySettings {
   streamLifetimeMs: number;
   /** The most live streams this instance holds; beyond, panels poll. */
   maxStreams: number;
+  /**
+   * The most bytes one live stream may have written that its client has not taken; past it the connection is cut (the
+   * panel reads what it missed and reconnects). Bounds what streams that are never read can hold: MAX_STREAMS times this.
+   */
+  streamMaxUnsentBytes: number;
   /** The most upstream reads the live watches of this instance run at once. */
   upstreamReadConcurrency: number;
   /**
@@ -247,6 +255,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
     streamLifetimeMs: env.STREAM_LIFETIME_SECONDS * 1000,
     maxStreams: env.MAX_STREAMS,
+    streamMaxUnsentBytes: env.STREAM_MAX_UNSENT_BYTES,
     upstreamReadConcurrency: env.UPSTREAM_READ_CONCURRENCY,
     upstreamEventsSecret: env.UPSTREAM_EVENTS_SECRET ?? null,
     upstreamEventsPerMinutePerIp: env.UPSTREAM_EVENTS_PER_MINUTE_PER_IP,

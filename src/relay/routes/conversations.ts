@@ -19,7 +19,7 @@ import { withoutText, withText, type SentRecord } from '../conversations/sent-re
 import { AttemptStillSettling, createDeliverOnce, SendOutcomeUnknown } from '../conversations/deliver-once.ts';
 import { createCreateOnce } from '../conversations/create-once.ts';
 import type { Logger } from '../log.ts';
-import { createConversationReader } from '../conversations/conversation-reader.ts';
+import type { ReadPolicy } from '../conversations/read-policy.ts';
 import { asOf, toWireMessage } from '../conversations/wire-message.ts';
 import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
 import type { LiveHub } from '../live/live-hub.ts';
@@ -60,8 +60,8 @@ export interface ConversationRouteOptions {
   sendWindowMs: number;
   /** How long after a send began its outcome may still be unknown (SEND_SETTLE_MS, deliver-once.ts). */
   sendSettleMs: number;
-  /** How long a resolved conversation's history stays readable, counted from its resolution. */
-  resolvedReadGraceMs?: number;
+  /** The one policy for reading a conversation's content (read-policy.ts): the poll and the stream go through it. */
+  readPolicy: ReadPolicy;
   now?: () => number;
   /** Replays and read-backs are counted here. */
   metrics?: RelayMetrics;
@@ -79,11 +79,8 @@ class Waiting {
   };
 }
 
-/**
- * After the practice resolves a conversation, the visitor's panel has this long to show the last replies and the
- * "resolved" notice; then the handle reads nothing more, so a handle found later does not open the whole history.
- */
-export const RESOLVED_READ_GRACE_MS = 15 * 60 * 1000;
+/** Where the grace lives now (read-policy.ts); kept here for those who import it from the routes. */
+export { RESOLVED_READ_GRACE_MS } from '../conversations/read-policy.ts';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
 const KEY_RULE = '8–128 letters, digits, - or _';
@@ -95,9 +92,7 @@ const afterQuery = z.union([z.undefined(), z.string().regex(/^\d{1,15}$/).transf
 
 export function conversationRoutes(options: ConversationRouteOptions) {
   const { upstream, configurations, handles, idempotency, revocations, statusReadings, deadlineMs, now = Date.now } = options;
-  const resolvedReadGraceMs = options.resolvedReadGraceMs ?? RESOLVED_READ_GRACE_MS;
   const metrics = options.metrics ?? noMetrics;
-  const readConversation = createConversationReader(upstream, statusReadings);
   const deliverOnce = createDeliverOnce({ upstream, outcomes: options.unknownOutcomes, sendWindowMs: options.sendWindowMs, settleWindowMs: options.sendSettleMs, now, onReadBack: metrics.readBack });
   const createOnce = createCreateOnce({
     upstream,
@@ -131,6 +126,13 @@ export function conversationRoutes(options: ConversationRouteOptions) {
   const claimsOf = async (c: Context<RelayEnv>): Promise<HandleClaims> => {
     const claims = handles.open(bearerHandle(c.req.header('Authorization')));
     if (claims === null || (await revocations.isRevoked(claims.conversationId))) throw new ApiError('session_expired');
+    return claims;
+  };
+
+  /** The claims of a sealed, unexpired handle, for the routes whose read policy checks its retirement itself. */
+  const openedClaims = (c: Context<RelayEnv>): HandleClaims => {
+    const claims = handles.open(bearerHandle(c.req.header('Authorization')));
+    if (claims === null) throw new ApiError('session_expired');
     return claims;
   };
 
@@ -219,18 +221,15 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     })
 
     .get('/conversation/messages', async (c) => {
-      const claims = await claimsOf(c);
+      // The handle's retirement is the read policy's to check, with the rest of its rules.
+      const claims = openedClaims(c);
       c.set('clientId', claims.clientId);
       const after = afterQuery.safeParse(c.req.query('after'));
       if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
       const cursor = after.data ?? 0;
-      const { page, conversation } = await upstreamCall(readConversation(claims.conversationId, cursor));
-      if (conversation.status === 'resolved' && now() - conversation.updatedAt > resolvedReadGraceMs) {
-        // Retired for good once the grace period is seen to be over: `updated_at` moves whenever staff edit the
-        // conversation (a new subject), which must not open its history to the handle again.
-        await revocations.revoke(claims.conversationId, claims.expiresAt);
-        throw new ApiError('conversation_resolved');
-      }
+      const read = await upstreamCall(options.readPolicy.read(claims, cursor));
+      if (read.refused !== null) throw new ApiError(read.refused);
+      const { page, conversation } = read;
       const messages = page.messages.map(toWireMessage);
       const answer: MessagesAfter = {
         messages,
@@ -273,21 +272,25 @@ export function conversationRoutes(options: ConversationRouteOptions) {
 
     // The live stream (src/shared/wire.ts): refusals before the 200 answer as every call's do; after it, in the stream.
     .get('/conversation/events', async (c) => {
-      const claims = await claimsOf(c);
+      const claims = openedClaims(c);
       c.set('clientId', claims.clientId);
       const after = afterQuery.safeParse(c.req.query('after'));
       if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
+      // The policy's own answer before the 200; every read the stream makes after it asks the policy again.
+      const refused = await options.readPolicy.admit(claims);
+      if (refused !== null) throw new ApiError(refused);
       const refusal = options.live.refusal(claims.conversationId);
       // The panel falls back to polling on any answer but a stream.
       if (refusal === 'too_many_streams') throw new ApiError('upstream_unavailable', 30, 'This instance holds as many live streams as it may; poll instead.');
       if (refusal === 'too_many_for_conversation') throw new ApiError('rate_limited', 60, 'Too many live streams for this conversation; poll instead.');
+      const subject = { conversationId: claims.conversationId, expiresAt: claims.expiresAt };
       const outgoing = serverResponseOf(c);
       if (outgoing !== null) {
-        void options.live.open(claims.conversationId, after.data ?? 0, claims.expiresAt, nodeSink(outgoing, requestIdHeader(c)));
+        void options.live.open(subject, after.data ?? 0, nodeSink(outgoing, requestIdHeader(c)));
         return RESPONSE_ALREADY_SENT;
       }
       const { sink, body } = webSink();
-      void options.live.open(claims.conversationId, after.data ?? 0, claims.expiresAt, sink);
+      void options.live.open(subject, after.data ?? 0, sink);
       return new Response(body, { status: 200, headers: { ...STREAM_HEADERS, ...requestIdHeader(c) } });
     });
 
