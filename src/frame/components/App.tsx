@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { accessibleAccent } from '../../shared/contrast.ts';
 import type { WebchatConfiguration } from '../../shared/configuration.ts';
 import type { Locale, Strings } from '../i18n.ts';
@@ -7,6 +7,7 @@ import { Composer } from './Composer.tsx';
 import { Greeting } from './Greeting.tsx';
 import { Header } from './Header.tsx';
 import { MessageList } from './MessageList.tsx';
+import { StatusAnnouncer } from './StatusAnnouncer.tsx';
 
 export interface AppProps {
   model: ChatModel;
@@ -29,6 +30,11 @@ export interface AppProps {
 export function App({ model, configuration, strings, locale, maxLength, onClose, refreshLogo, composerRef, preview = false, storageUnavailable = false, onLanguage }: AppProps) {
   const ownRef = useRef<HTMLTextAreaElement>(null);
   const inputRef = composerRef ?? ownRef;
+  const newChatRef = useRef<HTMLButtonElement>(null);
+  // Where focus was before this render: an action that removes its own button (Talk to a person, End chat, Try
+  // again, Start a new chat) would otherwise leave it on <body>, where a screen reader says nothing useful.
+  const focusBefore = useRef<Element | null>(null);
+  focusBefore.current = document.activeElement;
   const [escalationError, setEscalationError] = useState<string | null>(null);
   const accent = accessibleAccent(configuration.icon_color);
   const phase = model.phase.value;
@@ -50,6 +56,12 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
+
+  useLayoutEffect(() => {
+    const before = focusBefore.current;
+    const active = document.activeElement;
+    if (before && before !== document.body && !before.isConnected && (active === null || active === document.body)) (inputRef.current ?? newChatRef.current)?.focus();
+  });
 
   async function escalate() {
     const failure = await model.escalate();
@@ -92,10 +104,11 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">
         {latest ? `${strings.newMessageAnnouncement(latest.sender === 'agent' ? strings.agentLabel(latest.authorName) : latest.authorName)}: ${latest.text}` : ''}
       </div>
+      <StatusAnnouncer model={model} strings={strings} />
       {finished ? (
         <div class="ended">
           <p>{phase === 'resolved' ? strings.resolved : strings.ended}</p>
-          <button type="button" class="primary" onClick={() => (model.startNewChat(), inputRef.current?.focus())}>
+          <button ref={newChatRef} type="button" class="primary" onClick={model.startNewChat}>
             {strings.newChat}
           </button>
         </div>
