@@ -7,6 +7,7 @@ import { serveHostPages, type HostPageServer } from './harness.ts';
 import { launchEngine, type Engine, type Tab } from './engines/index.ts';
 import { startProduct } from '../support/product.ts';
 import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
+import { contrastRatio } from '../../src/shared/contrast.ts';
 
 let engine: Engine;
 let product: Awaited<ReturnType<typeof startProduct>>;
@@ -28,8 +29,8 @@ afterAll(async () => {
   await Promise.all([engine?.close(), product?.close(), host?.close()]);
 });
 
-async function withTab(run: (tab: Tab) => Promise<void>) {
-  const tab = await engine.newTab();
+async function withTab(run: (tab: Tab) => Promise<void>, options?: Parameters<Engine['newTab']>[0]) {
+  const tab = await engine.newTab(options);
   try {
     await run(tab);
     expect(await tab.evaluate(() => (window as unknown as { pageErrors: string[] }).pageErrors)).toEqual([]);
@@ -146,6 +147,70 @@ describe(`a screen reader's and a keyboard's panel, in ${process.env.BROWSER_ENG
       await expect.poll(() => messages(tab, '.visitor'), { timeout: 10_000 }).toContain(card);
       expect(await focused(tab)).toBe('TEXTAREA');
       expect(await messages(tab, '.visitor')).toEqual([card]);
+    });
+  });
+
+  it('where the panel covers the page (a phone) it is modal: Tab and Shift+Tab stay in it; Escape closes it and focus returns to the launcher', async () => {
+    await withTab(
+      async (tab) => {
+        await openPanel(tab);
+        await send(tab, 'What are your opening hours?');
+        await expect.poll(async () => (await messages(tab, '.bot')).length, { timeout: 10_000 }).toBeGreaterThan(0);
+        const controls = await tab.evaluateInFrame(() => document.querySelectorAll('.panel button:not(:disabled), .panel textarea, .panel select, .panel [tabindex="0"]').length);
+        /** Where focus is: in the frame (its element), or the page's element if the page has it. */
+        const where = async () => {
+          const page = await tab.evaluate(() => (document.activeElement === document.querySelector('practice-chat') && document.querySelector('practice-chat')!.shadowRoot!.activeElement?.tagName === 'IFRAME' ? 'frame' : (document.activeElement?.tagName ?? 'none')));
+          return page === 'frame' ? `frame ${await focused(tab)}` : `page ${page}`;
+        };
+        const seen: string[] = [];
+        for (let i = 0; i < controls + 2; i++) {
+          await tab.press('Tab');
+          seen.push(await where());
+        }
+        for (let i = 0; i < controls + 2; i++) {
+          await tab.press('Shift+Tab');
+          seen.push(await where());
+        }
+        expect(seen.filter((place) => !place.startsWith('frame ') || place === 'frame BODY')).toEqual([]);
+        expect(await tab.evaluateInFrame(() => document.querySelector('[role="dialog"]')!.getAttribute('aria-modal'))).toBe('true');
+        await tab.press('Escape');
+        await expect.poll(() => panelShown(tab)).toBe(false);
+        expect(await tab.evaluate(() => document.querySelector('practice-chat')!.shadowRoot!.activeElement?.tagName)).toBe('BUTTON');
+      },
+      { width: 390, height: 700 },
+    );
+  });
+
+  it('in the corner of the page (a desktop) the panel is not marked modal', async () => {
+    await withTab(
+      async (tab) => {
+        await openPanel(tab);
+        expect(await tab.evaluateInFrame(() => document.querySelector('[role="dialog"]')!.getAttribute('aria-modal'))).not.toBe('true');
+      },
+      { width: 1024, height: 768 },
+    );
+  });
+
+  it('the composer placeholder is at least 4.5:1 against its box, in the light and the dark scheme', async () => {
+    await withTab(async (tab) => {
+      await openPanel(tab);
+      for (const theme of ['light', 'dark']) {
+        // The demo's switch (data-theme) holds the same colours as the visitor's own setting (frame.css).
+        const drawn = await tab.evaluateInFrame((scheme) => {
+          document.documentElement.dataset.theme = scheme;
+          const field = document.querySelector('textarea')!;
+          const placeholder = getComputedStyle(field, '::placeholder');
+          const channels = (color: string) => color.match(/[\d.]+/g)!.map(Number);
+          const [r, g, b, a = 1] = channels(placeholder.color);
+          const [br, bg, bb] = channels(getComputedStyle(field).backgroundColor);
+          // What is drawn: the placeholder's colour at its alpha and opacity over the box (Firefox dims it by opacity).
+          const alpha = a * Number(placeholder.opacity || 1);
+          const hex = (value: number) => Math.round(value).toString(16).padStart(2, '0');
+          const mix = (top: number, bottom: number) => hex(top * alpha + bottom * (1 - alpha));
+          return { text: `#${mix(r!, br!)}${mix(g!, bg!)}${mix(b!, bb!)}`, box: `#${hex(br!)}${hex(bg!)}${hex(bb!)}` };
+        }, theme);
+        expect(contrastRatio(drawn.text, drawn.box), `${theme}: ${drawn.text} on ${drawn.box}`).toBeGreaterThanOrEqual(4.5);
+      }
     });
   });
 });

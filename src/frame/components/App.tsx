@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { accessibleAccent } from '../../shared/contrast.ts';
 import type { WebchatConfiguration } from '../../shared/configuration.ts';
 import type { Locale, Strings } from '../i18n.ts';
@@ -6,6 +6,7 @@ import type { ChatModel } from '../model/chat-model.ts';
 import { Composer } from './Composer.tsx';
 import { Greeting } from './Greeting.tsx';
 import { Header } from './Header.tsx';
+import { coversPage, wrapTab } from '../covers-page.ts';
 import { MessageList } from './MessageList.tsx';
 import { StatusAnnouncer } from './StatusAnnouncer.tsx';
 
@@ -31,6 +32,10 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
   const ownRef = useRef<HTMLTextAreaElement>(null);
   const inputRef = composerRef ?? ownRef;
   const newChatRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  // The demo's preview sits in the demo page beside its settings: never modal there. Read at each render and each key,
+  // so a resized window is right by its next change.
+  const covers = () => !preview && coversPage();
   // Where focus was before this render: an action that removes its own button (Talk to a person, End chat, Try
   // again, Start a new chat) would otherwise leave it on <body>, where a screen reader says nothing useful.
   const focusBefore = useRef<Element | null>(null);
@@ -51,16 +56,18 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onClose();
+      // Where the panel covers the page it is modal: Tab never reaches the launcher or the page hidden beneath it.
+      // keyCode: WebKitGTK names Shift+Tab (its ISO_Left_Tab key) "Unidentified", but keeps Tab's code.
+      else if (event.keyCode === 9 && panelRef.current && covers()) wrapTab(event, panelRef.current);
       else if (event.target === document.body && event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) inputRef.current?.focus();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
 
-  useLayoutEffect(() => {
-    const before = focusBefore.current;
+  useEffect(() => {
     const active = document.activeElement;
-    if (before && before !== document.body && !before.isConnected && (active === null || active === document.body)) (inputRef.current ?? newChatRef.current)?.focus();
+    if (focusBefore.current?.isConnected === false && (!active || active === document.body)) (inputRef.current ?? newChatRef.current)?.focus();
   });
 
   async function escalate() {
@@ -70,8 +77,10 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
 
   return (
     <div
+      ref={panelRef}
       class="panel"
       role="dialog"
+      aria-modal={covers()}
       aria-labelledby="chat-title"
       style={{ '--accent': accent.background, '--on-accent': accent.text }}
     >

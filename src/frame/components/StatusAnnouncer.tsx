@@ -1,7 +1,7 @@
 import { useRef } from 'preact/hooks';
 import type { Strings } from '../i18n.ts';
 import type { ChatModel } from '../model/chat-model.ts';
-import { statusAnnouncements, statusOf, type StatusSnapshot } from '../model/status-announcements.ts';
+import { statusAnnouncements, type StatusSnapshot } from '../model/status-announcements.ts';
 
 interface StatusAnnouncerProps {
   model: ChatModel;
@@ -15,23 +15,22 @@ interface StatusAnnouncerProps {
  * nothing. The visible notices stay plain text, so the reading order does not repeat them as announcements.
  */
 export function StatusAnnouncer({ model, strings }: StatusAnnouncerProps) {
-  const now = statusOf(model.phase.value, model.connectionTrouble.value, model.messages.value);
-  const last = useRef<StatusSnapshot>(now);
-  const said = useRef({ polite: '', assertive: '', count: 0 });
+  const now: StatusSnapshot = [model.phase.value, model.connectionTrouble.value, model.messages.value.filter((message) => message.delivery === 'failed').length];
+  const last = useRef(now);
+  const said = useRef(['', '', 0] as [string, string, number]);
   // Compared while rendering, against the state the last render showed, so no change is lost between renders and
   // the words land in the same commit as the change they describe.
-  const change = statusAnnouncements(last.current, now, strings);
+  const [polite, assertive] = statusAnnouncements(last.current, now, strings);
   last.current = now;
-  if (change.polite || change.assertive) said.current = { ...change, count: said.current.count + 1 };
-  const { polite, assertive, count } = said.current;
+  if (polite || assertive) said.current = [polite, assertive, said.current[2] + 1];
+  const count = said.current[2];
   return (
     <>
-      <div class="visually-hidden" aria-live="polite" aria-atomic="true" data-announcer>
-        {polite && <span key={count}>{polite}</span>}
-      </div>
-      <div class="visually-hidden" aria-live="assertive" aria-atomic="true" data-announcer>
-        {assertive && <span key={count}>{assertive}</span>}
-      </div>
+      {said.current.slice(0, 2).map((text, index) => (
+        <div class="visually-hidden" aria-live={index ? 'assertive' : 'polite'}>
+          {text && <span key={count}>{text}</span>}
+        </div>
+      ))}
     </>
   );
 }

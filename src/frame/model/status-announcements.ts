@@ -3,39 +3,23 @@
 // and typing is not announced at all: it comes and goes with every reply, and saying it would talk over the reply.
 import type { Strings } from '../i18n.ts';
 import type { ChatPhase } from './chat-model.ts';
-import type { ChatMessage } from './message-list.ts';
 
-export interface StatusSnapshot {
-  phase: ChatPhase;
-  connectionTrouble: boolean;
-  /** The visitor's messages shown as not sent. */
-  failed: number;
-}
+/** The phase, whether the connection is in trouble, and how many of the visitor's messages show as not sent. */
+export type StatusSnapshot = [phase: ChatPhase, connectionTrouble: boolean, failed: number];
 
-export interface Announcement {
-  /** Said when the screen reader is free. */
-  polite: string;
-  /** Said at once: the patient may believe a message was sent, or keep typing into a chat that is over. */
-  assertive: string;
-}
-
-export function statusOf(phase: ChatPhase, connectionTrouble: boolean, messages: readonly ChatMessage[]): StatusSnapshot {
-  return { phase, connectionTrouble, failed: messages.filter((message) => message.delivery === 'failed').length };
-}
-
-export function statusAnnouncements(before: StatusSnapshot, after: StatusSnapshot, strings: Strings): Announcement {
+/**
+ * What to say politely (when the screen reader is free) and assertively (at once: the patient may believe a message
+ * was sent, or keep typing into a chat that is over); '' for nothing.
+ */
+export function statusAnnouncements([phase, trouble, failed]: StatusSnapshot, [nextPhase, nextTrouble, nextFailed]: StatusSnapshot, strings: Strings): [polite: string, assertive: string] {
   const polite: string[] = [];
   const assertive: string[] = [];
-  if (after.phase !== before.phase) {
-    if (after.phase === 'ended') assertive.push(strings.ended);
-    if (after.phase === 'resolved') assertive.push(strings.resolved);
-    if (after.phase === 'escalated') polite.push(strings.escalated);
-  }
-  const finished = after.phase === 'ended' || after.phase === 'resolved';
-  if (after.failed > before.failed) assertive.push(`${strings.failed} ${strings.retry}`);
+  const finished = nextPhase === 'ended' || nextPhase === 'resolved';
+  if (nextPhase !== phase && finished) assertive.push(strings[nextPhase]);
+  if (nextPhase !== phase && nextPhase === 'escalated') polite.push(strings.escalated);
+  if (nextFailed > failed) assertive.push(`${strings.failed} ${strings.retry}`);
   // Fewer failed messages in a chat that goes on: the patient asked for one to be sent again.
-  else if (after.failed < before.failed && !finished && after.phase === before.phase) polite.push(strings.sending);
-  if (after.connectionTrouble && !before.connectionTrouble) polite.push(strings.retrying);
-  if (!after.connectionTrouble && before.connectionTrouble && !finished) polite.push(strings.reconnected);
-  return { polite: polite.join(' '), assertive: assertive.join(' ') };
+  else if (nextFailed < failed && !finished && nextPhase === phase) polite.push(strings.sending);
+  if (nextTrouble !== trouble && !(finished && trouble)) polite.push(nextTrouble ? strings.retrying : strings.reconnected);
+  return [polite.join(' '), assertive.join(' ')];
 }

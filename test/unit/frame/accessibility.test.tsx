@@ -29,10 +29,11 @@ function renderPanel(locale: Locale = 'en') {
     const changed = new Set<Element>();
     for (const record of records) {
       const node = record.target instanceof Element ? record.target : record.target.parentElement;
-      const region = node?.closest('[data-announcer]');
+      const region = node?.closest('[aria-live]');
       if (region) changed.add(region);
     }
-    for (const region of changed) if (region.textContent) heard.push(`${region.getAttribute('aria-live')}: ${region.textContent}`);
+    // The replies' own region ("New message from …") is tested in app.test.tsx.
+    for (const region of changed) if (region.textContent && !/^New message from|^رسالة جديدة/.test(region.textContent)) heard.push(`${region.getAttribute('aria-live')}: ${region.textContent}`);
   });
   observer.observe(document.body, { subtree: true, childList: true, characterData: true });
   const focused = () => {
