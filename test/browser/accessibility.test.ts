@@ -213,4 +213,17 @@ describe(`a screen reader's and a keyboard's panel, in ${process.env.BROWSER_ENG
       }
     });
   });
+
+  it('a message does not claim the panel language: an English reply in the Arabic panel is not marked Arabic', async () => {
+    await withTab(async (tab) => {
+      await openPanel(tab, '/ar');
+      await send(tab, 'What are your opening hours?');
+      await expect.poll(async () => (await messages(tab, '.bot')).length, { timeout: 10_000 }).toBeGreaterThan(0);
+      const languages = await tab.evaluateInFrame(() =>
+        [...document.querySelectorAll('.message .text')].map((node) => ({ own: node.closest('[lang]')!.getAttribute('lang'), page: document.documentElement.lang })),
+      );
+      expect(languages.length).toBeGreaterThanOrEqual(2);
+      for (const language of languages) expect(language).toEqual({ own: '', page: 'ar' });
+    });
+  });
 });
