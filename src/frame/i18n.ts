@@ -22,6 +22,7 @@ export interface Strings {
   failed: string;
   retry: string;
   retrying: string;
+  reconnected: string;
   typing(botName: string): string;
   talkToPerson: string;
   escalated: string;

@@ -13,6 +13,7 @@ export const ar: Catalog = {
   failed: 'لم تُرسَل.',
   retry: 'إعادة المحاولة',
   retrying: 'مشكلة في الاتصال — جارٍ إعادة المحاولة…',
+  reconnected: 'عاد الاتصال.',
   typing: '{bot} يكتب…',
   talkToPerson: 'التحدث إلى شخص',
   escalated: 'طلبنا من أحد موظفي العيادة الانضمام. سيرد عليك هنا.',

@@ -23,6 +23,7 @@ export const TEXT_KEYS = [
   'failed',
   'retry',
   'retrying',
+  'reconnected',
   'typing', // {bot}
   'talkToPerson',
   'escalated',

@@ -13,6 +13,7 @@ export const de: Catalog = {
   failed: 'Nicht gesendet.',
   retry: 'Erneut versuchen',
   retrying: 'Verbindungsproblem — neuer Versuch…',
+  reconnected: 'Verbindung wiederhergestellt.',
   typing: '{bot} schreibt…',
   talkToPerson: 'Mit einer Person sprechen',
   escalated: 'Ein Teammitglied wurde gebeten, dazuzukommen. Die Antwort erscheint hier.',

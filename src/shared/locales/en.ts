@@ -13,6 +13,7 @@ export const en: Catalog = {
   failed: 'Not sent.',
   retry: 'Try again',
   retrying: 'Connection problem — retrying…',
+  reconnected: 'Connection restored.',
   typing: '{bot} is typing…',
   talkToPerson: 'Talk to a person',
   escalated: 'A team member has been asked to join. They will reply here.',

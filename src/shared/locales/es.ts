@@ -13,6 +13,7 @@ export const es: Catalog = {
   failed: 'No se envió.',
   retry: 'Intentar de nuevo',
   retrying: 'Problema de conexión: reintentando…',
+  reconnected: 'Conexión restablecida.',
   typing: '{bot} está escribiendo…',
   talkToPerson: 'Hablar con una persona',
   escalated: 'Le pedimos a un miembro del equipo que se una a la conversación. Le responderá aquí.',

@@ -14,6 +14,7 @@ export const fr: Catalog = {
   failed: 'Non envoyé.',
   retry: 'Réessayer',
   retrying: 'Problème de connexion — nouvelle tentative…',
+  reconnected: 'Connexion rétablie.',
   typing: '{bot} écrit…',
   talkToPerson: 'Parler à une personne',
   escalated: 'Un membre de l’équipe a été invité à se joindre à la discussion. Il vous répondra ici.',

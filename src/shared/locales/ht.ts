@@ -13,6 +13,7 @@ export const ht: Catalog = {
   failed: 'Mesaj la pa t voye.',
   retry: 'Eseye ankò',
   retrying: 'Pwoblèm koneksyon — n ap eseye ankò…',
+  reconnected: 'Koneksyon an retabli.',
   typing: '{bot} ap ekri…',
   talkToPerson: 'Pale ak yon moun',
   escalated: 'Nou mande yon manm ekip la pou l vin nan chat la. L ap reponn ou isit la.',

@@ -13,6 +13,7 @@ export const it: Catalog = {
   failed: 'Non inviato.',
   retry: 'Riprovi',
   retrying: 'Problema di connessione — nuovo tentativo…',
+  reconnected: 'Connessione ripristinata.',
   typing: '{bot} sta scrivendo…',
   talkToPerson: 'Parli con una persona',
   escalated: 'È stato chiesto a un membro del team di unirsi. Le risponderà qui.',

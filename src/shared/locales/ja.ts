@@ -13,6 +13,7 @@ export const ja: Catalog = {
   failed: '送信できませんでした。',
   retry: '再試行',
   retrying: '接続に問題があります。再試行しています…',
+  reconnected: '接続が回復しました。',
   typing: '{bot}が入力中…',
   talkToPerson: 'スタッフと話す',
   escalated: 'スタッフに参加を依頼しました。こちらで返信します。',

@@ -14,6 +14,7 @@ export const pl: Catalog = {
   failed: 'Nie wysłano.',
   retry: 'Spróbuj ponownie',
   retrying: 'Problem z połączeniem — ponawianie…',
+  reconnected: 'Połączenie przywrócone.',
   typing: '{bot} pisze…',
   talkToPerson: 'Porozmawiaj z człowiekiem',
   escalated: 'Członek zespołu został poproszony o dołączenie. Odpowie tutaj.',

@@ -13,6 +13,7 @@ export const pt: Catalog = {
   failed: 'Não enviada.',
   retry: 'Tentar novamente',
   retrying: 'Problema de conexão — tentando novamente…',
+  reconnected: 'Conexão restabelecida.',
   typing: '{bot} está digitando…',
   talkToPerson: 'Falar com uma pessoa',
   escalated: 'Pedimos que um membro da equipe entre na conversa. A resposta virá aqui.',

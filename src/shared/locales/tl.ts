@@ -13,6 +13,7 @@ export const tl: Catalog = {
   failed: 'Hindi naipadala.',
   retry: 'Subukan muli',
   retrying: 'May problema sa koneksyon — sinusubukan muli…',
+  reconnected: 'Naibalik na ang koneksyon.',
   typing: 'Nagta-type si {bot}…',
   talkToPerson: 'Makipag-usap sa isang tao',
   escalated: 'Hiniling na sumali ang isang kawani ng klinika. Sasagot siya rito.',

@@ -13,6 +13,7 @@ export const vi: Catalog = {
   failed: 'Chưa gửi được.',
   retry: 'Thử lại',
   retrying: 'Lỗi kết nối — đang thử lại…',
+  reconnected: 'Đã kết nối lại.',
   typing: '{bot} đang nhập…',
   talkToPerson: 'Nói chuyện với nhân viên',
   escalated: 'Đã mời một nhân viên tham gia. Nhân viên sẽ trả lời tại đây.',

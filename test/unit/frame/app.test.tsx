@@ -105,7 +105,7 @@ describe('the panel', () => {
     type('call me');
     pressEnter();
     await clock.advance(10 * 60_000);
-    expect(screen.getByText('Not sent.', { exact: false })).toBeTruthy();
+    expect(screen.getByText('Not sent.', { exact: false, selector: '.failed' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await settle();
     expect(relay.visitorMessages('handle-1').map((message) => message.text)).toEqual(['call me']);
@@ -131,7 +131,7 @@ describe('the panel', () => {
     const { relay, clock } = renderPanel();
     fireEvent.click(screen.getByRole('button', { name: 'Talk to a person' }));
     await settle();
-    expect(screen.getByText(/A team member has been asked to join/)).toBeTruthy();
+    expect(screen.getByText(/A team member has been asked to join/, { selector: 'p.notice' })).toBeTruthy();
     relay.reply('handle-1', 'Hi, this is Maria.', 'agent');
     await clock.advance(1000);
     expect(screen.getByText('Maria (team member)')).toBeTruthy();
@@ -144,7 +144,7 @@ describe('the panel', () => {
     pressEnter();
     await settle();
     fireEvent.click(screen.getByRole('button', { name: 'End chat' }));
-    expect(screen.getByText('This chat has ended.')).toBeTruthy();
+    expect(screen.getByText('This chat has ended.', { selector: '.ended p' })).toBeTruthy();
     expect(screen.queryByText('hello')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Start a new chat' }));
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();

@@ -13,10 +13,10 @@ import {
 } from '../../../src/shared/configuration.ts';
 
 describe('normalizeIconColor', () => {
-  it.each(['#abc', '#abcd', '#0f766e', '#0F766ECC'])('keeps %s', (color) => {
+  it.each(['#abc', '#0f766e', '#0F766E'])('keeps %s', (color) => {
     expect(normalizeIconColor(color)).toBe(color.toLowerCase());
   });
-  it.each(['', 'red', 'red;background:url(https://evil.example/x)', 'var(--x)', '</style>', '#12345', '#ggg', ' #abc;', 42, null])(
+  it.each(['', 'red', 'red;background:url(https://evil.example/x)', 'var(--x)', '</style>', '#12345', '#ggg', ' #abc;', 42, null, '#abcd', '#0F766ECC', '#1d4ed840'])(
     'replaces %j with the default',
     (color) => {
       expect(normalizeIconColor(color)).toBe(DEFAULT_ICON_COLOR);
