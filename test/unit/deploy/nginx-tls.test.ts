@@ -41,6 +41,24 @@ function placed(text: string, substitutions: [string, string][]): string {
   return text;
 }
 
+/** The settings the README's production block exports, in its order. */
+function readmeProductionSettings(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## In production'), readme.indexOf('\n## ', readme.indexOf('## In production') + 1));
+  return [...section.matchAll(/^export (.+?)(?:\s+#.*)?$/gm)].flatMap(([, assignments]) => [...assignments!.matchAll(/([A-Z_]+)=/g)].map(([, name]) => name!));
+}
+
+/**
+ * The relays' environment: exactly the README block's settings (HOST and PORT this machine's, given by
+ * startRelayProcess), plus the test's own knobs, named apart.
+ */
+function asTheReadmeSays(settings: Record<string, string>, testKnobs: Record<string, string>): Record<string, string> {
+  const asked = readmeProductionSettings().filter((name) => name !== 'HOST' && name !== 'PORT');
+  expect(asked).toContain('UPSTREAM_EVENTS_SECRET');
+  expect(Object.keys(settings).sort()).toEqual([...asked].sort());
+  return { ...settings, ...testKnobs };
+}
+
 function mainConfiguration(): string {
   const temp = (name: string) => `${name}_temp_path ${join(work, name)};`;
   return [
@@ -107,7 +125,7 @@ beforeAll(async () => {
   const handleSecret = randomBytes(32).toString('base64'); // the same on every instance
   relays = await Promise.all(
     metricsPorts.map((metricsPort) =>
-      startRelayProcess({
+      startRelayProcess(asTheReadmeSays({
         NODE_ENV: 'production',
         PUBLIC_ORIGIN: origin,
         HANDLE_SECRET: handleSecret,
@@ -119,8 +137,7 @@ beforeAll(async () => {
         UPSTREAM_EVENTS_SECRET: eventsSecret,
         KEEP_ALIVE_TIMEOUT_MS: '65000',
         METRICS_PORT: String(metricsPort),
-        CONVERSATIONS_PER_HOUR_PER_IP: '1',
-      }),
+      }, { CONVERSATIONS_PER_HOUR_PER_IP: '1' })),
     ),
   );
   const relayPorts = relays.map((relay) => Number(new URL(relay.url).port));
