@@ -203,7 +203,7 @@ export function createRelayApp({
     maxUnsentBytes: settings.streamMaxUnsentBytes,
     now,
   });
-  metrics.liveState(() => ({ streams: live.streams, watches: live.watches, draining: lifecycle.draining() }));
+  metrics.liveState(() => ({ streams: live.streams, watches: live.watches, draining: lifecycle.draining(), eventsLinked: stores.events.linked() }));
   // A deploy never waits on a stream: each ends at once with a hint to reconnect (to another instance).
   lifecycle.onDrain(() => live.closeAll('shutdown'));
   // A service event reaches every instance (through Redis with REDIS_URL); the one watching the conversation reads it,

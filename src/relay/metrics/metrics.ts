@@ -45,6 +45,8 @@ export interface LiveState {
   streams: number;
   watches: number;
   draining: boolean;
+  /** Subscribed to the other instances' events (through Redis; always in memory). */
+  eventsLinked: boolean;
 }
 
 export const noMetrics: RelayMetrics = {

@@ -45,9 +45,10 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     registers: [registry],
   });
   // Read when scraped, from whatever the relay app registered (nothing yet: zeros).
-  let readLive: () => LiveState = () => ({ streams: 0, watches: 0, draining: false });
+  let readLive: () => LiveState = () => ({ streams: 0, watches: 0, draining: false, eventsLinked: false });
   new Gauge({ name: 'pwc_live_streams', help: 'Live streams (GET /v1/conversation/events) open on this instance.', registers: [registry], collect() { this.set(readLive().streams); } });
   new Gauge({ name: 'pwc_live_watches', help: 'Conversations this instance watches upstream for its live streams.', registers: [registry], collect() { this.set(readLive().watches); } });
+  new Gauge({ name: 'pwc_events_link_up', help: "Whether this instance hears the upstream events other instances receive (Redis pub/sub; always 1 without Redis): 1 or 0.", registers: [registry], collect() { this.set(readLive().eventsLinked ? 1 : 0); } });
   new Gauge({ name: 'pwc_draining', help: 'Whether this instance is stopping (draining): 1 or 0.', registers: [registry], collect() { this.set(readLive().draining ? 1 : 0); } });
   const storageRefusals = new Counter({
     name: 'pwc_storage_refusals_total',

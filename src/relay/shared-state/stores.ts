@@ -65,7 +65,7 @@ export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?:
   const quotasFailOpen = warnAtMostEveryMinute(logger);
   const unavailable = () => quotasFailOpen('Redis (REDIS_URL) is unreachable: quotas are not enforced and retired handles not checked until it is back.');
   const waitMs = duplicateWaitMs === undefined ? {} : { waitMs: duplicateWaitMs };
-  const events = createRedisEventBus(client);
+  const events = createRedisEventBus(client, createRecordSealer(recordSecret, 'events'));
   return {
     idempotency: createRedisIdempotencyStore({
       client,

@@ -112,6 +112,7 @@ describe('metrics', () => {
       'pwc_live_streams 0',
       'pwc_live_watches 0',
       'pwc_draining 0',
+      'pwc_events_link_up 1',
       'nodejs_eventloop_lag_seconds',
       'process_resident_memory_bytes',
     ]) {

@@ -1,7 +1,7 @@
 // What a reader of Redis learns: a relay on a real redis-server serves two visitors (create, a send and its retry,
-// reads, an escalation, a service event, End chat), then every key and value in Redis is read back. None may hold an
-// upstream id, a handle, a create's Idempotency-Key, a visitor's address or message text in clear, and every key
-// family must be one the README lists.
+// reads, an escalation, a service event, End chat), then every key and value in Redis is read back, as is every
+// message a subscriber of its own heard on the events channel. None may hold an upstream id, a handle, a create's
+// Idempotency-Key, a visitor's address or message text in clear, and every key family must be one the README lists.
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,12 @@ function documentedFamilies(): string[] {
 describe('what Redis holds', () => {
   it('no upstream id, handle, create key, address or message text in any key or value; every family documented', async () => {
     harness = createRelayHarness({ environment: { TRUST_PROXY: '1', UPSTREAM_EVENTS_SECRET: EVENTS_SECRET }, app: { stores } });
+    const eavesdropper = new Redis(redis.url);
+    const overheard: string[] = [];
+    eavesdropper.on('message', (_channel: string, message: string) => void overheard.push(message));
+    await eavesdropper.subscribe('pwc:events');
+    const relayHeard: string[] = [];
+    stores.events.subscribe((conversationId) => void relayHeard.push(conversationId));
     const visitors = ['2001:db8:7:1::20', '198.51.100.77'];
     const createKeys = ['0b6f1d2e-9c4a-4b7e-8f3d-2a1c5e6b7d80', 'Xq7Lm2Rt9PbN4vYdK8wZs_c0ntents'];
     const handles: string[] = [];
@@ -78,6 +84,11 @@ describe('what Redis holds', () => {
       body: event,
     });
     expect(posted.status).toBe(204);
+    // The relay's own subscription hears the id; a stranger's only a sealed value.
+    await expect.poll(() => relayHeard).toContain(conversationIds[0]);
+    await expect.poll(() => overheard.length).toBeGreaterThan(0);
+    eavesdropper.disconnect();
+    expect(overheard.flatMap((message) => [...conversationIds, 'evt-canary-0001'].filter((secret) => message.includes(secret)))).toEqual([]);
     expect((await harness.fromPanel(handles[1]!, '/v1/conversation', { method: 'DELETE', headers: { 'X-Forwarded-For': visitors[1]! } })).status).toBe(204);
 
     const messageIds = [...harness.simulator.store.messages.values()].flat().map((message) => message.id);
