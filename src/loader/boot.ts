@@ -60,13 +60,13 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
   replayQueue(api, existing);
 
   const refuse = (why: string) => destroyed || report(REPORT_PREFIX + why);
-  if (typeof settings == 'string') return void refuse(settings);
+  if (typeof settings === 'string') return void refuse(settings);
   const { relayOrigin, locale, clientId } = settings;
 
   fetchConfiguration(relayOrigin, clientId, locale, fetch, wait)
     .then((configuration) => {
       if (destroyed) return;
-      if (typeof configuration == 'string') return refuse(configuration);
+      if (typeof configuration === 'string') return refuse(configuration);
       const refusal = refusalFor(configuration, win.location.hostname);
       if (refusal) return refuse(refusal);
       // In the visitor's language, chosen by the relay (data-locale, else the browser's languages).
