@@ -11,7 +11,7 @@ export interface EventBus {
 export function createMemoryEventBus(): EventBus {
   const listeners: ((conversationId: string) => void)[] = [];
   return {
-    publish: async (conversationId) => listeners.forEach((listener) => listener(conversationId)),
+    publish: async (conversationId) => listeners.forEach((listener) => { listener(conversationId); }),
     subscribe: (listener) => void listeners.push(listener),
     close: async () => {},
   };

@@ -29,7 +29,7 @@ export function createRedisEventBus(client: RedisClient): EventBus {
   subscriber.on('error', () => {});
   const listeners: ((conversationId: string) => void)[] = [];
   subscriber.on('message', (channel: string, conversationId: string) => {
-    if (channel === EVENTS_CHANNEL) listeners.forEach((listener) => listener(conversationId));
+    if (channel === EVENTS_CHANNEL) listeners.forEach((listener) => { listener(conversationId); });
   });
   subscriber.on('ready', () => void subscriber.subscribe(EVENTS_CHANNEL).catch(() => {}));
   return {
