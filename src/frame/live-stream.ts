@@ -41,7 +41,7 @@ export async function readLiveStream(response: Response, listener: (event: LiveE
     if (type === 'error') throw new TransportError(value as TransportError['code']);
     listener({ type, data: value } as LiveEvent);
   });
-  for (let chunk; !(chunk = await reader.read()).done; ) {
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     listener({ type: 'alive' });
     push(chunk.value);
   }
