@@ -270,13 +270,9 @@ export function createLiveHub(options: LiveHubOptions) {
     for (const watch of watches.values()) {
       let ending: [Stream, string][] | null = null;
       for (const stream of watch.streams) {
-        if (policy.expired(stream.subject, t)) {
-          ending ??= [];
-          ending.push([stream, refusalEvent('session_expired')]);
-        } else if (t >= stream.endsAt) {
-          ending ??= [];
-          ending.push([stream, sseEvent('reconnect', { reason: 'lifetime' } satisfies StreamReconnect)]);
-        } else if (t - stream.lastWriteAt >= STREAM_HEARTBEAT_MS - SWEEP_MS / 2) write(stream, HEARTBEAT);
+        if (policy.expired(stream.subject, t)) (ending ??= []).push([stream, refusalEvent('session_expired')]);
+        else if (t >= stream.endsAt) (ending ??= []).push([stream, sseEvent('reconnect', { reason: 'lifetime' } satisfies StreamReconnect)]);
+        else if (t - stream.lastWriteAt >= STREAM_HEARTBEAT_MS - SWEEP_MS / 2) write(stream, HEARTBEAT);
       }
       if (ending !== null) for (const [stream, last] of ending) end(stream, last);
     }
