@@ -133,7 +133,7 @@ const OBSERVE = () => {
   const w = window as unknown as { benchLong: number[]; benchCls: number; benchLauncher?: number };
   w.benchLong = [];
   w.benchCls = 0;
-  new PerformanceObserver((list) => list.getEntries().forEach((entry) => w.benchLong.push(entry.duration))).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((list) => list.getEntries().forEach((entry) => { w.benchLong.push(entry.duration); })).observe({ type: 'longtask', buffered: true });
   new PerformanceObserver((list) =>
     list.getEntries().forEach((entry) => {
       const shift = entry as PerformanceEntry & { value: number; hadRecentInput: boolean };

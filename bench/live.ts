@@ -40,7 +40,7 @@ if (!existsSync(serverJs)) {
 
 const logDir = mkdtempSync(join(tmpdir(), 'bench-live-'));
 const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));
+process.on('exit', () => children.forEach((child) => { if (child.exitCode === null) child.kill('SIGKILL'); }));
 
 // ---- the upstream: the simulator in this process, each conversation's reads counted --------------------------------
 const eventsSecret = randomBytes(32).toString('base64');
@@ -175,7 +175,7 @@ function openStream(relay: Relay, handle: string): StreamClient {
         if (frame.includes('event: message')) {
           const data = frame.split('\n').find((line) => line.startsWith('data: '))!.slice(6);
           const message = JSON.parse(data) as { text: string; sequence: number };
-          listeners.forEach((listener) => listener(message));
+          listeners.forEach((listener) => { listener(message); });
         }
       }
     });
@@ -243,7 +243,7 @@ async function deliveryDelays(relay: Relay, conversations: number, count: number
       delays.push((await arrived) - storedAt);
     }),
   );
-  watched.forEach((conversation) => conversation.stream.close());
+  watched.forEach((conversation) => { conversation.stream.close(); });
   return delays;
 }
 
@@ -288,7 +288,7 @@ say(
   `| ${STREAMS} | ${(rssBefore / 1024).toFixed(0)} MB | ${(rssAfter / 1024).toFixed(0)} MB | ${perStreamKb.toFixed(1)} KB | ${(cpuShare * 100).toFixed(1)} % of a core | ${((heartbeats / STREAMS) * (60 / IDLE_SECONDS)).toFixed(2)} | ${(idleReads / IDLE_SECONDS).toFixed(0)} |`,
 );
 goals.push({ name: 'at most 20 KB per idle stream', met: perStreamKb <= 20 }, { name: 'under 5 % of a core while idle', met: cpuShare < 0.05 });
-streams.forEach((stream) => stream.close());
+streams.forEach((stream) => { stream.close(); });
 await sleep(2000);
 
 // ---- (c) upstream reads per watched conversation per minute --------------------------------------------------------
@@ -417,6 +417,6 @@ for (const goal of goals) say(`- ${goal.met ? 'met' : 'MISSED'}: ${goal.name}`);
 upstream.close();
 simulator.close();
 // SIGTERM, so that a relay run with --cpu-prof writes its profile as it exits.
-children.forEach((child) => child.kill(PROFILE_DIR ? 'SIGTERM' : 'SIGKILL'));
+children.forEach((child) => { child.kill(PROFILE_DIR ? 'SIGTERM' : 'SIGKILL'); });
 if (PROFILE_DIR) await sleep(3000);
 process.exit(goals.every((goal) => goal.met) ? 0 : 1);

@@ -38,10 +38,10 @@ export async function readLiveStream(response: Response, listener: (event: LiveE
       // Not JSON: handled as any event that does not parse.
     }
     if (value === null) throw new TransportError('bad_response');
-    if (type == 'error') throw new TransportError(value as TransportError['code']);
+    if (type === 'error') throw new TransportError(value as TransportError['code']);
     listener({ type, data: value } as LiveEvent);
   });
-  for (let chunk; !(chunk = await reader.read()).done; ) {
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     listener({ type: 'alive' });
     push(chunk.value);
   }

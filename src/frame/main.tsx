@@ -93,8 +93,14 @@ async function start() {
       if (loaded) currentHandle = loaded.handle;
       return loaded;
     },
-    save: (value) => ((currentHandle = value.handle), stored.save(value)),
-    clear: () => ((currentHandle = null), stored.clear()),
+    save: (value) => {
+      currentHandle = value.handle;
+      stored.save(value);
+    },
+    clear: () => {
+      currentHandle = null;
+      stored.clear();
+    },
   };
   const model = createChatModel({
     transport,

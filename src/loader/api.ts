@@ -54,7 +54,7 @@ export function createApi(actions: ApiActions, isReady: () => boolean): { api: P
     on(event: string, listener: Listener): Unsubscribe {
       const list = listeners.get(event);
       const off = () => void listeners.set(event, listeners.get(event)!.filter((other) => other != listener));
-      if (!list || typeof listener != 'function') return () => {};
+      if (!list || typeof listener !== 'function') return () => {};
       off();
       listeners.get(event)!.push(listener);
       // A page that subscribes to `ready` after it happened still hears it, once, asynchronously.
@@ -63,7 +63,7 @@ export function createApi(actions: ApiActions, isReady: () => boolean): { api: P
     },
   };
   const api = Object.assign((command: string, ...args: unknown[]) => {
-    if (typeof methods[command] == 'function' && Object.hasOwn(methods, command)) (methods[command] as Listener)(...args);
+    if (typeof methods[command] === 'function' && Object.hasOwn(methods, command)) (methods[command] as Listener)(...args);
   }, methods) as unknown as PracticeChatApi;
 
   const events: EventHub = {

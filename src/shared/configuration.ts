@@ -67,6 +67,7 @@ export function normalizeBotName(value: unknown): string {
     .replace(/<[^>]*>?/g, '')
     // Fold line breaks and tabs to spaces before dropping the remaining control characters.
     .replace(/\s+/g, ' ')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what this strips.
     .replace(/[\u0000-\u001f\u007f-\u009f<>]/g, '')
     // Dropping a character between two spaces leaves two: fold again, so normalising twice equals once.
     .replace(/ {2,}/g, ' ')

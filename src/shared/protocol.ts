@@ -41,7 +41,7 @@ export function parseHostMessage(data: unknown): HostMessage | null {
 export function parseFrameMessage(data: unknown): FrameMessage | null {
   // Object(): null and primitives become objects without our tag, so one destructuring reads any value safely.
   const { tag, type, count } = Object(data) as { tag?: unknown; type?: FrameMessage['type']; count?: unknown };
-  if (tag != TAG) return null;
-  if (type == 'ready' || type == 'close') return { type };
-  return (type == 'unread' || type == 'alert') && Number.isInteger(count) && (count as number) >= 0 && (count as number) < 1e6 ? { type, count: count as number } : null;
+  if (tag !== TAG) return null;
+  if (type === 'ready' || type === 'close') return { type };
+  return (type === 'unread' || type === 'alert') && Number.isInteger(count) && (count as number) >= 0 && (count as number) < 1e6 ? { type, count: count as number } : null;
 }

@@ -34,14 +34,14 @@ export function readStream(answer: Response): OpenedStream {
           raw = raw.slice(boundary + 2);
           const fields = Object.fromEntries(frame.split('\n').filter((line) => !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
           events.push(frame.startsWith(':') ? { event: 'comment', data: frame.slice(2) } : { event: fields.event ?? 'message', id: fields.id, data: fields.data === undefined ? undefined : JSON.parse(fields.data) });
-          waiters.splice(0).forEach((wake) => wake());
+          waiters.splice(0).forEach((wake) => { wake(); });
         }
       }
     } catch {
       // cancelled by the test
     }
     ended = true;
-    waiters.splice(0).forEach((wake) => wake());
+    waiters.splice(0).forEach((wake) => { wake(); });
   })();
   const next = async (predicate: (event: StreamEvent) => boolean, timeoutMs = 5000) => {
     const deadline = Date.now() + timeoutMs;

@@ -59,7 +59,7 @@ export function createPanelVisitor(relayUrl: string, clientId = 'demo-client'): 
     },
     retryFailed() {
       const failed = visitorMessages().filter((message) => message.delivery === 'failed');
-      failed.forEach((message) => model.retry(message.key));
+      failed.forEach((message) => { model.retry(message.key); });
       return failed.length;
     },
     dispose: () => model.dispose(),

@@ -23,7 +23,7 @@ export async function startSlowUpstream({ delayMs }: { delayMs: number }) {
     const body = await bodyOf(request);
     if (request.method === 'POST' && /\/messages\/?$/.test(request.url ?? '')) {
       sendsArrived += 1;
-      arrivals.splice(0).forEach((arrived) => arrived());
+      arrivals.splice(0).forEach((arrived) => { arrived(); });
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
     const headers = Object.fromEntries(

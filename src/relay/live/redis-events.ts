@@ -35,16 +35,22 @@ export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): 
   const listeners: ((conversationId: string) => void)[] = [];
   subscriber.on('message', (channel: string, sealed: string) => {
     const conversationId = channel === EVENTS_CHANNEL ? sealer.open(SEAL_SCOPE, EVENTS_CHANNEL, sealed) : null;
-    if (conversationId !== null) listeners.forEach((listener) => listener(conversationId));
+    if (conversationId !== null) listeners.forEach((listener) => {
+        listener(conversationId);
+      });
   });
   let subscribed = false;
   subscriber.on('ready', () => {
     subscriber.subscribe(EVENTS_CHANNEL).then(
-      () => void (subscribed = true),
+      () => {
+        subscribed = true;
+      },
       () => {},
     );
   });
-  subscriber.on('close', () => void (subscribed = false));
+  subscriber.on('close', () => {
+    subscribed = false;
+  });
   return {
     publish: async (conversationId) => {
       await client.publish(EVENTS_CHANNEL, sealer.seal(SEAL_SCOPE, EVENTS_CHANNEL, conversationId)).catch(() => {});

@@ -37,7 +37,7 @@ export function frameAssets(): string[] {
     if (!entry) throw new Error(`${key} is not in the Vite manifest: run npm run build`);
     if (files.has(entry.file)) return;
     files.add(entry.file);
-    entry.css?.forEach((file) => files.add(file));
+    entry.css?.forEach((file) => { files.add(file); });
     entry.imports?.forEach(visit);
   };
   visit('src/frame/main.tsx');

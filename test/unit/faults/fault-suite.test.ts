@@ -21,7 +21,7 @@ const LOSSY_MESSAGES = STRESS ? 25 : 10;
 let product: Awaited<ReturnType<typeof startProduct>> | undefined;
 let visitors: PanelVisitor[] = [];
 afterEach(async () => {
-  visitors.forEach((visitor) => visitor.dispose());
+  visitors.forEach((visitor) => { visitor.dispose(); });
   visitors = [];
   await product?.close();
   product = undefined;
@@ -71,11 +71,11 @@ describe('faults: every visitor message upstream exactly once, in order', () => 
     product = await startProduct({ distDir: FIXTURE_DIST, environment: ROOMY });
     const written = script(4, 10);
     visitors = written.map(() => createPanelVisitor(product!.relayUrl));
-    written.forEach((texts, index) => texts.slice(0, 5).forEach((text) => visitors[index]!.send(text)));
+    written.forEach((texts, index) => { texts.slice(0, 5).forEach((text) => { visitors[index]!.send(text); }); });
     await Promise.all(visitors.map((visitor) => visitor.allSent(30_000)));
     const tokenRequestsBefore = product.simulator.counters.tokenRequests;
     product.simulator.revokeAllTokens();
-    written.forEach((texts, index) => texts.slice(5).forEach((text) => visitors[index]!.send(text)));
+    written.forEach((texts, index) => { texts.slice(5).forEach((text) => { visitors[index]!.send(text); }); });
     await Promise.all(visitors.map((visitor) => visitor.allSent(30_000)));
     expect(product.simulator.counters.tokenRequests - tokenRequestsBefore).toBe(1);
     expect(visitors.flatMap((visitor) => visitor.delivery()).every((message) => message.delivery === 'sent')).toBe(true);
@@ -86,11 +86,11 @@ describe('faults: every visitor message upstream exactly once, in order', () => 
     product = await startProduct({ distDir: FIXTURE_DIST, environment: ROOMY });
     const written = script(3, 12);
     visitors = written.map(() => createPanelVisitor(product!.relayUrl));
-    written.forEach((texts, index) => texts.slice(0, 4).forEach((text) => visitors[index]!.send(text)));
+    written.forEach((texts, index) => { texts.slice(0, 4).forEach((text) => { visitors[index]!.send(text); }); });
     await Promise.all(visitors.map((visitor) => visitor.allSent(30_000)));
     const conversationsBefore = product.simulator.counters.conversationsCreated;
     await product.stopRelay();
-    written.forEach((texts, index) => texts.slice(4).forEach((text) => visitors[index]!.send(text)));
+    written.forEach((texts, index) => { texts.slice(4).forEach((text) => { visitors[index]!.send(text); }); });
     await new Promise((resolve) => setTimeout(resolve, 800));
     await product.restartRelay();
     await Promise.all(visitors.map((visitor) => visitor.allSent(60_000)));

@@ -18,7 +18,7 @@ const ROOMY = {
 let product: Awaited<ReturnType<typeof startProduct>> | undefined;
 let visitors: PanelVisitor[] = [];
 afterEach(async () => {
-  visitors.forEach((visitor) => visitor.dispose());
+  visitors.forEach((visitor) => { visitor.dispose(); });
   visitors = [];
   await product?.close();
   product = undefined;
@@ -29,7 +29,7 @@ it(`half of the service's answers lost after the work: ${VISITORS} visitors crea
   product.simulator.faults.set({ dropAfterHandlingRate: 0.5, match: /^\/api\/conversations\// });
   const texts = Array.from({ length: VISITORS }, (_, index) => `visitor ${index} asks about a cleaning`);
   visitors = texts.map(() => createPanelVisitor(product!.relayUrl));
-  visitors.forEach((visitor, index) => visitor.send(texts[index]!));
+  visitors.forEach((visitor, index) => { visitor.send(texts[index]!); });
   // The panel's own retries, under the faults, until each message is sent or shown as not sent.
   const settled = Date.now() + 150_000;
   const pending = () => visitors.filter((visitor) => visitor.delivery().some((message) => message.delivery !== 'sent' && message.delivery !== 'failed'));

@@ -17,7 +17,7 @@ let relays: RelayProcess[] = [];
 let redis: TestRedis | undefined;
 let visitors: PanelVisitor[] = [];
 afterEach(async () => {
-  visitors.forEach((visitor) => visitor.dispose());
+  visitors.forEach((visitor) => { visitor.dispose(); });
   visitors = [];
   await Promise.all(relays.map((relay) => relay.stop('SIGKILL')));
   relays = [];
@@ -50,7 +50,7 @@ it.each([7_000, 12_000])('the service stores each send %i ms after receiving it,
   relays = [await startRelayProcess(environment({ UPSTREAM_TIMEOUT_MS: '5000' }))];
   const texts = Array.from({ length: 5 }, (_, index) => `slow service message ${index} ${Date.now()}`);
   visitors = texts.map(() => createPanelVisitor(relays[0]!.url));
-  visitors.forEach((visitor, index) => visitor.send(texts[index]!));
+  visitors.forEach((visitor, index) => { visitor.send(texts[index]!); });
   const started = Date.now();
   const outcome = await Promise.all(visitors.map((visitor) => visitor.allSent(90_000))).then(
     () => 'all sent',

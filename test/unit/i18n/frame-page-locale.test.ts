@@ -9,7 +9,7 @@ import { createRelayHarness, RELAY_ORIGIN } from '../relay/relay-harness.ts';
 const harness = createRelayHarness();
 afterAll(() => harness.close());
 
-const BLOCK = /<script type="application\/json" id="locale">([^]*?)<\/script>/g;
+const BLOCK = /<script type="application\/json" id="locale">([\s\S]*?)<\/script>/g;
 
 async function framePage(query: string, acceptLanguage?: string) {
   const response = await harness.app.request(`${RELAY_ORIGIN}/frame?client_id=smile-dental${query}`, {

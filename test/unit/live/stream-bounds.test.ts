@@ -22,8 +22,8 @@ function stalledSink() {
   const close = () => {
     if (closed) return;
     closed = true;
-    drainWaiters.splice(0).forEach((wake) => wake());
-    closeListeners.splice(0).forEach((listener) => listener());
+    drainWaiters.splice(0).forEach((wake) => { wake(); });
+    closeListeners.splice(0).forEach((listener) => { listener(); });
   };
   const sink: StreamSink = {
     write(text) {
@@ -52,7 +52,7 @@ function stalledSink() {
     },
     take() {
       unsent = 0;
-      drainWaiters.splice(0).forEach((wake) => wake());
+      drainWaiters.splice(0).forEach((wake) => { wake(); });
     },
     /** The client goes away (or the relay's cut-off timer fires). */
     close,

@@ -15,7 +15,7 @@ const configuration: ConfigurationAnswer = {
   launcher: { background: '#fde047', color: '#111111', opacity: 1, label: 'Chat with Aimee', locale: 'en', dir: 'ltr' },
 };
 
-afterEach(() => document.querySelectorAll('practice-chat').forEach((element) => element.remove()));
+afterEach(() => document.querySelectorAll('practice-chat').forEach((element) => { element.remove(); }));
 
 describe('the launcher', () => {
   it('shows the unread count the frame reports, and names it for screen readers', () => {

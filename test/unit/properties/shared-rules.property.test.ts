@@ -119,6 +119,7 @@ describe('colour, opacity, logo and name rules', () => {
       const name = normalizeBotName(value);
       expect(name.length).toBeGreaterThan(0);
       expect(Array.from(name).length).toBeLessThanOrEqual(BOT_NAME_MAX_LENGTH);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may survive normalising.
       expect(name).not.toMatch(/[<>\u0000-\u001f\u007f-\u009f]/);
       expect(normalizeBotName(name)).toBe(name);
     }), { numRuns: 1000 });

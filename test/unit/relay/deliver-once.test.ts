@@ -113,7 +113,7 @@ describe('deliver once', () => {
   });
 
   it('a timed-out send that the service stores after the relay gave up: the retry waits out the settle window from the start, then finds it', async () => {
-    const { clock, upstream, outcomes, deliverOnce } = setUp();
+    const { clock, upstream, deliverOnce } = setUp();
     const started = clock.now;
     upstream.onSend = () => {
       clock.now += 5_000;

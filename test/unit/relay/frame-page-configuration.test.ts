@@ -7,7 +7,7 @@ import { createRelayHarness, RELAY_ORIGIN } from './relay-harness.ts';
 const harness = createRelayHarness();
 afterAll(() => harness.close());
 
-const BLOCK = /<script type="application\/json" id="configuration">([^]*?)<\/script>/g;
+const BLOCK = /<script type="application\/json" id="configuration">([\s\S]*?)<\/script>/g;
 
 describe('the configuration in the frame page', () => {
   it.each(['smile-dental', 'demo-hostile', 'demo-inactive'])('%s: the same configuration the relay answers on its own, once', async (clientId) => {

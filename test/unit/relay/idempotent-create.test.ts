@@ -14,7 +14,7 @@ beforeAll(async () => {
   redis = await startTestRedis();
 });
 afterEach(async () => {
-  harnesses.splice(0).forEach((harness) => harness.close());
+  harnesses.splice(0).forEach((harness) => { harness.close(); });
   await Promise.all(stores.splice(0).map((store) => store.close()));
 });
 afterAll(async () => {

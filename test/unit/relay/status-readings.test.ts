@@ -113,7 +113,7 @@ describe('polling through the relay', () => {
   });
 
   it('reads the status again when a poll brings a message newer than the reading', async () => {
-    let time = Date.parse('2026-11-23T10:00:00Z');
+    const time = Date.parse('2026-11-23T10:00:00Z');
     harness = createRelayHarness({ now: () => time, simulator: { now: () => time } });
     const handle = await harness.startConversation();
     const first = await poll(handle);

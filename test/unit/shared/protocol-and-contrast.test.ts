@@ -25,6 +25,9 @@ describe('protocol', () => {
     { tag: 'practice-chat/1', type: 'alert', count: '(1) Your test results' },
     { tag: 'practice-chat/1', type: 'alert', count: 1e6 },
     { tag: 'practice-chat/1', type: 'alert' },
+    // Arrays survive structured cloning and equal their one string under ==: the tag and type must be the strings.
+    { tag: ['practice-chat/1'], type: 'ready' },
+    { tag: 'practice-chat/1', type: ['close'] },
   ])('ignores %j', (data) => {
     expect(parseFrameMessage(data)).toBeNull();
     expect(parseHostMessage(data)).toBeNull();

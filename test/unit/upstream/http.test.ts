@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { UpstreamError, parseRetryAfter } from '../../../src/relay/upstream/errors.ts';
+import { parseRetryAfter } from '../../../src/relay/upstream/errors.ts';
 import { createUpstreamHttp } from '../../../src/relay/upstream/http.ts';
 import { createTokenManager } from '../../../src/relay/upstream/token-manager.ts';
 import { BASE, json, tokenIssuingUpstream, type Handler, upstreamFailure } from './fake-upstream.ts';

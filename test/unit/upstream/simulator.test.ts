@@ -6,7 +6,6 @@ import { startSimulatorServer } from '../../../src/simulator/server.ts';
 import { upstreamFailure } from './fake-upstream.ts';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../../src/relay/upstream/client.ts';
 import { collectAll } from '../../../src/relay/upstream/pages.ts';
-import { UpstreamError } from '../../../src/relay/upstream/errors.ts';
 import type { Call } from '../../../src/relay/upstream/schemas.ts';
 
 const BASE = 'http://upstream.test';

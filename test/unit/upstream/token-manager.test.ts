@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../../src/relay/upstream/errors.ts';
 import { lifetimeSeconds, refreshAfterMs } from '../../../src/relay/upstream/lifetime.ts';
 import { createTokenManager } from '../../../src/relay/upstream/token-manager.ts';
 import { BASE, fakeUpstream, json, tokenBody, upstreamFailure } from './fake-upstream.ts';
