@@ -3,8 +3,8 @@
 // it computes roles, names and live-region speech from the DOM as screen readers do, and keeps the phrases it spoke.
 // The frame's CSP allows only its own scripts, so the library is run as test tools run axe-core: as an expression
 // through the DevTools protocol (Tab.injectIntoFrame), which the page's CSP does not govern. The patient's actions
-// are real clicks and key presses. Chromium only: the other engines' drivers run the same expression, but the
-// library's bundle is checked here once, and accessibility.test.ts records the live regions in all three.
+// are real clicks and key presses. Chromium only (npm test runs the whole browser suite there); what enters the live
+// regions is recorded in all three engines by accessibility.test.ts.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
