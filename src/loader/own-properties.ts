@@ -1,6 +1,6 @@
 // The property names that only the loader's own objects carry (boot's environment and settings, the API's event hub,
 // the launcher and the frame), which the loader build shortens (vite.config.ts). Minified code keeps every property
-// name as written, and these cost the loader's size budget 56 bytes brotli. The minifier renames a listed name on
+// name as written, and these would cost the loader's size budget (bench/results.md). The minifier renames a listed name on
 // every object, so never list one that a browser object the loader reads answers to, nor one that crosses its edge
 // (the page's PracticeChat API, the configuration's JSON, the frame protocol): not `remove`, `host`, `clear`,
 // `nonce`, `locale`, `alert`, `fetch`, `open`, `type`... That is why the event hub's method is `removeAllListeners`,
