@@ -10,9 +10,9 @@ import { withDeadline } from '../http/deadline.ts';
 import type { RelayEnv } from '../http/env.ts';
 import { readJson, requireJson } from '../http/json-body.ts';
 import { apiErrorFromUpstream } from '../http/upstream-errors.ts';
-import { bearerHandle } from '../http/bearer-handle.ts';
+import { createHandleClaims } from './handle-claims.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
-import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
+import type { HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
 import { CREATE_KEY_RULE, CREATED_RECORD_TTL_MS, createScope, isCreateKey } from '../conversations/created-record.ts';
 import { withoutText, withText, type SentRecord } from '../conversations/sent-record.ts';
@@ -119,22 +119,7 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     throw apiError.reason === 'deadline' && waiting?.waited ? withReason(apiError, 'waiting_on_other_instance') : apiError;
   });
 
-  /**
-   * The claims of the handle in the Authorization header. A missing or malformed header, and forged, altered, expired
-   * and retired handles, are all `session_expired`, before any upstream call.
-   */
-  const claimsOf = async (c: Context<RelayEnv>): Promise<HandleClaims> => {
-    const claims = handles.open(bearerHandle(c.req.header('Authorization')));
-    if (claims === null || (await revocations.isRevoked(claims.conversationId))) throw new ApiError('session_expired');
-    return claims;
-  };
-
-  /** The claims of a sealed, unexpired handle, for the routes whose read policy checks its retirement itself. */
-  const openedClaims = (c: Context<RelayEnv>): HandleClaims => {
-    const claims = handles.open(bearerHandle(c.req.header('Authorization')));
-    if (claims === null) throw new ApiError('session_expired');
-    return claims;
-  };
+  const { live: claimsOf, opened: openedClaims } = createHandleClaims(handles, revocations);
 
   // Mounted at /v1: creating is `/conversations`; every call on a conversation is `/conversation/...`, its handle in
   // the Authorization header. The old `/conversations/HANDLE/...` paths are no route at all (404).
@@ -184,7 +169,6 @@ export function conversationRoutes(options: ConversationRouteOptions) {
 
     .post('/conversation/messages', requireJson(), async (c) => {
       const claims = await claimsOf(c);
-      c.set('clientId', claims.clientId);
       const key = c.req.header('Idempotency-Key');
       if (key === undefined || !IDEMPOTENCY_KEY.test(key)) {
         throw new ApiError('bad_request', undefined, `An Idempotency-Key header (${KEY_RULE}) is required.`);
@@ -223,7 +207,6 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     .get('/conversation/messages', async (c) => {
       // The handle's retirement is the read policy's to check, with the rest of its rules.
       const claims = openedClaims(c);
-      c.set('clientId', claims.clientId);
       const after = afterQuery.safeParse(c.req.query('after'));
       if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
       const cursor = after.data ?? 0;
@@ -244,7 +227,6 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     // The conversation itself stays with the practice, open, as a visitor leaving a chat does not close the case.
     .delete('/conversation', async (c) => {
       const claims = await claimsOf(c);
-      c.set('clientId', claims.clientId);
       await revocations.revoke(claims.conversationId, claims.expiresAt);
       statusReadings.forget(claims.conversationId);
       // This instance's streams of the conversation (another tab's) end now, not at the watch's next read.
@@ -254,7 +236,6 @@ export function conversationRoutes(options: ConversationRouteOptions) {
 
     .post('/conversation/escalate', requireJson(), async (c) => {
       const claims = await claimsOf(c);
-      c.set('clientId', claims.clientId);
       if (!escalateBody.safeParse(await readJson(c)).success) throw new ApiError('bad_request', undefined, 'The body must be {}.');
       const conversation = await upstreamCall(
         upstream.escalate(claims.conversationId).catch(async (error: unknown) => {
@@ -273,7 +254,6 @@ export function conversationRoutes(options: ConversationRouteOptions) {
     // The live stream (src/shared/wire.ts): refusals before the 200 answer as every call's do; after it, in the stream.
     .get('/conversation/events', async (c) => {
       const claims = openedClaims(c);
-      c.set('clientId', claims.clientId);
       const after = afterQuery.safeParse(c.req.query('after'));
       if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
       // The policy's own answer before the 200; every read the stream makes after it asks the policy again.
