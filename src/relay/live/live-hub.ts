@@ -71,7 +71,7 @@ const SWEEP_MS = 1000;
  * Messages per catch-up read: a stream whose client stops reading holds at most one such page, and a reconnecting
  * panel's gap is seldom longer. Upstream pages hold at most 100; a page of 100 long messages is over a megabyte.
  */
-export const CATCH_UP_PAGE_SIZE = 25;
+export const CATCH_UP_PAGE_SIZE = 10;
 /** A catch-up read that failed is tried again after this, doubled per failure (up to the watch's longest backoff). */
 const CATCH_UP_RETRY_MS = 1000;
 
