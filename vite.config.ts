@@ -50,7 +50,11 @@ const demo: UserConfig = {
     modulePreload: false,
     rolldownOptions: {
       input: { demo: 'demo/index.html' },
-      output: { entryFileNames: 'assets/demo-[hash].js', chunkFileNames: 'assets/demo-[name]-[hash].js', assetFileNames: 'assets/demo-[hash][extname]' },
+      output: {
+        entryFileNames: 'assets/demo-[hash].js',
+        chunkFileNames: 'assets/demo-[name]-[hash].js',
+        assetFileNames: 'assets/demo-[hash][extname]',
+      },
     },
   },
 };
@@ -61,7 +65,14 @@ const demo: UserConfig = {
 const server: UserConfig = {
   publicDir: false,
   // The relay never embeds the simulator in production: dist-server/server.js gets none (src/embedded-simulator.ts).
-  resolve: { alias: [{ find: /^\.\/embedded-simulator\.ts$/, replacement: fileURLToPath(new URL('./src/no-embedded-simulator.ts', import.meta.url)) }] },
+  resolve: {
+    alias: [
+      {
+        find: /^\.\/embedded-simulator\.ts$/,
+        replacement: fileURLToPath(new URL('./src/no-embedded-simulator.ts', import.meta.url)),
+      },
+    ],
+  },
   build: {
     ssr: true,
     outDir: 'dist-server',

@@ -38,8 +38,14 @@ export function configurationChecks(configuration: WebchatConfiguration): Check[
 
 /** The opacity as drawn: the relay raises a faint one to the floor that keeps the icon at 3:1 on any page. */
 function opacityCheck(configured: number, drawn: number): Check {
-  const raised = drawn > configured ? ` It is drawn at ${drawn}%, the least that keeps its icon at ${GLYPH_CONTRAST}:1 on any page.` : '';
+  const raised =
+    drawn > configured
+      ? ` It is drawn at ${drawn}%, the least that keeps its icon at ${GLYPH_CONTRAST}:1 on any page.`
+      : '';
   return drawn < FAINT_OPACITY || drawn > configured
-    ? { ok: false, text: `At ${configured}% opacity the launcher is hard to see; patients may not find the chat.${raised}` }
+    ? {
+        ok: false,
+        text: `At ${configured}% opacity the launcher is hard to see; patients may not find the chat.${raised}`,
+      }
     : { ok: true, text: `Opacity ${drawn}%: the launcher is easy to see.` };
 }

@@ -58,7 +58,9 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A fresh context and page; the caller closes the context. Console lines are collected for assertions. */
-export async function openPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; consoleLines: string[] }> {
+export async function openPage(
+  browser: Browser,
+): Promise<{ context: BrowserContext; page: Page; consoleLines: string[] }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const consoleLines: string[] = [];

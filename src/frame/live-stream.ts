@@ -26,7 +26,8 @@ const PARSERS: Record<string, (value: unknown) => unknown> = {
 /** Resolves never; rejects with the TransportError that ended the stream. */
 export async function readLiveStream(response: Response, listener: (event: LiveEvent) => void): Promise<never> {
   // A proxy's error page or a captive portal's answer, with a 200: not something to read as a stream.
-  if (!/^text\/event-stream/i.test(response.headers.get('Content-Type') ?? '')) throw new TransportError('bad_response');
+  if (!/^text\/event-stream/i.test(response.headers.get('Content-Type') ?? ''))
+    throw new TransportError('bad_response');
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   const push = eventStreamParser((type, data) => {
     // An event type this panel does not know is for a newer one: skipped.

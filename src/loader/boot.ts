@@ -80,16 +80,24 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
       const frameQuery = new URLSearchParams({ client_id: clientId, origin: win.location.origin, locale: look.locale });
       // The message taken apart once (`count` is there for `unread` and `alert`): the loader's size budget pays for
       // each `message.` that survives minification.
-      frame = createChatFrame(win, launcher.shadow, relayOrigin, frameQuery, label, ({ type, count }: FrameMessage & { count?: number }) => {
-        if (type == 'close') setOpen(false, true);
-        // Replies while the page is hidden (src/shared/protocol.ts): "(N) " before its title, never anything else. The
-        // pattern takes the prefix already there, or (its empty alternative) nothing, so the page's own title stays.
-        if (type == 'alert' && settings.alert) doc.title = doc.title.replace(/^\(\d+\) |/, count ? `(${count}) ` : '');
-        if (type == 'unread') {
-          launcher.setUnread(count!);
-          events.emit('unread', count!);
-        }
-      });
+      frame = createChatFrame(
+        win,
+        launcher.shadow,
+        relayOrigin,
+        frameQuery,
+        label,
+        ({ type, count }: FrameMessage & { count?: number }) => {
+          if (type == 'close') setOpen(false, true);
+          // Replies while the page is hidden (src/shared/protocol.ts): "(N) " before its title, never anything else. The
+          // pattern takes the prefix already there, or (its empty alternative) nothing, so the page's own title stays.
+          if (type == 'alert' && settings.alert)
+            doc.title = doc.title.replace(/^\(\d+\) |/, count ? `(${count}) ` : '');
+          if (type == 'unread') {
+            launcher.setUnread(count!);
+            events.emit('unread', count!);
+          }
+        },
+      );
       // The frame is created on intent: the first hover, focus or touch of the launcher (or open() from the page).
       // Traces of a practice's page (bench/results.md) showed that making it at idle cost the page's main thread
       // about 2 ms of CPU, and that its loading (another renderer process, the panel's script) competed with the
@@ -97,7 +105,8 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
       // never pays it; the hover, focus or touch comes a moment before the click, so the frame is loading by then.
       const ensure = () => destroyed || frame!.ensure();
       const button = launcher.button;
-      for (const type of ['pointerenter', 'focus', 'touchstart']) button.addEventListener(type, ensure, { once: true, passive: true });
+      for (const type of ['pointerenter', 'focus', 'touchstart'])
+        button.addEventListener(type, ensure, { once: true, passive: true });
       button.addEventListener('click', () => setOpen('toggle'));
       events.emit('ready');
       if (wanted != null) setOpen(wanted);

@@ -38,9 +38,12 @@ export async function fetchConfiguration(
 ): Promise<LoaderConfiguration | string> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const response = await fetchImpl(`${relayOrigin}/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}&locale=${locale}`, {
-        credentials: 'omit',
-      });
+      const response = await fetchImpl(
+        `${relayOrigin}/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}&locale=${locale}`,
+        {
+          credentials: 'omit',
+        },
+      );
       const status = response.status;
       if (response.ok) {
         const configuration = (await response.json()) as LoaderConfiguration;

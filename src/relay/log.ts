@@ -103,7 +103,13 @@ export function createBatchedWriter(
     queued = [];
     queuedLength = 0;
     if (dropped > 0) {
-      lines.push(JSON.stringify({ time: new Date().toISOString(), level: 'warn', message: `dropped ${dropped} log lines: the log destination is not keeping up` }));
+      lines.push(
+        JSON.stringify({
+          time: new Date().toISOString(),
+          level: 'warn',
+          message: `dropped ${dropped} log lines: the log destination is not keeping up`,
+        }),
+      );
       dropped = 0;
     }
     writeChunk(lines.join('\n') + '\n');

@@ -172,9 +172,14 @@ function isHttpsOrLoopback(address: string): boolean {
   return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
 }
 
-export function readSettings(environment: Record<string, string | undefined>, randomSecret: () => Uint8Array): RelaySettings {
+export function readSettings(
+  environment: Record<string, string | undefined>,
+  randomSecret: () => Uint8Array,
+): RelaySettings {
   // An empty variable means "not set", as in most shells' `VAR= npm start`.
-  const present = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''));
+  const present = Object.fromEntries(
+    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
+  );
   const parsed = environmentSchema.safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
@@ -183,30 +188,44 @@ export function readSettings(environment: Record<string, string | undefined>, ra
   const env = parsed.data;
   // Node refuses a headers timeout longer than the request's: say so by name rather than fail at listen.
   if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
-    throw new SettingsError('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS (the request timeout includes the headers).');
+    throw new SettingsError(
+      'HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS (the request timeout includes the headers).',
+    );
   }
   // Metrics on the public port would show every visitor the relay's traffic: a port of their own, or none.
   if (env.METRICS_PORT !== null && env.METRICS_PORT === env.PORT) {
-    throw new SettingsError('METRICS_PORT must differ from PORT: metrics are served on a listener of their own, never the public one.');
+    throw new SettingsError(
+      'METRICS_PORT must differ from PORT: metrics are served on a listener of their own, never the public one.',
+    );
   }
   const upstreamParts = [env.UPSTREAM_URL, env.UPSTREAM_USERNAME, env.UPSTREAM_PASSWORD];
   if (upstreamParts.some(Boolean) && !upstreamParts.every(Boolean)) {
-    throw new SettingsError('UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD go together: set all three or none.');
+    throw new SettingsError(
+      'UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD go together: set all three or none.',
+    );
   }
   // Safe by default: anything but an explicit development or test mode (unset, "Production", a typo) is production.
   const development = isDevelopmentMode(env.NODE_ENV);
   const production = !development;
   const modeName = `NODE_ENV is ${env.NODE_ENV === undefined ? 'unset' : JSON.stringify(env.NODE_ENV)}, so the relay runs as production`;
   if (production && env.HANDLE_SECRET === undefined) {
-    throw new SettingsError(`HANDLE_SECRET is required: ${modeName} (at least 32 random characters, e.g. \`openssl rand -base64 32\`; NODE_ENV=development for a local try).`);
+    throw new SettingsError(
+      `HANDLE_SECRET is required: ${modeName} (at least 32 random characters, e.g. \`openssl rand -base64 32\`; NODE_ENV=development for a local try).`,
+    );
   }
   if (env.HANDLE_SECRET !== undefined) {
     const weakness = secretWeakness(env.HANDLE_SECRET);
-    if (weakness !== null) throw new SettingsError(`HANDLE_SECRET ${weakness}: use at least 32 random bytes, e.g. \`openssl rand -base64 32\`.`);
+    if (weakness !== null)
+      throw new SettingsError(
+        `HANDLE_SECRET ${weakness}: use at least 32 random bytes, e.g. \`openssl rand -base64 32\`.`,
+      );
   }
   if (env.UPSTREAM_EVENTS_SECRET !== undefined) {
     const weakness = secretWeakness(env.UPSTREAM_EVENTS_SECRET);
-    if (weakness !== null) throw new SettingsError(`UPSTREAM_EVENTS_SECRET ${weakness}: use at least 32 random bytes, e.g. \`openssl rand -base64 32\`.`);
+    if (weakness !== null)
+      throw new SettingsError(
+        `UPSTREAM_EVENTS_SECRET ${weakness}: use at least 32 random bytes, e.g. \`openssl rand -base64 32\`.`,
+      );
   }
   // In production the built-in simulator, with its public demo account, must never stand in for the real service.
   if (production && env.UPSTREAM_URL === undefined) {
@@ -214,11 +233,15 @@ export function readSettings(environment: Record<string, string | undefined>, ra
   }
   // The password and the access token travel to the upstream: never in the clear, unless the operator says so by name.
   if (env.UPSTREAM_URL !== undefined && !isHttpsOrLoopback(env.UPSTREAM_URL) && !env.ALLOW_PLAIN_HTTP_UPSTREAM) {
-    throw new SettingsError('UPSTREAM_URL must be https:// (plain http only to a loopback address, or with ALLOW_PLAIN_HTTP_UPSTREAM=true).');
+    throw new SettingsError(
+      'UPSTREAM_URL must be https:// (plain http only to a loopback address, or with ALLOW_PLAIN_HTTP_UPSTREAM=true).',
+    );
   }
   // Without it the relay would take its origin from the Host header, which a DNS-rebinding page controls.
   if (production && env.PUBLIC_ORIGIN === undefined) {
-    throw new SettingsError(`PUBLIC_ORIGIN is required: ${modeName} (the relay's address as browsers see it, e.g. https://chat.practice.example).`);
+    throw new SettingsError(
+      `PUBLIC_ORIGIN is required: ${modeName} (the relay's address as browsers see it, e.g. https://chat.practice.example).`,
+    );
   }
   if (production && env.PUBLIC_ORIGIN !== undefined && !isHttpsOrLoopback(env.PUBLIC_ORIGIN)) {
     throw new SettingsError('PUBLIC_ORIGIN must be https:// in production (plain http only for a loopback address).');
@@ -227,7 +250,11 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     port: env.PORT,
     host: env.HOST,
     upstream: env.UPSTREAM_URL
-      ? { url: env.UPSTREAM_URL.replace(/\/+$/, ''), username: env.UPSTREAM_USERNAME!, password: env.UPSTREAM_PASSWORD! }
+      ? {
+          url: env.UPSTREAM_URL.replace(/\/+$/, ''),
+          username: env.UPSTREAM_USERNAME!,
+          password: env.UPSTREAM_PASSWORD!,
+        }
       : null,
     handleSecret: env.HANDLE_SECRET === undefined ? randomSecret() : new TextEncoder().encode(env.HANDLE_SECRET),
     handleSecretGenerated: env.HANDLE_SECRET === undefined,

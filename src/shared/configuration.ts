@@ -131,7 +131,10 @@ export function parseWebchatConfiguration(json: unknown): WebchatConfiguration |
     logo_url: typeof logo_url === 'string' && BROWSER_LOGO.test(logo_url) ? logo_url : null,
     icon_color: normalizeIconColor(value.icon_color),
     icon_opacity: normalizeIconOpacity(value.icon_opacity),
-    bot_name: typeof bot_name === 'string' && bot_name.trim() !== '' ? bot_name.trim().slice(0, BOT_NAME_MAX_LENGTH) : DEFAULT_BOT_NAME,
+    bot_name:
+      typeof bot_name === 'string' && bot_name.trim() !== ''
+        ? bot_name.trim().slice(0, BOT_NAME_MAX_LENGTH)
+        : DEFAULT_BOT_NAME,
     google_tag_id: normalizeGoogleTagId(value.google_tag_id),
   };
 }

@@ -29,7 +29,10 @@ export interface LauncherLook {
 /** A configuration as the relay answers it to browsers: the normalised fields plus the launcher's look. */
 export type ConfigurationAnswer = WebchatConfiguration & { launcher: LauncherLook };
 
-export function launcherLook({ icon_color, icon_opacity, bot_name }: WebchatConfiguration, locale: LocaleTag = 'en'): LauncherLook {
+export function launcherLook(
+  { icon_color, icon_opacity, bot_name }: WebchatConfiguration,
+  locale: LocaleTag = 'en',
+): LauncherLook {
   const { dir, lang } = localeInfo(locale);
   // The name is isolated in right-to-left labels, as the panel does (src/frame/i18n.ts).
   const bot = dir === 'rtl' ? `\u2068${bot_name}\u2069` : bot_name;

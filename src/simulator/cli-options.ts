@@ -37,7 +37,8 @@ export type ParseResult = { ok: true; options: SimulatorCliOptions } | { ok: fal
 class FlagError extends Error {}
 
 function wholeNumber(flag: string, raw: string, max = Number.MAX_SAFE_INTEGER): number {
-  if (!/^[0-9]+$/.test(raw) || Number(raw) > max) throw new FlagError(`--${flag} must be a whole number from 0 to ${max}, not "${raw}".`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) > max)
+    throw new FlagError(`--${flag} must be a whole number from 0 to ${max}, not "${raw}".`);
   return Number(raw);
 }
 
@@ -78,8 +79,13 @@ export interface SecretSources {
 
 const processSources: SecretSources = { env: process.env, readFile: (path) => readFileSync(path, 'utf8') };
 
-function eventsSecretFrom(flag: string | undefined, file: string | undefined, sources: SecretSources): string | undefined {
-  if (flag !== undefined && file !== undefined) throw new FlagError('give --events-secret or --events-secret-file, not both.');
+function eventsSecretFrom(
+  flag: string | undefined,
+  file: string | undefined,
+  sources: SecretSources,
+): string | undefined {
+  if (flag !== undefined && file !== undefined)
+    throw new FlagError('give --events-secret or --events-secret-file, not both.');
   if (flag !== undefined) return flag;
   if (file !== undefined) {
     try {
@@ -117,12 +123,19 @@ export function parseSimulatorArgs(args: readonly string[], sources: SecretSourc
     const faults: FaultSettings = {};
     if (values['latency-ms'] !== undefined) faults.latencyMs = wholeNumber('latency-ms', values['latency-ms'], 600_000);
     if (values['error-rate'] !== undefined) faults.errorRate = share('error-rate', values['error-rate']);
-    if (values['rate-limit-rate'] !== undefined) faults.rateLimitRate = share('rate-limit-rate', values['rate-limit-rate']);
-    if (values['retry-after-seconds'] !== undefined) faults.retryAfterSeconds = wholeNumber('retry-after-seconds', values['retry-after-seconds'], 86_400);
+    if (values['rate-limit-rate'] !== undefined)
+      faults.rateLimitRate = share('rate-limit-rate', values['rate-limit-rate']);
+    if (values['retry-after-seconds'] !== undefined)
+      faults.retryAfterSeconds = wholeNumber('retry-after-seconds', values['retry-after-seconds'], 86_400);
     if (values['drop-rate'] !== undefined) faults.dropRate = share('drop-rate', values['drop-rate']);
-    if (values['drop-after-handling-rate'] !== undefined) faults.dropAfterHandlingRate = share('drop-after-handling-rate', values['drop-after-handling-rate']);
+    if (values['drop-after-handling-rate'] !== undefined)
+      faults.dropAfterHandlingRate = share('drop-after-handling-rate', values['drop-after-handling-rate']);
     if (values['fault-paths'] !== undefined) faults.match = pattern('fault-paths', values['fault-paths']);
-    const total = (faults.errorRate ?? 0) + (faults.rateLimitRate ?? 0) + (faults.dropRate ?? 0) + (faults.dropAfterHandlingRate ?? 0);
+    const total =
+      (faults.errorRate ?? 0) +
+      (faults.rateLimitRate ?? 0) +
+      (faults.dropRate ?? 0) +
+      (faults.dropAfterHandlingRate ?? 0);
     if (total > 1) throw new FlagError(`the fault shares add up to ${total}; together they must be at most 1.`);
     const options: SimulatorCliOptions = {
       port: values.port === undefined ? DEFAULT_SIMULATOR_PORT : wholeNumber('port', values.port, 65_535),
@@ -132,11 +145,16 @@ export function parseSimulatorArgs(args: readonly string[], sources: SecretSourc
     if (values.seed !== undefined) options.randomSeed = wholeNumber('seed', values.seed, 2 ** 32 - 1);
     const eventsUrl = values['events-url'];
     const eventsSecret = eventsSecretFrom(values['events-secret'], values['events-secret-file'], sources);
-    if (eventsUrl === undefined && (values['events-secret'] !== undefined || values['events-secret-file'] !== undefined)) {
+    if (
+      eventsUrl === undefined &&
+      (values['events-secret'] !== undefined || values['events-secret-file'] !== undefined)
+    ) {
       throw new FlagError('--events-url and --events-secret go together: give both or neither.');
     }
     if (eventsUrl !== undefined && eventsSecret === undefined) {
-      throw new FlagError('--events-url needs the events secret: UPSTREAM_EVENTS_SECRET in the environment, --events-secret-file or --events-secret.');
+      throw new FlagError(
+        '--events-url needs the events secret: UPSTREAM_EVENTS_SECRET in the environment, --events-secret-file or --events-secret.',
+      );
     }
     if (eventsUrl !== undefined && eventsSecret !== undefined) {
       // The secret is not echoed in the message: it may end up in a terminal's scrollback or a CI log.

@@ -54,7 +54,8 @@ async function recordAnnouncements(tab: Tab) {
         const region = node?.closest('[aria-live]');
         if (region) changed.add(region);
       }
-      for (const region of changed) if (region.textContent) heard.push(`${region.getAttribute('aria-live')}: ${region.textContent}`);
+      for (const region of changed)
+        if (region.textContent) heard.push(`${region.getAttribute('aria-live')}: ${region.textContent}`);
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
 }
@@ -69,7 +70,11 @@ const focused = (tab: Tab) =>
     if (!active || active === document.body) return 'BODY';
     return active.tagName === 'BUTTON' ? `BUTTON ${active.textContent}` : active.tagName;
   });
-const messages = (tab: Tab, kind = '') => tab.evaluateInFrame((selector) => [...document.querySelectorAll(selector)].map((node) => node.textContent ?? ''), `.message${kind} .text`);
+const messages = (tab: Tab, kind = '') =>
+  tab.evaluateInFrame(
+    (selector) => [...document.querySelectorAll(selector)].map((node) => node.textContent ?? ''),
+    `.message${kind} .text`,
+  );
 const panelShown = (tab: Tab) =>
   tab.evaluate(() => {
     const frame = document.querySelector('practice-chat')?.shadowRoot?.querySelector('iframe');
@@ -78,9 +83,15 @@ const panelShown = (tab: Tab) =>
 
 async function openPanel(tab: Tab, path = '/') {
   await tab.goto(page(path));
-  await expect.poll(() => tab.evaluate(() => !!document.querySelector('practice-chat')?.shadowRoot?.querySelector('button')), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => tab.evaluate(() => !!document.querySelector('practice-chat')?.shadowRoot?.querySelector('button')), {
+      timeout: 10_000,
+    })
+    .toBe(true);
   await tab.click({ launcher: true });
-  await expect.poll(() => tab.evaluateInFrame(() => !!document.querySelector('textarea')), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => tab.evaluateInFrame(() => !!document.querySelector('textarea')), { timeout: 10_000 })
+    .toBe(true);
   await recordAnnouncements(tab);
 }
 
@@ -91,7 +102,9 @@ async function send(tab: Tab, text: string) {
   await tab.press('Enter');
 }
 
-describe(`a screen reader's and a keyboard's panel, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, { timeout: 60_000 }, () => {
+describe(`a screen reader's and a keyboard's panel, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, {
+  timeout: 60_000,
+}, () => {
   it('Talk to a person: announced once, politely; focus goes on to the composer', async () => {
     await withTab(async (tab) => {
       await openPanel(tab);
@@ -101,7 +114,9 @@ describe(`a screen reader's and a keyboard's panel, in ${process.env.BROWSER_ENG
       await expect.poll(() => statusHeard(tab), { timeout: 10_000 }).toEqual([`polite: ${CATALOGS.en.escalated}`]);
       await expect.poll(() => focused(tab)).toBe('TEXTAREA');
       // A team member's reply later announces itself, not the escalation again.
-      await expect.poll(() => tab.evaluateInFrame(() => document.querySelector('.message.agent') !== null), { timeout: 15_000 }).toBe(true);
+      await expect
+        .poll(() => tab.evaluateInFrame(() => document.querySelector('.message.agent') !== null), { timeout: 15_000 })
+        .toBe(true);
       expect(await statusHeard(tab)).toEqual([`polite: ${CATALOGS.en.escalated}`]);
     });
   });
@@ -137,7 +152,9 @@ describe(`a screen reader's and a keyboard's panel, in ${process.env.BROWSER_ENG
       await send(tab, card);
       await expect.poll(() => focused(tab)).toBe(`BUTTON ${CATALOGS.en.edit}`);
       await tab.press('Escape');
-      await expect.poll(() => tab.evaluateInFrame(() => document.querySelector('[role="alertdialog"]') === null)).toBe(true);
+      await expect
+        .poll(() => tab.evaluateInFrame(() => document.querySelector('[role="alertdialog"]') === null))
+        .toBe(true);
       expect(await panelShown(tab)).toBe(true);
       expect(await focused(tab)).toBe('TEXTAREA');
       expect(await tab.evaluateInFrame(() => document.querySelector('textarea')!.value)).toBe(card);
@@ -156,10 +173,20 @@ describe(`a screen reader's and a keyboard's panel, in ${process.env.BROWSER_ENG
         await openPanel(tab);
         await send(tab, 'What are your opening hours?');
         await expect.poll(async () => (await messages(tab, '.bot')).length, { timeout: 10_000 }).toBeGreaterThan(0);
-        const controls = await tab.evaluateInFrame(() => document.querySelectorAll('.panel button:not(:disabled), .panel textarea, .panel select, .panel [tabindex="0"]').length);
+        const controls = await tab.evaluateInFrame(
+          () =>
+            document.querySelectorAll(
+              '.panel button:not(:disabled), .panel textarea, .panel select, .panel [tabindex="0"]',
+            ).length,
+        );
         /** Where focus is: in the frame (its element), or the page's element if the page has it. */
         const where = async () => {
-          const page = await tab.evaluate(() => (document.activeElement === document.querySelector('practice-chat') && document.querySelector('practice-chat')!.shadowRoot!.activeElement?.tagName === 'IFRAME' ? 'frame' : (document.activeElement?.tagName ?? 'none')));
+          const page = await tab.evaluate(() =>
+            document.activeElement === document.querySelector('practice-chat') &&
+            document.querySelector('practice-chat')!.shadowRoot!.activeElement?.tagName === 'IFRAME'
+              ? 'frame'
+              : (document.activeElement?.tagName ?? 'none'),
+          );
           return page === 'frame' ? `frame ${await focused(tab)}` : `page ${page}`;
         };
         const seen: string[] = [];
@@ -172,10 +199,14 @@ describe(`a screen reader's and a keyboard's panel, in ${process.env.BROWSER_ENG
           seen.push(await where());
         }
         expect(seen.filter((place) => !place.startsWith('frame ') || place === 'frame BODY')).toEqual([]);
-        expect(await tab.evaluateInFrame(() => document.querySelector('[role="dialog"]')!.getAttribute('aria-modal'))).toBe('true');
+        expect(
+          await tab.evaluateInFrame(() => document.querySelector('[role="dialog"]')!.getAttribute('aria-modal')),
+        ).toBe('true');
         await tab.press('Escape');
         await expect.poll(() => panelShown(tab)).toBe(false);
-        expect(await tab.evaluate(() => document.querySelector('practice-chat')!.shadowRoot!.activeElement?.tagName)).toBe('BUTTON');
+        expect(
+          await tab.evaluate(() => document.querySelector('practice-chat')!.shadowRoot!.activeElement?.tagName),
+        ).toBe('BUTTON');
       },
       { width: 390, height: 700 },
     );
@@ -185,7 +216,9 @@ describe(`a screen reader's and a keyboard's panel, in ${process.env.BROWSER_ENG
     await withTab(
       async (tab) => {
         await openPanel(tab);
-        expect(await tab.evaluateInFrame(() => document.querySelector('[role="dialog"]')!.getAttribute('aria-modal'))).not.toBe('true');
+        expect(
+          await tab.evaluateInFrame(() => document.querySelector('[role="dialog"]')!.getAttribute('aria-modal')),
+        ).not.toBe('true');
       },
       { width: 1024, height: 768 },
     );
@@ -209,7 +242,9 @@ describe(`a screen reader's and a keyboard's panel, in ${process.env.BROWSER_ENG
           const mix = (top: number, bottom: number) => hex(top * alpha + bottom * (1 - alpha));
           return { text: `#${mix(r!, br!)}${mix(g!, bg!)}${mix(b!, bb!)}`, box: `#${hex(br!)}${hex(bg!)}${hex(bb!)}` };
         }, theme);
-        expect(contrastRatio(drawn.text, drawn.box), `${theme}: ${drawn.text} on ${drawn.box}`).toBeGreaterThanOrEqual(4.5);
+        expect(contrastRatio(drawn.text, drawn.box), `${theme}: ${drawn.text} on ${drawn.box}`).toBeGreaterThanOrEqual(
+          4.5,
+        );
       }
     });
   });
@@ -220,7 +255,10 @@ describe(`a screen reader's and a keyboard's panel, in ${process.env.BROWSER_ENG
       await send(tab, 'What are your opening hours?');
       await expect.poll(async () => (await messages(tab, '.bot')).length, { timeout: 10_000 }).toBeGreaterThan(0);
       const languages = await tab.evaluateInFrame(() =>
-        [...document.querySelectorAll('.message .text')].map((node) => ({ own: node.closest('[lang]')!.getAttribute('lang'), page: document.documentElement.lang })),
+        [...document.querySelectorAll('.message .text')].map((node) => ({
+          own: node.closest('[lang]')!.getAttribute('lang'),
+          page: document.documentElement.lang,
+        })),
       );
       expect(languages.length).toBeGreaterThanOrEqual(2);
       for (const language of languages) expect(language).toEqual({ own: '', page: 'ar' });

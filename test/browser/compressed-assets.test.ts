@@ -26,7 +26,10 @@ afterAll(async () => {
 
 /** The frame's own files, from the build's manifest: its script and every stylesheet it links. */
 function frameAssets(): string[] {
-  const manifest = JSON.parse(readFileSync(join(BUILT_DIST, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string; css?: string[]; isEntry?: boolean }>;
+  const manifest = JSON.parse(readFileSync(join(BUILT_DIST, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    { file: string; css?: string[]; isEntry?: boolean }
+  >;
   const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
   if (!entry) throw new Error('no entry in the build manifest');
   return [entry.file, ...(entry.css ?? [])].map((file) => `/${file}`);

@@ -40,7 +40,10 @@ async function openPanel(page: Page, path = '/'): Promise<Frame> {
 
 const conversationsUpstream = () => product.simulator.store.conversations.size;
 const visitorTextsUpstream = () =>
-  [...product.simulator.store.messages.values()].flat().filter((message) => message.sender === 'visitor').map((message) => message.text);
+  [...product.simulator.store.messages.values()]
+    .flat()
+    .filter((message) => message.sender === 'visitor')
+    .map((message) => message.text);
 
 describe('the greeting in real Chromium', () => {
   it('greets and suggests; a suggestion, picked by keyboard, sends exactly one message in exactly one conversation', async () => {
@@ -77,7 +80,9 @@ describe('the greeting in real Chromium', () => {
     const { context, page } = await openPage(browser);
     try {
       const frame = await openPanel(page, '/es');
-      await expect.poll(() => frame.locator('.greeting').innerText()).toMatch(/^Hola, soy Sunny\. ¿En qué puedo ayudarle\?/);
+      await expect
+        .poll(() => frame.locator('.greeting').innerText())
+        .toMatch(/^Hola, soy Sunny\. ¿En qué puedo ayudarle\?/);
       expect(await frame.getByRole('list', { name: 'Preguntas sugeridas' }).getByRole('button').count()).toBe(4);
     } finally {
       await context.close();

@@ -9,7 +9,11 @@ export { serveHostPages, type HostPageServer } from '../../tools/host-pages.ts';
  * the visitor's message. Keystrokes that do not arrive fail the test: issue 21 found the fallback that used to
  * dispatch an input event instead hid keystrokes really lost by patients.
  */
-export async function typeAndSend(frame: import('playwright-core').Frame, text: string, how: 'type' | 'paste' = 'type'): Promise<void> {
+export async function typeAndSend(
+  frame: import('playwright-core').Frame,
+  text: string,
+  how: 'type' | 'paste' = 'type',
+): Promise<void> {
   const textarea = frame.locator('textarea');
   await textarea.click();
   if (how === 'paste') await textarea.fill(text);

@@ -22,13 +22,47 @@ function clashesInThisBrowser(names: string[]): string[] {
   const iframe = document.createElement('iframe');
   const sheet = new CSSStyleSheet();
   const objects: unknown[] = [
-    window, document, location, navigator, history, console, window.visualViewport, script, script.dataset, element,
-    element.attachShadow({ mode: 'open' }), element.style, iframe, iframe.style, sheet,
-    document.createElement('button'), document.createElement('span'), document.createElement('img'), document.createElement('style'),
-    document.createElementNS('http://www.w3.org/2000/svg', 'svg'), document.createElementNS('http://www.w3.org/2000/svg', 'path'),
-    new MessageEvent('message'), new Event('pointerenter'),
-    new Response('{}'), new Request(location.href), new Headers(), new URL(location.href), new URLSearchParams(),
-    new Map(), new Set(), [], '', 0, Promise.resolve(), /x/, new Error('x'), Object, Array, Number, JSON, Math,
+    window,
+    document,
+    location,
+    navigator,
+    history,
+    console,
+    window.visualViewport,
+    script,
+    script.dataset,
+    element,
+    element.attachShadow({ mode: 'open' }),
+    element.style,
+    iframe,
+    iframe.style,
+    sheet,
+    document.createElement('button'),
+    document.createElement('span'),
+    document.createElement('img'),
+    document.createElement('style'),
+    document.createElementNS('http://www.w3.org/2000/svg', 'svg'),
+    document.createElementNS('http://www.w3.org/2000/svg', 'path'),
+    new MessageEvent('message'),
+    new Event('pointerenter'),
+    new Response('{}'),
+    new Request(location.href),
+    new Headers(),
+    new URL(location.href),
+    new URLSearchParams(),
+    new Map(),
+    new Set(),
+    [],
+    '',
+    0,
+    Promise.resolve(),
+    /x/,
+    new Error('x'),
+    Object,
+    Array,
+    Number,
+    JSON,
+    Math,
   ];
   const found = new Set<string>();
   for (const value of objects) {
@@ -39,16 +73,20 @@ function clashesInThisBrowser(names: string[]): string[] {
   return [...found];
 }
 
-describe.each<EngineName>(['chromium', 'firefox', 'webkit'])('the names the loader build shortens, in %s', { timeout: 60_000 }, (name) => {
-  it('are none that its objects answer to', async () => {
-    const engine = await launchEngine(name);
-    try {
-      const tab = await engine.newTab();
-      await tab.goto(`http://www.smile-dental.test:${host.port}/`);
-      expect(await tab.evaluate(clashesInThisBrowser, [...LOADER_OWN_PROPERTIES])).toEqual([]);
-      await tab.close();
-    } finally {
-      await engine.close();
-    }
-  });
-});
+describe.each<EngineName>(['chromium', 'firefox', 'webkit'])(
+  'the names the loader build shortens, in %s',
+  { timeout: 60_000 },
+  (name) => {
+    it('are none that its objects answer to', async () => {
+      const engine = await launchEngine(name);
+      try {
+        const tab = await engine.newTab();
+        await tab.goto(`http://www.smile-dental.test:${host.port}/`);
+        expect(await tab.evaluate(clashesInThisBrowser, [...LOADER_OWN_PROPERTIES])).toEqual([]);
+        await tab.close();
+      } finally {
+        await engine.close();
+      }
+    });
+  },
+);

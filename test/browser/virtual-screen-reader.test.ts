@@ -43,17 +43,30 @@ function virtualScreenReaderScript(): string {
 const LIBRARY = virtualScreenReaderScript();
 
 beforeAll(async () => {
-  [engine, product] = await Promise.all([launchEngine(), startProduct({ relayHost: 'chat.vendor-relay.test', simulator: { agentJoinDelayMs: 300 } })]);
+  [engine, product] = await Promise.all([
+    launchEngine(),
+    startProduct({ relayHost: 'chat.vendor-relay.test', simulator: { agentJoinDelayMs: 300 } }),
+  ]);
   host = await serveHostPages({ '/en': () => ({ body: hostPage('en') }), '/ar': () => ({ body: hostPage('ar') }) });
 }, 60_000);
 afterAll(async () => {
   await Promise.all([engine?.close(), product?.close(), host?.close()]);
 });
 
-type VirtualWindow = { virtualScreenReader: { virtual: { start(options: { container: Element }): Promise<void>; spokenPhraseLog(): Promise<string[]>; next(): Promise<void>; stop(): Promise<void> } } };
+type VirtualWindow = {
+  virtualScreenReader: {
+    virtual: {
+      start(options: { container: Element }): Promise<void>;
+      spokenPhraseLog(): Promise<string[]>;
+      next(): Promise<void>;
+      stop(): Promise<void>;
+    };
+  };
+};
 
 /** Everything the virtual screen reader has spoken since it started in the frame. */
-const spoken = (tab: Tab) => tab.evaluateInFrame(() => (window as unknown as VirtualWindow).virtualScreenReader.virtual.spokenPhraseLog());
+const spoken = (tab: Tab) =>
+  tab.evaluateInFrame(() => (window as unknown as VirtualWindow).virtualScreenReader.virtual.spokenPhraseLog());
 
 /**
  * The live-region phrases only ("polite: …", "assertive: …"), in the order spoken, without the bidirectional isolates
@@ -66,11 +79,19 @@ const withoutIsolates = (text: string) => text.replace(/[\u2066-\u2069]/g, '');
 
 async function openPanel(tab: Tab, path: string) {
   await tab.goto(page(path));
-  await expect.poll(() => tab.evaluate(() => !!document.querySelector('practice-chat')?.shadowRoot?.querySelector('button')), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => tab.evaluate(() => !!document.querySelector('practice-chat')?.shadowRoot?.querySelector('button')), {
+      timeout: 10_000,
+    })
+    .toBe(true);
   await tab.click({ launcher: true });
-  await expect.poll(() => tab.evaluateInFrame(() => !!document.querySelector('textarea')), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => tab.evaluateInFrame(() => !!document.querySelector('textarea')), { timeout: 10_000 })
+    .toBe(true);
   await tab.injectIntoFrame(LIBRARY);
-  await tab.evaluateInFrame(() => (window as unknown as VirtualWindow).virtualScreenReader.virtual.start({ container: document.body }));
+  await tab.evaluateInFrame(() =>
+    (window as unknown as VirtualWindow).virtualScreenReader.virtual.start({ container: document.body }),
+  );
 }
 
 /** Moves the virtual screen reader's cursor through the whole panel, as a patient reading it line by line does. */
@@ -92,7 +113,8 @@ async function send(tab: Tab, text: string) {
   await tab.press('Enter');
 }
 
-const count = (phrases: string[], wanted: string) => phrases.filter((phrase) => withoutIsolates(phrase) === wanted).length;
+const count = (phrases: string[], wanted: string) =>
+  phrases.filter((phrase) => withoutIsolates(phrase) === wanted).length;
 
 describe('a conversation as a virtual screen reader speaks it, in Chromium', { timeout: 120_000 }, () => {
   for (const locale of ['en', 'ar'] as const) {
@@ -105,13 +127,19 @@ describe('a conversation as a virtual screen reader speaks it, in Chromium', { t
         expect(count(await spoken(tab), strings.greeting.replace('{bot}', 'Sunny'))).toBe(1);
         expect(await announced(tab)).toEqual([]);
 
-        const reply = expect.stringMatching(new RegExp(`^polite: ${strings.newMessageAnnouncement.replace('{author}', 'Sunny')}: \\S`));
+        const reply = expect.stringMatching(
+          new RegExp(`^polite: ${strings.newMessageAnnouncement.replace('{author}', 'Sunny')}: \\S`),
+        );
         await send(tab, locale === 'en' ? 'What are your opening hours?' : 'ما مواعيد العمل لديكم؟');
         await expect.poll(() => announced(tab), { timeout: 10_000 }).toEqual([reply]);
 
-        const teamReply = expect.stringMatching(new RegExp(`^polite: ${strings.newMessageAnnouncement.replace('{author}', 'Grace')}.*: \\S`));
+        const teamReply = expect.stringMatching(
+          new RegExp(`^polite: ${strings.newMessageAnnouncement.replace('{author}', 'Grace')}.*: \\S`),
+        );
         await tab.click({ button: strings.talkToPerson });
-        await expect.poll(() => announced(tab), { timeout: 10_000 }).toEqual([reply, `polite: ${strings.escalated}`, teamReply]);
+        await expect
+          .poll(() => announced(tab), { timeout: 10_000 })
+          .toEqual([reply, `polite: ${strings.escalated}`, teamReply]);
 
         // Every try of the send fails upstream: the panel retries on its own (said once, politely), then gives up
         // (said once, assertively).
@@ -120,7 +148,13 @@ describe('a conversation as a virtual screen reader speaks it, in Chromium', { t
           await send(tab, locale === 'en' ? 'Is this sent?' : 'هل أُرسلت؟');
           await expect
             .poll(() => announced(tab), { timeout: 60_000, interval: 500 })
-            .toEqual([reply, `polite: ${strings.escalated}`, teamReply, `polite: ${strings.retrying}`, `assertive: ${strings.failed} ${strings.retry}`]);
+            .toEqual([
+              reply,
+              `polite: ${strings.escalated}`,
+              teamReply,
+              `polite: ${strings.retrying}`,
+              `assertive: ${strings.failed} ${strings.retry}`,
+            ]);
         } finally {
           product.simulator.faults.reset();
         }
@@ -128,7 +162,14 @@ describe('a conversation as a virtual screen reader speaks it, in Chromium', { t
         await tab.click({ button: strings.endChat });
         await expect
           .poll(() => announced(tab), { timeout: 10_000 })
-          .toEqual([reply, `polite: ${strings.escalated}`, teamReply, `polite: ${strings.retrying}`, `assertive: ${strings.failed} ${strings.retry}`, `assertive: ${strings.ended}`]);
+          .toEqual([
+            reply,
+            `polite: ${strings.escalated}`,
+            teamReply,
+            `polite: ${strings.retrying}`,
+            `assertive: ${strings.failed} ${strings.retry}`,
+            `assertive: ${strings.ended}`,
+          ]);
       } finally {
         await tab.close();
       }

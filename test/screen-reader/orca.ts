@@ -25,7 +25,9 @@ const which = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).st
 const missing = ['orca', 'Xvfb', 'dbus-launch', CHROMIUM_PATH].filter((tool) => !which(tool));
 if (!existsSync('/usr/libexec/at-spi-bus-launcher')) missing.push('/usr/libexec/at-spi-bus-launcher (at-spi2-core)');
 if (missing.length) {
-  console.error(`test:screen-reader needs ${missing.join(', ')}.\nOn Debian, as root: apt-get install -y --no-install-recommends orca at-spi2-core dbus-x11 xvfb`);
+  console.error(
+    `test:screen-reader needs ${missing.join(', ')}.\nOn Debian, as root: apt-get install -y --no-install-recommends orca at-spi2-core dbus-x11 xvfb`,
+  );
   process.exit(2);
 }
 
@@ -57,7 +59,10 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms
  */
 function spokenLines(log: string): { at: number; text: string }[] {
   return [...log.matchAll(/^(\d\d):(\d\d):(\d\d\.\d+) - SPEECH OUTPUT: '(.*)'(?:\{.*\})?$/gm)]
-    .map(([, hours, minutes, seconds, text]) => ({ at: Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds), text: text! }))
+    .map(([, hours, minutes, seconds, text]) => ({
+      at: Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds),
+      text: text!,
+    }))
     .filter((line) => line.text.trim() !== '');
 }
 /** Now as Orca stamps its log lines: seconds since local midnight. */
@@ -78,7 +83,13 @@ async function runLocale(locale: 'en' | 'ar') {
   const strings = CATALOGS[locale];
   const scratch = mkdtempSync(join(tmpdir(), 'orca-run-'));
   const debugFile = join(scratch, 'orca-debug.out');
-  const baseEnv: NodeJS.ProcessEnv = { ...process.env, DISPLAY, HOME: scratch, XDG_RUNTIME_DIR: scratch, XDG_CONFIG_HOME: join(scratch, 'config') };
+  const baseEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    DISPLAY,
+    HOME: scratch,
+    XDG_RUNTIME_DIR: scratch,
+    XDG_CONFIG_HOME: join(scratch, 'config'),
+  };
 
   start('Xvfb', [DISPLAY, '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], baseEnv);
   await waitFor(() => existsSync(`/tmp/.X11-unix/X${DISPLAY.slice(1)}`), 'Xvfb');
@@ -90,10 +101,30 @@ async function runLocale(locale: 'en' | 'ar') {
   const env = { ...baseEnv, DBUS_SESSION_BUS_ADDRESS: address, ACCESSIBILITY_ENABLED: '1', NO_AT_BRIDGE: '0' };
   start('/usr/libexec/at-spi-bus-launcher', ['--launch-immediately'], env);
   await sleep(1000);
-  spawnSync('dbus-send', ['--session', '--dest=org.a11y.Bus', '/org/a11y/bus', 'org.freedesktop.DBus.Properties.Set', 'string:org.a11y.Status', 'string:IsEnabled', 'variant:boolean:true'], { env });
+  spawnSync(
+    'dbus-send',
+    [
+      '--session',
+      '--dest=org.a11y.Bus',
+      '/org/a11y/bus',
+      'org.freedesktop.DBus.Properties.Set',
+      'string:org.a11y.Status',
+      'string:IsEnabled',
+      'variant:boolean:true',
+    ],
+    { env },
+  );
   mkdirSync(join(scratch, 'orca-prefs'), { recursive: true });
-  const orca = start('orca', ['--replace', '--user-prefs', join(scratch, 'orca-prefs'), '--debug-file', debugFile], env);
-  await waitFor(() => existsSync(debugFile) && readFileSync(debugFile, 'utf8').length > 10_000, 'Orca to start', 30_000);
+  const orca = start(
+    'orca',
+    ['--replace', '--user-prefs', join(scratch, 'orca-prefs'), '--debug-file', debugFile],
+    env,
+  );
+  await waitFor(
+    () => existsSync(debugFile) && readFileSync(debugFile, 'utf8').length > 10_000,
+    'Orca to start',
+    30_000,
+  );
   await sleep(3000);
 
   const product = await startProduct({ relayHost: 'chat.vendor-relay.test' });
@@ -182,7 +213,9 @@ async function runLocale(locale: 'en' | 'ar') {
     '# Lines starting ">>" are the script\'s actions; the lines after each are what Orca said next.',
     '',
   ];
-  const events = [...marks.map((mark) => ({ at: mark.at, text: `>> ${mark.label}` })), ...lines].sort((a, b) => a.at - b.at);
+  const events = [...marks.map((mark) => ({ at: mark.at, text: `>> ${mark.label}` })), ...lines].sort(
+    (a, b) => a.at - b.at,
+  );
   out.push(...events.map((event) => event.text));
   mkdirSync(OUT_DIR, { recursive: true });
   writeFileSync(join(OUT_DIR, `orca-${locale}.txt`), `${out.join('\n')}\n`);
@@ -199,7 +232,8 @@ async function runLocale(locale: 'en' | 'ar') {
   // The run fails where Orca did not say each status announcement exactly once, or dropped live regions because it
   // took the page for a background tab (a run to repeat: see docs/accessibility.md).
   const problems: string[] = [];
-  if (log.includes('Live region source is not in active tab')) problems.push('Orca took the page for an inactive tab and ignored live regions');
+  if (log.includes('Live region source is not in active tab'))
+    problems.push('Orca took the page for an inactive tab and ignored live regions');
   for (const phrase of [strings.escalated, strings.retrying, `${strings.failed} ${strings.retry}`, strings.ended]) {
     const times = lines.filter((line) => line.text === phrase).length;
     if (times !== 1) problems.push(`"${phrase}" spoken ${times} times`);

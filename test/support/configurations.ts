@@ -16,5 +16,12 @@ export const smileDentalConfiguration: WebchatConfiguration = {
 
 export const smileDentalAnswer: ConfigurationAnswer = {
   ...smileDentalConfiguration,
-  launcher: { background: '#1d4ed8', color: '#ffffff', opacity: 0.9, label: 'Chat with Sunny', locale: 'en', dir: 'ltr' },
+  launcher: {
+    background: '#1d4ed8',
+    color: '#ffffff',
+    opacity: 0.9,
+    label: 'Chat with Sunny',
+    locale: 'en',
+    dir: 'ltr',
+  },
 };

@@ -18,11 +18,21 @@ export interface ForwardingPolicy {
   agent?: Agent;
 }
 
-export async function startForwardingProxy({ target, answer, agent }: ForwardingPolicy, port = 0): Promise<ForwardingProxy> {
+export async function startForwardingProxy(
+  { target, answer, agent }: ForwardingPolicy,
+  port = 0,
+): Promise<ForwardingProxy> {
   const server = createServer((incoming, outgoing) => {
     const to = target(incoming);
     const forwarded = request(
-      { host: to.hostname, port: to.port, method: incoming.method, path: incoming.url, headers: incoming.headers, agent },
+      {
+        host: to.hostname,
+        port: to.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: incoming.headers,
+        agent,
+      },
       (response) => answer(response, outgoing),
     );
     forwarded.on('error', () => (outgoing.headersSent ? outgoing.destroy() : outgoing.writeHead(502).end()));

@@ -29,7 +29,19 @@ export interface AppProps {
   storageUnavailable?: boolean;
 }
 
-export function App({ model, configuration, strings, locale, maxLength, onClose, refreshLogo, composerRef, preview = false, storageUnavailable = false, onLanguage }: AppProps) {
+export function App({
+  model,
+  configuration,
+  strings,
+  locale,
+  maxLength,
+  onClose,
+  refreshLogo,
+  composerRef,
+  preview = false,
+  storageUnavailable = false,
+  onLanguage,
+}: AppProps) {
   const ownRef = useRef<HTMLTextAreaElement>(null);
   const inputRef = composerRef ?? ownRef;
   const newChatRef = useRef<HTMLButtonElement>(null);
@@ -60,7 +72,14 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
       // Where the panel covers the page it is modal: Tab never reaches the launcher or the page hidden beneath it.
       // keyCode: WebKitGTK names Shift+Tab (its ISO_Left_Tab key) "Unidentified", but keeps Tab's code.
       else if (event.keyCode === 9 && panelRef.current && covers()) wrapTab(event, panelRef.current);
-      else if (event.target === document.body && event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) inputRef.current?.focus();
+      else if (
+        event.target === document.body &&
+        event.key.length === 1 &&
+        !event.ctrlKey &&
+        !event.metaKey &&
+        !event.altKey
+      )
+        inputRef.current?.focus();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -68,7 +87,8 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
 
   useEffect(() => {
     const active = document.activeElement;
-    if (focusBefore.current?.isConnected === false && (!active || active === document.body)) (inputRef.current ?? newChatRef.current)?.focus();
+    if (focusBefore.current?.isConnected === false && (!active || active === document.body))
+      (inputRef.current ?? newChatRef.current)?.focus();
   });
 
   async function escalate() {
@@ -86,7 +106,16 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
       style={{ '--accent': accent.background, '--on-accent': accent.text }}
     >
       {/* Keyed by the logo, so a new configuration (the demo's preview) starts its logo checks afresh. */}
-      <Header key={configuration.logo_url ?? ''} botName={botName} logoUrl={configuration.logo_url} strings={strings} locale={locale} onLanguage={onLanguage} refreshLogo={refreshLogo} onClose={onClose} />
+      <Header
+        key={configuration.logo_url ?? ''}
+        botName={botName}
+        logoUrl={configuration.logo_url}
+        strings={strings}
+        locale={locale}
+        onLanguage={onLanguage}
+        refreshLogo={refreshLogo}
+        onClose={onClose}
+      />
       {preview && <p class="notice preview">{strings.preview}</p>}
       {storageUnavailable && !preview && <p class="notice no-resume">{strings.noResume}</p>}
       <p class="notice">
@@ -103,7 +132,13 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
           onTalkToPerson={() => (void escalate(), inputRef.current?.focus())}
         />
       ) : (
-        <MessageList messages={model.messages.value} strings={strings} locale={locale} onRetry={model.retry} greeting={strings.greeting(botName)} />
+        <MessageList
+          messages={model.messages.value}
+          strings={strings}
+          locale={locale}
+          onRetry={model.retry}
+          greeting={strings.greeting(botName)}
+        />
       )}
       {model.typing.value && (
         <p class="typing" aria-hidden="true">
@@ -114,7 +149,9 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
       {escalationError && <p class="notice trouble">{escalationError}</p>}
       {/* Announces each new reply once; the history is never read out again. */}
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">
-        {latest ? `${strings.newMessageAnnouncement(latest.sender === 'agent' ? strings.agentLabel(latest.authorName) : latest.authorName)}: ${latest.text}` : ''}
+        {latest
+          ? `${strings.newMessageAnnouncement(latest.sender === 'agent' ? strings.agentLabel(latest.authorName) : latest.authorName)}: ${latest.text}`
+          : ''}
       </div>
       <StatusAnnouncer model={model} strings={strings} />
       {finished ? (

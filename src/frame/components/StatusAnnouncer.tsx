@@ -15,7 +15,11 @@ interface StatusAnnouncerProps {
  * nothing. The visible notices stay plain text, so the reading order does not repeat them as announcements.
  */
 export function StatusAnnouncer({ model, strings }: StatusAnnouncerProps) {
-  const now: StatusSnapshot = [model.phase.value, model.connectionTrouble.value, model.messages.value.filter((message) => message.delivery === 'failed').length];
+  const now: StatusSnapshot = [
+    model.phase.value,
+    model.connectionTrouble.value,
+    model.messages.value.filter((message) => message.delivery === 'failed').length,
+  ];
   const last = useRef(now);
   const said = useRef(['', '', 0] as [string, string, number]);
   // Compared while rendering, against the state the last render showed, so no change is lost between renders and

@@ -38,7 +38,13 @@ export const STREAM_ATTEMPTS = 3;
 
 /** How long the typing indicator waits for a reply before it gives up. */
 const TYPING_TIMEOUT_MS = 30_000;
-const RETRYABLE = new Set<TransportErrorCode>(['network', 'upstream_unavailable', 'upstream_timeout', 'rate_limited', 'internal']);
+const RETRYABLE = new Set<TransportErrorCode>([
+  'network',
+  'upstream_unavailable',
+  'upstream_timeout',
+  'rate_limited',
+  'internal',
+]);
 
 export type ChatModel = ReturnType<typeof createChatModel>;
 
@@ -175,10 +181,13 @@ export function createChatModel(deps: ChatModelDependencies) {
     live = false;
     streamFailures = 0;
     deps.clearTimer(streamTimer);
-    streamTimer = deps.setTimer(() => {
-      live = true;
-      catchUp();
-    }, Math.max(STREAM_RETRY_MS, retryAfterMs));
+    streamTimer = deps.setTimer(
+      () => {
+        live = true;
+        catchUp();
+      },
+      Math.max(STREAM_RETRY_MS, retryAfterMs),
+    );
     schedulePoll(0);
   }
 
@@ -204,7 +213,8 @@ export function createChatModel(deps: ChatModelDependencies) {
       if (event.type === 'reconnect') catchUp();
       if (event.type !== 'error' || refused(event.data)) return;
       // A dropped connection (a relay restarting) is tried again soon; anything else means streaming does not work here.
-      if (event.data.code === 'network' && ++streamFailures < STREAM_ATTEMPTS) streamTimer = deps.setTimer(catchUp, retryDelayMs(streamFailures, undefined, deps.random));
+      if (event.data.code === 'network' && ++streamFailures < STREAM_ATTEMPTS)
+        streamTimer = deps.setTimer(catchUp, retryDelayMs(streamFailures, undefined, deps.random));
       else fallBack(event.data.retryAfterMs);
     });
   }
@@ -218,7 +228,10 @@ export function createChatModel(deps: ChatModelDependencies) {
    */
   function deliverNext(): void {
     if (delivering.size > 0 || disposed) return;
-    const next = messages.value.find((candidate) => candidate.sender === 'visitor' && (candidate.delivery === 'sending' || candidate.delivery === 'retrying'));
+    const next = messages.value.find(
+      (candidate) =>
+        candidate.sender === 'visitor' && (candidate.delivery === 'sending' || candidate.delivery === 'retrying'),
+    );
     if (next === undefined) return;
     delivering.add(next.key);
     void deliver(next.key, 1);
@@ -331,7 +344,17 @@ export function createChatModel(deps: ChatModelDependencies) {
       batch(() => {
         messages.value = [
           ...messages.value,
-          { key, id: null, sequence: null, sender: 'visitor', authorName: '', text: trimmed, createdAt: new Date(now()).toISOString(), delivery: 'sending', idempotencyKey: deps.newKey() },
+          {
+            key,
+            id: null,
+            sequence: null,
+            sender: 'visitor',
+            authorName: '',
+            text: trimmed,
+            createdAt: new Date(now()).toISOString(),
+            delivery: 'sending',
+            idempotencyKey: deps.newKey(),
+          },
         ];
         awaitingReply.value = true;
         if (phase.value === 'ended') phase.value = 'new';

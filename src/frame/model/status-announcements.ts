@@ -11,7 +11,11 @@ export type StatusSnapshot = [phase: ChatPhase, connectionTrouble: boolean, fail
  * What to say politely (when the screen reader is free) and assertively (at once: the patient may believe a message
  * was sent, or keep typing into a chat that is over); '' for nothing.
  */
-export function statusAnnouncements([phase, trouble, failed]: StatusSnapshot, [nextPhase, nextTrouble, nextFailed]: StatusSnapshot, strings: Strings): [polite: string, assertive: string] {
+export function statusAnnouncements(
+  [phase, trouble, failed]: StatusSnapshot,
+  [nextPhase, nextTrouble, nextFailed]: StatusSnapshot,
+  strings: Strings,
+): [polite: string, assertive: string] {
   const polite: string[] = [];
   const assertive: string[] = [];
   const finished = nextPhase === 'ended' || nextPhase === 'resolved';
@@ -20,6 +24,7 @@ export function statusAnnouncements([phase, trouble, failed]: StatusSnapshot, [n
   if (nextFailed > failed) assertive.push(`${strings.failed} ${strings.retry}`);
   // Fewer failed messages in a chat that goes on: the patient asked for one to be sent again.
   else if (nextFailed < failed && !finished && nextPhase === phase) polite.push(strings.sending);
-  if (nextTrouble !== trouble && !(finished && trouble)) polite.push(nextTrouble ? strings.retrying : strings.reconnected);
+  if (nextTrouble !== trouble && !(finished && trouble))
+    polite.push(nextTrouble ? strings.retrying : strings.reconnected);
   return [polite.join(' '), assertive.join(' ')];
 }

@@ -35,7 +35,10 @@ export function createConversationReader(
     if (recent === null) {
       // Read side by side, the status may predate a message on the page; it vouches only for what the visitor had
       // already seen (the cursor), so the next read that brings anything reads it again.
-      const [page, conversation] = await Promise.all([upstream.listMessagesAfter(conversationId, cursor, size), readStatus(conversationId, cursor)]);
+      const [page, conversation] = await Promise.all([
+        upstream.listMessagesAfter(conversationId, cursor, size),
+        readStatus(conversationId, cursor),
+      ]);
       return { page, conversation };
     }
     const page = await upstream.listMessagesAfter(conversationId, cursor, size);

@@ -38,9 +38,21 @@ export interface CreateRequest {
 /** Kept apart from the sends' records, which are scoped by conversation. */
 const recordScope = (requester: string) => `create\u0000${requester}`;
 
-export function createCreateOnce({ upstream, outcomes, now, onRecovered, onLeftEmpty, findWindowMs }: CreateOnceOptions) {
+export function createCreateOnce({
+  upstream,
+  outcomes,
+  now,
+  onRecovered,
+  onLeftEmpty,
+  findWindowMs,
+}: CreateOnceOptions) {
   async function findByReference(practice: string, reference: string): Promise<{ id: string } | null> {
-    const page = await upstream.listConversations({ practice, clientReference: reference, ordering: 'created_at', pageSize: MAX_PAGE_SIZE });
+    const page = await upstream.listConversations({
+      practice,
+      clientReference: reference,
+      ordering: 'created_at',
+      pageSize: MAX_PAGE_SIZE,
+    });
     const [first, ...others] = page.results;
     if (first === undefined) return null;
     onRecovered?.();

@@ -70,10 +70,20 @@ export interface DeliverOnceOptions {
   onReadBack?: (found: boolean) => void;
 }
 
-export function createDeliverOnce({ upstream, outcomes, sendWindowMs, settleWindowMs, now, onReadBack }: DeliverOnceOptions) {
+export function createDeliverOnce({
+  upstream,
+  outcomes,
+  sendWindowMs,
+  settleWindowMs,
+  now,
+  onReadBack,
+}: DeliverOnceOptions) {
   const settleMs = Math.max(settleWindowMs, sendWindowMs + LANDING_ALLOWANCE_MS);
   /** The visitor message with this body stored since the attempt began and not already another key's answer. */
-  async function findStored(conversationId: string, attempt: { bodyHash: string; startedAt: number }): Promise<Message | null> {
+  async function findStored(
+    conversationId: string,
+    attempt: { bodyHash: string; startedAt: number },
+  ): Promise<Message | null> {
     const since = attempt.startedAt - CLOCK_SKEW_ALLOWANCE_MS;
     let after = 0;
     for (;;) {
@@ -97,7 +107,10 @@ export function createDeliverOnce({ upstream, outcomes, sendWindowMs, settleWind
   /** The send, aborted at the window's end so that its record's `settlesBy` holds whatever upstream does. */
   async function sendWithin(conversationId: string, text: string): Promise<Message> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new UpstreamError('upstream_timeout', { path: 'send window' })), sendWindowMs);
+    const timer = setTimeout(
+      () => controller.abort(new UpstreamError('upstream_timeout', { path: 'send window' })),
+      sendWindowMs,
+    );
     try {
       return await upstream.sendMessage(conversationId, text, { signal: controller.signal });
     } finally {
@@ -140,7 +153,9 @@ export function createDeliverOnce({ upstream, outcomes, sendWindowMs, settleWind
       throw new SendOutcomeUnknown(error, Math.max(0, attempt.settlesBy - now()));
     }
     // Bookkeeping after the send: if it fails, the message was still sent, so it is answered all the same.
-    await Promise.all([outcomes.forget(conversationId, key), outcomes.claim(conversationId, message.id)]).catch(() => undefined);
+    await Promise.all([outcomes.forget(conversationId, key), outcomes.claim(conversationId, message.id)]).catch(
+      () => undefined,
+    );
     return message;
   };
 }

@@ -13,7 +13,8 @@ const attemptSchema = z.object({ bodyHash: z.string(), startedAt: z.number(), se
 export function createRedisUnknownOutcomeStore(client: RedisClient, ttlMs = 24 * 60 * 60 * 1000): UnknownOutcomeStore {
   // The key as a digest too: a create's key is what its maker presents to be answered.
   const attemptKey = (scope: string, key: string) => `pwc:lost:${bodyFingerprint(scope)}:${bodyFingerprint(key)}`;
-  const claimKey = (scope: string, messageId: string) => `pwc:answered:${bodyFingerprint(scope)}:${bodyFingerprint(messageId)}`;
+  const claimKey = (scope: string, messageId: string) =>
+    `pwc:answered:${bodyFingerprint(scope)}:${bodyFingerprint(messageId)}`;
 
   /** Not knowing whether an earlier attempt was lost must not turn into sending blind: refuse, and the panel retries. */
   async function redis<R>(command: () => Promise<R>): Promise<R> {

@@ -73,7 +73,9 @@ export function withReason(error: ApiError, reason: string): ApiError {
 
 export function errorResponse(c: Context, error: ApiError): Response {
   // The shape of ApiErrorBody (src/shared/wire.ts), with the relay-only code allowed.
-  const body: { error: { code: RelayErrorCode; message: ApiErrorBody['error']['message'] } } = { error: { code: error.code, message: error.message } };
+  const body: { error: { code: RelayErrorCode; message: ApiErrorBody['error']['message'] } } = {
+    error: { code: error.code, message: error.message },
+  };
   c.set('errorCode', error.code);
   if (error.reason !== undefined) c.set('errorCause', error.reason);
   const status = STATUS[error.code];

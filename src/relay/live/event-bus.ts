@@ -13,7 +13,10 @@ export interface EventBus {
 export function createMemoryEventBus(): EventBus {
   const listeners: ((conversationId: string) => void)[] = [];
   return {
-    publish: async (conversationId) => listeners.forEach((listener) => { listener(conversationId); }),
+    publish: async (conversationId) =>
+      listeners.forEach((listener) => {
+        listener(conversationId);
+      }),
     subscribe: (listener) => void listeners.push(listener),
     linked: () => true,
     close: async () => {},

@@ -80,7 +80,10 @@ const REFUSAL_TEXT: Record<ReadRefusal, string> = {
   conversation_resolved: 'The conversation has ended; start a new one.',
 };
 const refusalEvent = (code: ReadRefusal) => sseEvent('error', { error: { code, message: REFUSAL_TEXT[code] } });
-const statusOf = (conversation: { status: StreamStatus['status']; updatedAt: number }): StreamStatus => ({ status: conversation.status, status_as_of: asOf(conversation.updatedAt) });
+const statusOf = (conversation: { status: StreamStatus['status']; updatedAt: number }): StreamStatus => ({
+  status: conversation.status,
+  status_as_of: asOf(conversation.updatedAt),
+});
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 export function createLiveHub(options: LiveHubOptions) {
@@ -159,7 +162,9 @@ export function createLiveHub(options: LiveHubOptions) {
     while (!stream.ended) {
       let answer: Awaited<ReturnType<ReadPolicy['read']>>;
       try {
-        answer = await scheduler.run(() => policy.read(stream.subject, stream.cursor, { pageSize: CATCH_UP_PAGE_SIZE }));
+        answer = await scheduler.run(() =>
+          policy.read(stream.subject, stream.cursor, { pageSize: CATCH_UP_PAGE_SIZE }),
+        );
       } catch {
         // The stream stays open (its heartbeats go on) and tries again; the panel also reads what it missed after a gap.
         failures += 1;
@@ -207,7 +212,13 @@ export function createLiveHub(options: LiveHubOptions) {
 
   const nextDelay = (watch: Watch) =>
     nextReadDelayMs(
-      { now: now(), lastActivityAt: watch.lastActivityAt, eventsLive: now() - lastEventAt < EVENTS_LIVE_FOR_MS, failures: watch.failures, retryAfterMs: watch.retryAfterMs },
+      {
+        now: now(),
+        lastActivityAt: watch.lastActivityAt,
+        eventsLive: now() - lastEventAt < EVENTS_LIVE_FOR_MS,
+        failures: watch.failures,
+        retryAfterMs: watch.retryAfterMs,
+      },
       random,
     );
 
@@ -227,9 +238,14 @@ export function createLiveHub(options: LiveHubOptions) {
     try {
       const cursor = Math.min(...caughtUp.map((stream) => stream.cursor));
       // The handle that expires last: a stream whose own handle has expired is ended below, not served.
-      const subject = caughtUp.reduce((latest, stream) => (stream.subject.expiresAt > latest.expiresAt ? stream.subject : latest), caughtUp[0]!.subject);
+      const subject = caughtUp.reduce(
+        (latest, stream) => (stream.subject.expiresAt > latest.expiresAt ? stream.subject : latest),
+        caughtUp[0]!.subject,
+      );
       const eventsLive = now() - lastEventAt < EVENTS_LIVE_FOR_MS;
-      const answer = await scheduler.run(() => policy.read(subject, cursor, eventsLive ? { acceptStatusAgeMs: EVENTS_STATUS_AGE_MS } : {}));
+      const answer = await scheduler.run(() =>
+        policy.read(subject, cursor, eventsLive ? { acceptStatusAgeMs: EVENTS_STATUS_AGE_MS } : {}),
+      );
       watch.failures = 0;
       watch.retryAfterMs = 0;
       if (answer.refused !== null) {
@@ -256,7 +272,8 @@ export function createLiveHub(options: LiveHubOptions) {
     } catch (error) {
       // The streams stay open (their heartbeats go on); the watch backs off, and honours a 429's Retry-After.
       watch.failures += 1;
-      watch.retryAfterMs = error instanceof UpstreamError && error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 0;
+      watch.retryAfterMs =
+        error instanceof UpstreamError && error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 0;
     } finally {
       watch.reading = false;
     }
@@ -271,7 +288,8 @@ export function createLiveHub(options: LiveHubOptions) {
       let ending: [Stream, string][] | null = null;
       for (const stream of watch.streams) {
         if (policy.expired(stream.subject, t)) (ending ??= []).push([stream, refusalEvent('session_expired')]);
-        else if (t >= stream.endsAt) (ending ??= []).push([stream, sseEvent('reconnect', { reason: 'lifetime' } satisfies StreamReconnect)]);
+        else if (t >= stream.endsAt)
+          (ending ??= []).push([stream, sseEvent('reconnect', { reason: 'lifetime' } satisfies StreamReconnect)]);
         else if (t - stream.lastWriteAt >= STREAM_HEARTBEAT_MS - SWEEP_MS / 2) write(stream, HEARTBEAT);
       }
       if (ending !== null) for (const [stream, last] of ending) end(stream, last);
@@ -290,7 +308,8 @@ export function createLiveHub(options: LiveHubOptions) {
     /** Whether one more stream may open for this conversation (checked before the 200). */
     refusal(conversationId: string): OpenRefusal | null {
       if (connections >= options.maxStreams) return 'too_many_streams';
-      if ((connectionsPerConversation.get(conversationId) ?? 0) >= options.maxStreamsPerConversation) return 'too_many_for_conversation';
+      if ((connectionsPerConversation.get(conversationId) ?? 0) >= options.maxStreamsPerConversation)
+        return 'too_many_for_conversation';
       return null;
     },
 
@@ -315,7 +334,17 @@ export function createLiveHub(options: LiveHubOptions) {
       let watch = watches.get(conversationId);
       if (watch === undefined) {
         const lastActivityAt = recentActivity.get(conversationId) ?? Number.NEGATIVE_INFINITY;
-        watch = { conversationId, streams: new Set(), timer: null, dueAt: 0, reading: false, wakeAgain: false, lastActivityAt, failures: 0, retryAfterMs: 0 };
+        watch = {
+          conversationId,
+          streams: new Set(),
+          timer: null,
+          dueAt: 0,
+          reading: false,
+          wakeAgain: false,
+          lastActivityAt,
+          failures: 0,
+          retryAfterMs: 0,
+        };
         watches.set(conversationId, watch);
       }
       watch.streams.add(stream);

@@ -35,7 +35,8 @@ export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): 
   const listeners: ((conversationId: string) => void)[] = [];
   subscriber.on('message', (channel: string, sealed: string) => {
     const conversationId = channel === EVENTS_CHANNEL ? sealer.open(SEAL_SCOPE, EVENTS_CHANNEL, sealed) : null;
-    if (conversationId !== null) listeners.forEach((listener) => {
+    if (conversationId !== null)
+      listeners.forEach((listener) => {
         listener(conversationId);
       });
   });

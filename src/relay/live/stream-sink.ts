@@ -47,7 +47,9 @@ export function nodeSink(response: ServerResponse, headers: Record<string, strin
   const close = () => {
     closed = true;
     if (cutOff !== null) clearTimeout(cutOff);
-    listeners.splice(0).forEach((listener) => { listener(); });
+    listeners.splice(0).forEach((listener) => {
+      listener();
+    });
   };
   connection?.once('close', close);
   return {
@@ -85,12 +87,17 @@ export function webSink(highWaterMark = 16 * 1024): { sink: StreamSink; body: Re
   let closed = false;
   const listeners: (() => void)[] = [];
   let waiters: (() => void)[] = [];
-  const wakeWaiters = () => waiters.splice(0).forEach((wake) => { wake(); });
+  const wakeWaiters = () =>
+    waiters.splice(0).forEach((wake) => {
+      wake();
+    });
   const close = () => {
     if (closed) return;
     closed = true;
     wakeWaiters();
-    listeners.splice(0).forEach((listener) => { listener(); });
+    listeners.splice(0).forEach((listener) => {
+      listener();
+    });
   };
   const unsent = () => (closed ? 0 : Math.max(0, highWaterMark - (controller.desiredSize ?? highWaterMark)));
   const body = new ReadableStream<Uint8Array>(
@@ -113,7 +120,10 @@ export function webSink(highWaterMark = 16 * 1024): { sink: StreamSink; body: Re
       get unsent() {
         return unsent();
       },
-      drained: () => (closed || (controller.desiredSize ?? 0) > 0 ? Promise.resolve() : new Promise<void>((resolve) => void waiters.push(resolve))),
+      drained: () =>
+        closed || (controller.desiredSize ?? 0) > 0
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => void waiters.push(resolve)),
       end: () => {
         if (!closed) controller.close();
         close();

@@ -21,7 +21,12 @@ export function createPrometheusMetrics(): PrometheusMetrics {
   collectDefaultMetrics({ register: registry });
   // Three of those are gauges named like counters, which Prometheus' linter refuses (and rate() on them would
   // mislead); their per-type breakdowns (nodejs_active_handles{type}, …) stay and sum to the same numbers.
-  for (const misnamed of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(misnamed);
+  for (const misnamed of [
+    'nodejs_active_handles_total',
+    'nodejs_active_requests_total',
+    'nodejs_active_resources_total',
+  ])
+    registry.removeSingleMetric(misnamed);
 
   const requests = new Histogram({
     name: 'pwc_http_request_duration_seconds',
@@ -37,8 +42,16 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     buckets: UPSTREAM_BUCKETS,
     registers: [registry],
   });
-  const redisUp = new Gauge({ name: 'pwc_redis_up', help: 'Whether this instance is connected to Redis (REDIS_URL): 1 or 0.', registers: [registry] });
-  const redisErrors = new Counter({ name: 'pwc_redis_command_errors_total', help: 'Redis commands that failed (unreachable, timed out, refused).', registers: [registry] });
+  const redisUp = new Gauge({
+    name: 'pwc_redis_up',
+    help: 'Whether this instance is connected to Redis (REDIS_URL): 1 or 0.',
+    registers: [registry],
+  });
+  const redisErrors = new Counter({
+    name: 'pwc_redis_command_errors_total',
+    help: 'Redis commands that failed (unreachable, timed out, refused).',
+    registers: [registry],
+  });
   const sessionsExpired = new Counter({
     name: 'pwc_session_expired_total',
     help: 'Conversation calls answered session_expired (a handle expired, retired, or unknown to Redis): the panel starts a new chat.',
@@ -46,10 +59,38 @@ export function createPrometheusMetrics(): PrometheusMetrics {
   });
   // Read when scraped, from whatever the relay app registered (nothing yet: zeros).
   let readLive: () => LiveState = () => ({ streams: 0, watches: 0, draining: false, eventsLinked: false });
-  new Gauge({ name: 'pwc_live_streams', help: 'Live streams (GET /v1/conversation/events) open on this instance.', registers: [registry], collect() { this.set(readLive().streams); } });
-  new Gauge({ name: 'pwc_live_watches', help: 'Conversations this instance watches upstream for its live streams.', registers: [registry], collect() { this.set(readLive().watches); } });
-  new Gauge({ name: 'pwc_events_link_up', help: "Whether this instance hears the upstream events other instances receive (Redis pub/sub; always 1 without Redis): 1 or 0.", registers: [registry], collect() { this.set(readLive().eventsLinked ? 1 : 0); } });
-  new Gauge({ name: 'pwc_draining', help: 'Whether this instance is stopping (draining): 1 or 0.', registers: [registry], collect() { this.set(readLive().draining ? 1 : 0); } });
+  new Gauge({
+    name: 'pwc_live_streams',
+    help: 'Live streams (GET /v1/conversation/events) open on this instance.',
+    registers: [registry],
+    collect() {
+      this.set(readLive().streams);
+    },
+  });
+  new Gauge({
+    name: 'pwc_live_watches',
+    help: 'Conversations this instance watches upstream for its live streams.',
+    registers: [registry],
+    collect() {
+      this.set(readLive().watches);
+    },
+  });
+  new Gauge({
+    name: 'pwc_events_link_up',
+    help: 'Whether this instance hears the upstream events other instances receive (Redis pub/sub; always 1 without Redis): 1 or 0.',
+    registers: [registry],
+    collect() {
+      this.set(readLive().eventsLinked ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'pwc_draining',
+    help: 'Whether this instance is stopping (draining): 1 or 0.',
+    registers: [registry],
+    collect() {
+      this.set(readLive().draining ? 1 : 0);
+    },
+  });
   const storageRefusals = new Counter({
     name: 'pwc_storage_refusals_total',
     help: 'Requests refused because Redis could not be used (storage_unavailable): unreachable, hung or a failed command.',
@@ -118,7 +159,14 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     metrics,
     registry,
     gaugeAtScrape: (name, help, read) => {
-      new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      });
     },
   };
 }

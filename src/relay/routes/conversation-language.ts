@@ -29,15 +29,29 @@ export interface ConversationLanguageOptions {
 const languageBody = z.strictObject({ language: patientLanguage });
 
 /** Mounted at /v1, beside conversationRoutes. */
-export function conversationLanguageRoutes({ upstream, handles, revocations, messageLimiter, deadlineMs }: ConversationLanguageOptions) {
+export function conversationLanguageRoutes({
+  upstream,
+  handles,
+  revocations,
+  messageLimiter,
+  deadlineMs,
+}: ConversationLanguageOptions) {
   const { live: liveClaims } = createHandleClaims(handles, revocations);
   return new Hono<RelayEnv>().put('/conversation/language', requireJson(), async (c) => {
     const claims = await liveClaims(c);
     const body = languageBody.safeParse(await readJson(c));
-    if (!body.success) throw new ApiError('bad_request', undefined, `The body must be {"language": "..."}, one of ${LOCALE_TAGS.join(', ')}.`);
+    if (!body.success)
+      throw new ApiError(
+        'bad_request',
+        undefined,
+        `The body must be {"language": "..."}, one of ${LOCALE_TAGS.join(', ')}.`,
+      );
     const decision = await messageLimiter.hit(claims.conversationId);
     if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
-    await withDeadline(deadlineMs, upstream.updateConversation(claims.conversationId, { language: body.data.language })).catch((error: unknown) => {
+    await withDeadline(
+      deadlineMs,
+      upstream.updateConversation(claims.conversationId, { language: body.data.language }),
+    ).catch((error: unknown) => {
       throw apiErrorFromUpstream(error);
     });
     return c.body(null, 204);

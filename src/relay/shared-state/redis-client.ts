@@ -25,7 +25,11 @@ export const PRESENCE_KEY = 'pwc:present';
  * reconnection), so a send answers `upstream_unavailable` with Retry-After and the panel retries; it reconnects by
  * itself. Commands issued while it first connects wait for the connection rather than fail.
  */
-export function createRedisClient(url: string, logger: Logger, metrics: Pick<RelayMetrics, 'redisUp' | 'redisCommandError'> = noMetrics): RedisClient {
+export function createRedisClient(
+  url: string,
+  logger: Logger,
+  metrics: Pick<RelayMetrics, 'redisUp' | 'redisCommandError'> = noMetrics,
+): RedisClient {
   const client = new Redis(url, {
     maxRetriesPerRequest: 1,
     commandTimeout: 1_000,
@@ -43,7 +47,10 @@ export function createRedisClient(url: string, logger: Logger, metrics: Pick<Rel
     if (state === 'lost') return;
     state = 'lost';
     metrics.redisUp(false);
-    logger.warn('Redis (REDIS_URL) is unreachable: sends and creates are refused with Retry-After, quotas are not enforced.', { redis: 'lost' });
+    logger.warn(
+      'Redis (REDIS_URL) is unreachable: sends and creates are refused with Retry-After, quotas are not enforced.',
+      { redis: 'lost' },
+    );
   };
   client.on('error', lost);
   client.on('close', () => state === 'up' && lost());
@@ -57,7 +64,10 @@ export function createRedisClient(url: string, logger: Logger, metrics: Pick<Rel
     void client.set(PRESENCE_KEY, '1', 'NX').then(
       (written) => {
         if (cameBack && written === 'OK') {
-          logger.warn('Redis (REDIS_URL) came back without the relay\'s keys (restarted without persistence, an empty replica, or flushed): open chats end and idempotency records are gone.', { redis: 'data_lost' });
+          logger.warn(
+            "Redis (REDIS_URL) came back without the relay's keys (restarted without persistence, an empty replica, or flushed): open chats end and idempotency records are gone.",
+            { redis: 'data_lost' },
+          );
         }
       },
       () => {},
@@ -80,7 +90,10 @@ export function createRedisClient(url: string, logger: Logger, metrics: Pick<Rel
         unresponsive.add(client);
         state = 'lost';
         metrics.redisUp(false);
-        logger.warn(`Redis (REDIS_URL) does not answer within ${REDIS_PROBE_TIMEOUT_MS} ms: sends and creates are refused with Retry-After, quotas are not enforced.`, { redis: 'hung' });
+        logger.warn(
+          `Redis (REDIS_URL) does not answer within ${REDIS_PROBE_TIMEOUT_MS} ms: sends and creates are refused with Retry-After, quotas are not enforced.`,
+          { redis: 'hung' },
+        );
       }
     });
   }, REDIS_PROBE_INTERVAL_MS);
@@ -102,14 +115,19 @@ export function createRedisClient(url: string, logger: Logger, metrics: Pick<Rel
  * commands wait for the connection instead.
  */
 export function isReconnecting(client: RedisClient): boolean {
-  return client.status === 'reconnecting' || client.status === 'close' || client.status === 'end' || unresponsive.has(client);
+  return (
+    client.status === 'reconnecting' || client.status === 'close' || client.status === 'end' || unresponsive.has(client)
+  );
 }
 
 /** Whether Redis answers a PING within `timeoutMs`, for /readyz. */
 export async function redisAnswers(client: RedisClient, timeoutMs = 500): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    const pong = await Promise.race([client.ping(), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)))]);
+    const pong = await Promise.race([
+      client.ping(),
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs))),
+    ]);
     return pong === 'PONG';
   } catch {
     return false;

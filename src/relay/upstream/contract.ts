@@ -73,7 +73,12 @@ export interface UpstreamContract {
    * the conversation and filters the list by (`client_reference`), so that a create whose answer was lost can be
    * found again instead of created twice, which would leave an empty conversation with the practice.
    */
-  createConversation(input: { practice: string; subject?: string; language?: string; clientReference?: string }): Promise<ConversationDetail>;
+  createConversation(input: {
+    practice: string;
+    subject?: string;
+    language?: string;
+    clientReference?: string;
+  }): Promise<ConversationDetail>;
   getConversation(id: string): Promise<ConversationDetail>;
   listConversations(filters?: ConversationFilters): Promise<Page<Conversation>>;
   walkConversations(filters?: ConversationFilters): AsyncGenerator<Conversation, void, undefined>;
@@ -143,7 +148,11 @@ const defined = (fields: Record<string, string | undefined>) =>
 
 export function createContract(http: UpstreamHttp): UpstreamContract {
   const detail = (method: 'GET' | 'POST' | 'PATCH', path: string, id: string, json?: unknown) =>
-    http.request(method, path, { schema: conversationDetailSchema, params: { id }, ...(json === undefined ? {} : { json }) });
+    http.request(method, path, {
+      schema: conversationDetailSchema,
+      params: { id },
+      ...(json === undefined ? {} : { json }),
+    });
 
   return {
     getWebchatConfiguration: (clientId) =>
@@ -165,7 +174,8 @@ export function createContract(http: UpstreamHttp): UpstreamContract {
       http.request('GET', '/api/conversations/', { schema: conversationPage, query: conversationQuery(filters) }),
     walkConversations: (filters = {}) =>
       walkPages(http, '/api/conversations/', conversationQuery({ ...filters, page: undefined }), conversationSchema),
-    updateConversation: (id, { subject, language }) => detail('PATCH', CONVERSATION, id, defined({ subject, language })),
+    updateConversation: (id, { subject, language }) =>
+      detail('PATCH', CONVERSATION, id, defined({ subject, language })),
 
     sendMessage: (id, text, { signal } = {}) =>
       http.request('POST', `${CONVERSATION}messages/`, {
@@ -190,12 +200,21 @@ export function createContract(http: UpstreamHttp): UpstreamContract {
 
     listPatients: (id) =>
       collectAll(
-        walkPages(http, `${CONVERSATION}patients/`, { page_size: MAX_PAGE_SIZE }, patientLinkSchema, { params: { id } }),
+        walkPages(http, `${CONVERSATION}patients/`, { page_size: MAX_PAGE_SIZE }, patientLinkSchema, {
+          params: { id },
+        }),
       ),
     addPatient: (id, patient) =>
-      http.request('POST', `${CONVERSATION}patients/`, { schema: patientLinkSchema, params: { id }, json: { patient } }),
+      http.request('POST', `${CONVERSATION}patients/`, {
+        schema: patientLinkSchema,
+        params: { id },
+        json: { patient },
+      }),
     async removePatient(id, patient) {
-      await http.request('DELETE', `${CONVERSATION}patients/{patient}/`, { schema: noContent, params: { id, patient } });
+      await http.request('DELETE', `${CONVERSATION}patients/{patient}/`, {
+        schema: noContent,
+        params: { id, patient },
+      });
     },
   };
 }

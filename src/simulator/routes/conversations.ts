@@ -80,7 +80,10 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
         Date.parse(a.created_at) - Date.parse(b.created_at) || (created.get(a.id) ?? 0) - (created.get(b.id) ?? 0);
       return direction === 'asc' ? byTime : -byTime;
     });
-    return pageResponse(c, list.map((conversation) => ({ ...conversation })));
+    return pageResponse(
+      c,
+      list.map((conversation) => ({ ...conversation })),
+    );
   });
 
   app.get('/api/conversations/:id/', ctx.auth, (c) => {

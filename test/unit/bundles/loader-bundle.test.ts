@@ -50,7 +50,8 @@ describe('dist/loader.js', () => {
 /** Every property name an object answers to, its prototypes' included. */
 function propertyNames(value: object): string[] {
   const names: string[] = [];
-  for (let object: object | null = value; object; object = Object.getPrototypeOf(object)) names.push(...Object.getOwnPropertyNames(object));
+  for (let object: object | null = value; object; object = Object.getPrototypeOf(object))
+    names.push(...Object.getOwnPropertyNames(object));
   return names;
 }
 
@@ -67,22 +68,57 @@ describe('the property names the loader build shortens', () => {
     const iframe = doc.createElement('iframe');
     const host = doc.createElement('practice-chat');
     const browserObjects: object[] = [
-      win, doc, script, script.dataset, host, host.attachShadow({ mode: 'open' }), doc.createElement('button'), doc.createElement('span'),
-      doc.createElement('img'), doc.createElement('style'), doc.createElementNS('http://www.w3.org/2000/svg', 'svg'), iframe, iframe.style,
-      new win.MessageEvent('message'), new win.Event('pointerenter'), new Map(), [], Promise.resolve(), new Response(), new URL('https://x.test'),
-      new URLSearchParams(), console, Object, Number, Array, String.prototype,
+      win,
+      doc,
+      script,
+      script.dataset,
+      host,
+      host.attachShadow({ mode: 'open' }),
+      doc.createElement('button'),
+      doc.createElement('span'),
+      doc.createElement('img'),
+      doc.createElement('style'),
+      doc.createElementNS('http://www.w3.org/2000/svg', 'svg'),
+      iframe,
+      iframe.style,
+      new win.MessageEvent('message'),
+      new win.Event('pointerenter'),
+      new Map(),
+      [],
+      Promise.resolve(),
+      new Response(),
+      new URL('https://x.test'),
+      new URLSearchParams(),
+      console,
+      Object,
+      Number,
+      Array,
+      String.prototype,
     ];
     const clashes = browserObjects.flatMap(propertyNames).filter((name) => ownName.test(name));
     expect([...new Set(clashes)]).toEqual([]);
   });
 
-  it('are none of the page\'s API, the configuration the relay sends, or the frame protocol', () => {
+  it("are none of the page's API, the configuration the relay sends, or the frame protocol", () => {
     const { api } = createApi({ setOpen: () => {}, destroy: () => {} }, () => false);
     const answer: Required<ConfigurationAnswer> = {
-      client_id: 'x1', is_active: true, domains: [], logo_url: null, icon_color: '#fff', icon_opacity: 100, bot_name: 'Aimee', google_tag_id: null,
+      client_id: 'x1',
+      is_active: true,
+      domains: [],
+      logo_url: null,
+      icon_color: '#fff',
+      icon_opacity: 100,
+      bot_name: 'Aimee',
+      google_tag_id: null,
       launcher: { background: '#fff', color: '#111', opacity: 1, label: 'Chat', locale: 'en', dir: 'ltr' },
     };
-    const crossing = [...Object.keys(api), 'q', ...Object.keys(answer), ...Object.keys(answer.launcher), ...Object.keys(envelope({ type: 'unread', count: 1 }))];
+    const crossing = [
+      ...Object.keys(api),
+      'q',
+      ...Object.keys(answer),
+      ...Object.keys(answer.launcher),
+      ...Object.keys(envelope({ type: 'unread', count: 1 })),
+    ];
     expect(crossing.filter((name) => ownName.test(name))).toEqual([]);
   });
 });

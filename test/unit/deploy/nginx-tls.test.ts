@@ -44,8 +44,13 @@ function placed(text: string, substitutions: [string, string][]): string {
 /** The settings the README's production block exports, in its order. */
 function readmeProductionSettings(): string[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## In production'), readme.indexOf('\n## ', readme.indexOf('## In production') + 1));
-  return [...section.matchAll(/^export (.+?)(?:\s+#.*)?$/gm)].flatMap(([, assignments]) => [...assignments!.matchAll(/([A-Z_]+)=/g)].map(([, name]) => name!));
+  const section = readme.slice(
+    readme.indexOf('## In production'),
+    readme.indexOf('\n## ', readme.indexOf('## In production') + 1),
+  );
+  return [...section.matchAll(/^export (.+?)(?:\s+#.*)?$/gm)].flatMap(([, assignments]) =>
+    [...assignments!.matchAll(/([A-Z_]+)=/g)].map(([, name]) => name!),
+  );
 }
 
 /**
@@ -79,11 +84,15 @@ function mainConfiguration(): string {
 async function startSimulator(port: number, eventsUrl: string, secret: string): Promise<void> {
   // As the README says: its own process, the events URL through the proxy, the secret from the environment; the
   // self-signed certificate is trusted the way Node trusts an extra CA.
-  simulator = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/main.ts', '--port', String(port), '--events-url', eventsUrl], {
-    cwd: ROOT,
-    env: { ...process.env, UPSTREAM_EVENTS_SECRET: secret, NODE_EXTRA_CA_CERTS: join(work, 'fullchain.pem') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  simulator = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/simulator/main.ts', '--port', String(port), '--events-url', eventsUrl],
+    {
+      cwd: ROOT,
+      env: { ...process.env, UPSTREAM_EVENTS_SECRET: secret, NODE_EXTRA_CA_CERTS: join(work, 'fullchain.pem') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`simulator did not start within 20 s:\n${output}`)), 20_000);
@@ -100,13 +109,31 @@ async function startSimulator(port: number, eventsUrl: string, secret: string): 
 }
 
 beforeAll(async () => {
-  if (!existsSync(NGINX)) throw new Error(`${NGINX} not found: this test runs Debian's nginx (apt-get install nginx; or set NGINX_PATH).`);
+  if (!existsSync(NGINX))
+    throw new Error(`${NGINX} not found: this test runs Debian's nginx (apt-get install nginx; or set NGINX_PATH).`);
   work = mkdtempSync(join(tmpdir(), 'relay-nginx-tls-'));
   for (const dir of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(work, dir));
-  const certificate = spawnSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(work, 'privkey.pem'), '-out', join(work, 'fullchain.pem'),
-  ], { encoding: 'utf8', timeout: 20_000 });
+  const certificate = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      join(work, 'privkey.pem'),
+      '-out',
+      join(work, 'fullchain.pem'),
+    ],
+    { encoding: 'utf8', timeout: 20_000 },
+  );
   expect(certificate.status, certificate.stderr).toBe(0);
 
   // "The Redis the relay needs": append-only file synced on every write, noeviction, a password.
@@ -125,35 +152,49 @@ beforeAll(async () => {
   const handleSecret = randomBytes(32).toString('base64'); // the same on every instance
   relays = await Promise.all(
     metricsPorts.map((metricsPort) =>
-      startRelayProcess(asTheReadmeSays({
-        NODE_ENV: 'production',
-        PUBLIC_ORIGIN: origin,
-        HANDLE_SECRET: handleSecret,
-        UPSTREAM_URL: simulatorUrl,
-        UPSTREAM_USERNAME: 'demo@practice.example',
-        UPSTREAM_PASSWORD: 'demo-password',
-        TRUST_PROXY: '127.0.0.1', // TLS ends at nginx: its address, and only its
-        REDIS_URL: `redis://:${password}@127.0.0.1:${redis.port}`,
-        UPSTREAM_EVENTS_SECRET: eventsSecret,
-        KEEP_ALIVE_TIMEOUT_MS: '65000',
-        METRICS_PORT: String(metricsPort),
-      }, { CONVERSATIONS_PER_HOUR_PER_IP: '1' })),
+      startRelayProcess(
+        asTheReadmeSays(
+          {
+            NODE_ENV: 'production',
+            PUBLIC_ORIGIN: origin,
+            HANDLE_SECRET: handleSecret,
+            UPSTREAM_URL: simulatorUrl,
+            UPSTREAM_USERNAME: 'demo@practice.example',
+            UPSTREAM_PASSWORD: 'demo-password',
+            TRUST_PROXY: '127.0.0.1', // TLS ends at nginx: its address, and only its
+            REDIS_URL: `redis://:${password}@127.0.0.1:${redis.port}`,
+            UPSTREAM_EVENTS_SECRET: eventsSecret,
+            KEEP_ALIVE_TIMEOUT_MS: '65000',
+            METRICS_PORT: String(metricsPort),
+          },
+          { CONVERSATIONS_PER_HOUR_PER_IP: '1' },
+        ),
+      ),
     ),
   );
   const relayPorts = relays.map((relay) => Number(new URL(relay.url).port));
   const third = `server 127.0.0.1:${relayPorts[2]} max_fails=3 fail_timeout=10s;`;
-  writeFileSync(join(work, 'relay.conf'), placed(shipped('relay.conf'), [
-    ['server relay-1:8787', `server 127.0.0.1:${relayPorts[0]}`],
-    // The README: a third instance is one more `server` line.
-    ['server relay-2:8787 max_fails=3 fail_timeout=10s;', `server 127.0.0.1:${relayPorts[1]} max_fails=3 fail_timeout=10s;\n    ${third}`],
-    ['listen 8080;', `listen 127.0.0.1:${plainPort};`],
-    ['/var/log/nginx/', `${work}/`],
-  ]));
-  writeFileSync(join(work, 'relay-tls.conf'), placed(shipped('relay-tls.conf'), [
-    ['listen 8443 ssl http2;', `listen 127.0.0.1:${tlsPort} ssl http2;`],
-    ['/etc/nginx/tls/', `${work}/`],
-    ['/var/log/nginx/', `${work}/`],
-  ]));
+  writeFileSync(
+    join(work, 'relay.conf'),
+    placed(shipped('relay.conf'), [
+      ['server relay-1:8787', `server 127.0.0.1:${relayPorts[0]}`],
+      // The README: a third instance is one more `server` line.
+      [
+        'server relay-2:8787 max_fails=3 fail_timeout=10s;',
+        `server 127.0.0.1:${relayPorts[1]} max_fails=3 fail_timeout=10s;\n    ${third}`,
+      ],
+      ['listen 8080;', `listen 127.0.0.1:${plainPort};`],
+      ['/var/log/nginx/', `${work}/`],
+    ]),
+  );
+  writeFileSync(
+    join(work, 'relay-tls.conf'),
+    placed(shipped('relay-tls.conf'), [
+      ['listen 8443 ssl http2;', `listen 127.0.0.1:${tlsPort} ssl http2;`],
+      ['/etc/nginx/tls/', `${work}/`],
+      ['/var/log/nginx/', `${work}/`],
+    ]),
+  );
   writeFileSync(join(work, 'nginx.conf'), mainConfiguration());
 }, 60_000);
 
@@ -166,10 +207,16 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-interface Answer { status: number; body: string }
+interface Answer {
+  status: number;
+  body: string;
+}
 
 /** One request over the HTTP/2 session, as a browser on the practice's page sends it. */
-function call(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+function call(
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = session!.request({
       ':method': init.method ?? (init.body === undefined ? 'GET' : 'POST'),
@@ -210,7 +257,10 @@ it('relay-tls.conf serves what relay.conf serves: the same locations and proxy s
 });
 
 it('nginx -t accepts relay.conf with relay-tls.conf beside it', () => {
-  const checked = spawnSync(NGINX, ['-t', '-p', work, '-c', join(work, 'nginx.conf')], { encoding: 'utf8', timeout: 20_000 });
+  const checked = spawnSync(NGINX, ['-t', '-p', work, '-c', join(work, 'nginx.conf')], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   expect(checked.stderr).toContain('syntax is ok');
   expect(checked.status).toBe(0);
 });
@@ -230,7 +280,8 @@ it('over TLS and HTTP/2: a conversation, a staff reply on the open stream woken 
       break;
     }
     candidate.destroy();
-    if (Date.now() > deadline) throw new Error(`nginx did not answer: ${readFileSync(join(work, 'main-error.log'), 'utf8')}`);
+    if (Date.now() > deadline)
+      throw new Error(`nginx did not answer: ${readFileSync(join(work, 'main-error.log'), 'utf8')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   session.on('error', () => {});
@@ -241,13 +292,29 @@ it('over TLS and HTTP/2: a conversation, a staff reply on the open stream woken 
   expect(created.status, created.body).toBe(201);
   const handle = (JSON.parse(created.body) as { conversation: string }).conversation;
   expect((await call('/v1/conversations', { body: { client_id: 'demo-client' }, headers: visitorA })).status).toBe(429);
-  expect((await call('/v1/conversations', { body: { client_id: 'demo-client' }, headers: { 'x-forwarded-for': '203.0.113.11' } })).status).toBe(201);
+  expect(
+    (
+      await call('/v1/conversations', {
+        body: { client_id: 'demo-client' },
+        headers: { 'x-forwarded-for': '203.0.113.11' },
+      })
+    ).status,
+  ).toBe(201);
 
-  const sent = await call(MESSAGES, { body: { text: 'Through TLS' }, headers: { ...bearer(handle), 'idempotency-key': 'tls-trial-key-0001' } });
+  const sent = await call(MESSAGES, {
+    body: { text: 'Through TLS' },
+    headers: { ...bearer(handle), 'idempotency-key': 'tls-trial-key-0001' },
+  });
   expect(sent.status, sent.body).toBe(201);
 
   // The live stream, over the same HTTP/2 connection.
-  const stream = session.request({ ':method': 'GET', ':path': '/v1/conversation/events', origin, accept: 'text/event-stream', ...bearer(handle) });
+  const stream = session.request({
+    ':method': 'GET',
+    ':path': '/v1/conversation/events',
+    origin,
+    accept: 'text/event-stream',
+    ...bearer(handle),
+  });
   let streamed = '';
   let streamStatus = 0;
   stream.on('response', (headers) => (streamStatus = Number(headers[':status'])));
@@ -267,11 +334,15 @@ it('over TLS and HTTP/2: a conversation, a staff reply on the open stream woken 
   // The team member answers on the simulator's staff page. The watch's own reads could carry the reply too, so its
   // arrival alone is not enough: the service's signed event must have come through nginx and been accepted by a relay
   // (the counter rises).
-  const conversations = (await (await fetch(`${simulatorUrl}/staff/api/conversations`)).json()) as { conversations: { id: string }[] };
+  const conversations = (await (await fetch(`${simulatorUrl}/staff/api/conversations`)).json()) as {
+    conversations: { id: string }[];
+  };
   const before = await acceptedEvents();
   let replied = false;
   for (const { id } of conversations.conversations) {
-    const detail = (await (await fetch(`${simulatorUrl}/staff/api/conversations/${id}`)).json()) as { messages: { text: string }[] };
+    const detail = (await (await fetch(`${simulatorUrl}/staff/api/conversations/${id}`)).json()) as {
+      messages: { text: string }[];
+    };
     if (!detail.messages.some((message) => message.text === 'Through TLS')) continue;
     const reply = await fetch(`${simulatorUrl}/staff/api/conversations/${id}/messages`, {
       method: 'POST',
@@ -284,7 +355,8 @@ it('over TLS and HTTP/2: a conversation, a staff reply on the open stream woken 
   expect(replied).toBe(true);
   await waitFor(() => streamed.includes('A team member answers'), 'the staff reply did not reach the stream', 10_000);
   const until = Date.now() + 5_000;
-  while ((await acceptedEvents()) <= before && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+  while ((await acceptedEvents()) <= before && Date.now() < until)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   expect(await acceptedEvents()).toBeGreaterThan(before);
   stream.close();
 

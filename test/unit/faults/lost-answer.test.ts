@@ -14,7 +14,10 @@ const settleWindowPasses = () => (later += 15_000);
 afterEach(() => (later = 0));
 
 const visitorTexts = () =>
-  [...harness.simulator.store.messages.values()].flat().filter((message) => message.sender === 'visitor').map((message) => message.text);
+  [...harness.simulator.store.messages.values()]
+    .flat()
+    .filter((message) => message.sender === 'visitor')
+    .map((message) => message.text);
 
 async function send(handle: string, key: string, text: string) {
   return harness.fromPanel(handle, MESSAGES, { body: { text }, headers: { 'Idempotency-Key': key } });
@@ -36,7 +39,9 @@ describe('a message whose answer was lost', () => {
     settleWindowPasses();
     const retry = await send(handle, 'key-lost-after-1', 'My tooth hurts');
     expect(retry.status).toBe(201);
-    const stored = [...harness.simulator.store.messages.values()].flat().find((message) => message.sender === 'visitor')!;
+    const stored = [...harness.simulator.store.messages.values()]
+      .flat()
+      .find((message) => message.sender === 'visitor')!;
     expect(((await retry.json()) as { message: { id: string } }).message.id).toBe(stored.id);
     expect(visitorTexts()).toEqual(['My tooth hurts']);
   });

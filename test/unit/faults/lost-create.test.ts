@@ -18,7 +18,9 @@ const ROOMY = {
 let product: Awaited<ReturnType<typeof startProduct>> | undefined;
 let visitors: PanelVisitor[] = [];
 afterEach(async () => {
-  visitors.forEach((visitor) => { visitor.dispose(); });
+  visitors.forEach((visitor) => {
+    visitor.dispose();
+  });
   visitors = [];
   await product?.close();
   product = undefined;
@@ -29,17 +31,26 @@ it(`half of the service's answers lost after the work: ${VISITORS} visitors crea
   product.simulator.faults.set({ dropAfterHandlingRate: 0.5, match: /^\/api\/conversations\// });
   const texts = Array.from({ length: VISITORS }, (_, index) => `visitor ${index} asks about a cleaning`);
   visitors = texts.map(() => createPanelVisitor(product!.relayUrl));
-  visitors.forEach((visitor, index) => { visitor.send(texts[index]!); });
+  visitors.forEach((visitor, index) => {
+    visitor.send(texts[index]!);
+  });
   // The panel's own retries, under the faults, until each message is sent or shown as not sent.
   const settled = Date.now() + 150_000;
-  const pending = () => visitors.filter((visitor) => visitor.delivery().some((message) => message.delivery !== 'sent' && message.delivery !== 'failed'));
+  const pending = () =>
+    visitors.filter((visitor) =>
+      visitor.delivery().some((message) => message.delivery !== 'sent' && message.delivery !== 'failed'),
+    );
   while (pending().length > 0 && Date.now() < settled) await new Promise((resolve) => setTimeout(resolve, 100));
   product.simulator.faults.reset();
   const pressedTryAgain = visitors.reduce((count, visitor) => count + visitor.retryFailed(), 0);
   await Promise.all(visitors.map((visitor) => visitor.allSent(60_000)));
 
   const conversations = [...product.simulator.store.conversations.keys()];
-  const visitorTexts = conversations.map((id) => (product!.simulator.store.messages.get(id) ?? []).filter((message) => message.sender === 'visitor').map((message) => message.text));
+  const visitorTexts = conversations.map((id) =>
+    (product!.simulator.store.messages.get(id) ?? [])
+      .filter((message) => message.sender === 'visitor')
+      .map((message) => message.text),
+  );
   const empty = visitorTexts.filter((list) => list.length === 0).length;
   console.log(
     `lost create answers, half of the answers dropped after the work: ${conversations.length} conversations upstream for ${VISITORS} visitors, ${empty} empty; "Try again" pressed ${pressedTryAgain} times`,

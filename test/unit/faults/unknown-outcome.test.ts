@@ -17,7 +17,9 @@ let relays: RelayProcess[] = [];
 let redis: TestRedis | undefined;
 let visitors: PanelVisitor[] = [];
 afterEach(async () => {
-  visitors.forEach((visitor) => { visitor.dispose(); });
+  visitors.forEach((visitor) => {
+    visitor.dispose();
+  });
   visitors = [];
   await Promise.all(relays.map((relay) => relay.stop('SIGKILL')));
   relays = [];
@@ -30,7 +32,9 @@ afterEach(async () => {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function storedCopies(text: string): number {
-  return [...upstream!.simulator.store.messages.values()].flat().filter((message) => message.sender === 'visitor' && message.text === text).length;
+  return [...upstream!.simulator.store.messages.values()]
+    .flat()
+    .filter((message) => message.sender === 'visitor' && message.text === text).length;
 }
 
 function environment(extra: Record<string, string>) {
@@ -45,25 +49,33 @@ function environment(extra: Record<string, string>) {
 }
 
 // 7 s is the operator trial's figure; 12 s stores after the panel's first retry (Retry-After 5 s after the 5 s timeout).
-it.each([7_000, 12_000])('the service stores each send %i ms after receiving it, the relay times out at 5 s: every message is stored once', async (STORED_AFTER_MS) => {
-  upstream = await startSlowUpstream({ delayMs: STORED_AFTER_MS });
-  relays = [await startRelayProcess(environment({ UPSTREAM_TIMEOUT_MS: '5000' }))];
-  const texts = Array.from({ length: 5 }, (_, index) => `slow service message ${index} ${Date.now()}`);
-  visitors = texts.map(() => createPanelVisitor(relays[0]!.url));
-  visitors.forEach((visitor, index) => { visitor.send(texts[index]!); });
-  const started = Date.now();
-  const outcome = await Promise.all(visitors.map((visitor) => visitor.allSent(90_000))).then(
-    () => 'all sent',
-    (error: Error) => error.message,
-  );
-  const answeredAfterMs = Date.now() - started;
-  // A copy sent by a retry would land up to 7 s after it went: wait for it before counting.
-  await pause(STORED_AFTER_MS + 1_000);
-  const copies = texts.map(storedCopies);
-  console.log(`service storing ${STORED_AFTER_MS / 1000} s after receiving, timeout 5 s: ${outcome} after ${(answeredAfterMs / 1000).toFixed(1)} s; stored copies ${copies.join(',')}; ${upstream.sendsArrived()} sends reached the service`);
-  expect(copies).toEqual(texts.map(() => 1));
-  expect(outcome).toBe('all sent');
-}, 150_000);
+it.each([7_000, 12_000])(
+  'the service stores each send %i ms after receiving it, the relay times out at 5 s: every message is stored once',
+  async (STORED_AFTER_MS) => {
+    upstream = await startSlowUpstream({ delayMs: STORED_AFTER_MS });
+    relays = [await startRelayProcess(environment({ UPSTREAM_TIMEOUT_MS: '5000' }))];
+    const texts = Array.from({ length: 5 }, (_, index) => `slow service message ${index} ${Date.now()}`);
+    visitors = texts.map(() => createPanelVisitor(relays[0]!.url));
+    visitors.forEach((visitor, index) => {
+      visitor.send(texts[index]!);
+    });
+    const started = Date.now();
+    const outcome = await Promise.all(visitors.map((visitor) => visitor.allSent(90_000))).then(
+      () => 'all sent',
+      (error: Error) => error.message,
+    );
+    const answeredAfterMs = Date.now() - started;
+    // A copy sent by a retry would land up to 7 s after it went: wait for it before counting.
+    await pause(STORED_AFTER_MS + 1_000);
+    const copies = texts.map(storedCopies);
+    console.log(
+      `service storing ${STORED_AFTER_MS / 1000} s after receiving, timeout 5 s: ${outcome} after ${(answeredAfterMs / 1000).toFixed(1)} s; stored copies ${copies.join(',')}; ${upstream.sendsArrived()} sends reached the service`,
+    );
+    expect(copies).toEqual(texts.map(() => 1));
+    expect(outcome).toBe('all sent');
+  },
+  150_000,
+);
 
 it('a send cut at a 2 s grace, retried at once on a second instance sharing Redis: stored once', async () => {
   // Held 4 s: past the grace, within the upstream timeout, so the cut request still lands after the cut.
@@ -74,18 +86,31 @@ it('a send cut at a 2 s grace, retried at once on a second instance sharing Redi
   const [leaving, staying] = (relays = await Promise.all([startRelayProcess(shared), startRelayProcess(shared)]));
   const headers = { Origin: 'http://127.0.0.1:1', 'Content-Type': 'application/json' };
   const send = (base: string, handle: string, key: string, text: string) =>
-    fetch(`${base}${MESSAGES}`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': key, ...bearer(handle) }, body: JSON.stringify({ text }) });
+    fetch(`${base}${MESSAGES}`, {
+      method: 'POST',
+      headers: { ...headers, 'Idempotency-Key': key, ...bearer(handle) },
+      body: JSON.stringify({ text }),
+    });
 
   const SENDS = 3;
   const sends = await Promise.all(
     Array.from({ length: SENDS }, async (_, index) => {
-      const created = await fetch(`${leaving!.url}/v1/conversations`, { method: 'POST', headers, body: JSON.stringify({ client_id: 'demo-client' }) });
+      const created = await fetch(`${leaving!.url}/v1/conversations`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ client_id: 'demo-client' }),
+      });
       expect(created.status).toBe(201);
       const { conversation } = (await created.json()) as { conversation: string };
       return { handle: conversation, key: `grace-cut-key-${index}-0`, text: `cut at the grace ${index} ${Date.now()}` };
     }),
   );
-  const firstAttempts = sends.map(({ handle, key, text }) => send(leaving!.url, handle, key, text).then((response) => response.status, () => 0));
+  const firstAttempts = sends.map(({ handle, key, text }) =>
+    send(leaving!.url, handle, key, text).then(
+      (response) => response.status,
+      () => 0,
+    ),
+  );
   const deadline = Date.now() + 10_000;
   while (upstream.sendsArrived() < SENDS && Date.now() < deadline) await pause(20);
   expect(upstream.sendsArrived()).toBe(SENDS);
@@ -101,14 +126,18 @@ it('a send cut at a 2 s grace, retried at once on a second instance sharing Redi
         statuses.push(response?.status ?? 0);
         if (response?.status === 201) return statuses;
         const retryAfterSeconds = Number(response?.headers.get('Retry-After') ?? Number.NaN);
-        await pause(retryDelayMs(attempt, Number.isFinite(retryAfterSeconds) ? retryAfterSeconds * 1000 : undefined, Math.random));
+        await pause(
+          retryDelayMs(attempt, Number.isFinite(retryAfterSeconds) ? retryAfterSeconds * 1000 : undefined, Math.random),
+        );
       }
       return statuses;
     }),
   );
   await pause(HELD_MS + 1_000);
   const copies = sends.map(({ text }) => storedCopies(text));
-  console.log(`send cut at a 2 s grace: first attempts ${firstStatuses.join(',')}; retries on the other instance ${retries.map((statuses) => statuses.join('→')).join(', ')}; stored copies ${copies.join(',')}`);
+  console.log(
+    `send cut at a 2 s grace: first attempts ${firstStatuses.join(',')}; retries on the other instance ${retries.map((statuses) => statuses.join('→')).join(', ')}; stored copies ${copies.join(',')}`,
+  );
   expect(firstStatuses.every((status) => status === 503 || status === 0)).toBe(true);
   expect(retries.map((statuses) => statuses.at(-1))).toEqual(sends.map(() => 201));
   expect(copies).toEqual(sends.map(() => 1));

@@ -17,7 +17,15 @@ function renderPanel(locale: Locale = 'en') {
   const closes: number[] = [];
   test.model.setPanelOpen(true);
   render(
-    <App model={test.model} configuration={configuration} strings={STRINGS[locale]} locale={locale} maxLength={2000} onClose={() => closes.push(1)} refreshLogo={async () => null} />,
+    <App
+      model={test.model}
+      configuration={configuration}
+      strings={STRINGS[locale]}
+      locale={locale}
+      maxLength={2000}
+      onClose={() => closes.push(1)}
+      refreshLogo={async () => null}
+    />,
   );
   const composer = () => screen.getByRole('textbox') as HTMLTextAreaElement;
   const type = (text: string) => fireEvent.input(composer(), { target: { value: text } });
@@ -33,13 +41,17 @@ function renderPanel(locale: Locale = 'en') {
       if (region) changed.add(region);
     }
     // The replies' own region ("New message from …") is tested in app.test.tsx.
-    for (const region of changed) if (region.textContent && !/^New message from|^رسالة جديدة/.test(region.textContent)) heard.push(`${region.getAttribute('aria-live')}: ${region.textContent}`);
+    for (const region of changed)
+      if (region.textContent && !/^New message from|^رسالة جديدة/.test(region.textContent))
+        heard.push(`${region.getAttribute('aria-live')}: ${region.textContent}`);
   });
   observer.observe(document.body, { subtree: true, childList: true, characterData: true });
   const focused = () => {
     const active = document.activeElement;
     if (active?.tagName === 'TEXTAREA') return 'TEXTAREA';
-    return active === document.body || active === null ? 'BODY' : `${active.tagName} ${active.textContent || active.getAttribute('aria-label') || ''}`.trim();
+    return active === document.body || active === null
+      ? 'BODY'
+      : `${active.tagName} ${active.textContent || active.getAttribute('aria-label') || ''}`.trim();
   };
   return { ...test, closes, composer, type, pressEnter, heard, focused };
 }

@@ -3,7 +3,8 @@ import { TransportError } from '../../../src/frame/transport.ts';
 import { POLL_FAST_MS, POLL_IDLE_MS, POLL_SLOW_MS } from '../../../src/frame/model/poll-cadence.ts';
 import { createTestModel, settle } from './fakes.ts';
 
-const texts = (model: ReturnType<typeof createTestModel>['model']) => model.messages.value.map((message) => `${message.sender}:${message.text}:${message.delivery ?? ''}`);
+const texts = (model: ReturnType<typeof createTestModel>['model']) =>
+  model.messages.value.map((message) => `${message.sender}:${message.text}:${message.delivery ?? ''}`);
 
 describe('sending', () => {
   it('creates the conversation on the first message, not before, and shows the message at once', async () => {
@@ -185,7 +186,11 @@ describe('escalation, ending and resuming', () => {
     expect(model.phase.value).toBe('escalated');
     relay.reply('handle-1', 'Hi, this is Maria.', 'agent');
     await clock.advance(POLL_FAST_MS);
-    expect(model.messages.value.at(-1)).toMatchObject({ sender: 'agent', authorName: 'Maria', text: 'Hi, this is Maria.' });
+    expect(model.messages.value.at(-1)).toMatchObject({
+      sender: 'agent',
+      authorName: 'Maria',
+      text: 'Hi, this is Maria.',
+    });
     expect(tracked).toContain('escalated');
   });
 

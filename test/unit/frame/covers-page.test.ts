@@ -5,7 +5,13 @@ import { launcherCss } from '../../../src/loader/launcher-styles.ts';
 
 describe('the corner panel the frame recognises', () => {
   it('has the width and the greatest height the loader draws it with', () => {
-    const css = launcherCss({ background: '#123456', color: '#ffffff', opacity: 1, locale: 'en', dir: 'ltr' } as Parameters<typeof launcherCss>[0]);
+    const css = launcherCss({
+      background: '#123456',
+      color: '#ffffff',
+      opacity: 1,
+      locale: 'en',
+      dir: 'ltr',
+    } as Parameters<typeof launcherCss>[0]);
     expect(css).toContain(`width:${CORNER_PANEL_WIDTH}px;height:min(${CORNER_PANEL_MAX_HEIGHT}px,`);
   });
 });

@@ -24,7 +24,11 @@ let serviceLagMs = 0;
 const open: OpenedStream[] = [];
 
 beforeAll(async () => {
-  upstream = await startSimulatorServer({ botReplyDelayMs: 600_000, agentJoinDelayMs: 600_000, now: () => Date.now() - serviceLagMs });
+  upstream = await startSimulatorServer({
+    botReplyDelayMs: 600_000,
+    agentJoinDelayMs: 600_000,
+    now: () => Date.now() - serviceLagMs,
+  });
   ({ relay, call } = await startCountedRelay(upstream, { STREAM_LIFETIME_SECONDS: '60' }));
 }, 20_000);
 afterAll(async () => {
@@ -47,7 +51,9 @@ async function conversationWithHistory() {
 async function resolveUpstream(upstreamId: string, lagMs: number) {
   serviceLagMs = lagMs;
   try {
-    expect((await fetch(`${upstream.url}/staff/api/conversations/${upstreamId}/resolve`, { method: 'POST' })).status).toBe(200);
+    expect(
+      (await fetch(`${upstream.url}/staff/api/conversations/${upstreamId}/resolve`, { method: 'POST' })).status,
+    ).toBe(200);
   } finally {
     serviceLagMs = 0;
   }
@@ -70,13 +76,20 @@ async function expectRetiredEverywhere(handle: string) {
   const answers = {
     poll: await poll(handle),
     stream: await call(`${EVENTS}?after=0`, { headers: bearer(handle) }),
-    send: await call(MESSAGES, { body: { text: 'hello again' }, headers: { ...bearer(handle), 'Idempotency-Key': `key-${Math.random().toString(36).slice(2, 12)}` } }),
+    send: await call(MESSAGES, {
+      body: { text: 'hello again' },
+      headers: { ...bearer(handle), 'Idempotency-Key': `key-${Math.random().toString(36).slice(2, 12)}` },
+    }),
     escalate: await call(ESCALATE, { body: {}, headers: bearer(handle) }),
     endChat: await call(CONVERSATION, { method: 'DELETE', headers: bearer(handle) }),
   };
   for (const [route, answer] of Object.entries(answers)) {
     const text = await answer.text();
-    expect({ route, status: answer.status, code: (JSON.parse(text) as { error?: { code: string } }).error?.code }).toEqual({ route, status: 401, code: 'session_expired' });
+    expect({
+      route,
+      status: answer.status,
+      code: (JSON.parse(text) as { error?: { code: string } }).error?.code,
+    }).toEqual({ route, status: 401, code: 'session_expired' });
     expect(text).not.toContain(HISTORY);
   }
 }
@@ -95,7 +108,10 @@ describe('one read policy for every route that returns conversation content', ()
 
       const { answer, opened } = await stream(handle);
       expect(answer.status).toBe(200);
-      await opened!.next((event) => event.event === 'status' && (event.data as { status: string }).status === (resolved ? 'resolved' : 'open'));
+      await opened!.next(
+        (event) =>
+          event.event === 'status' && (event.data as { status: string }).status === (resolved ? 'resolved' : 'open'),
+      );
       expect(messageEvents(opened!).map((event) => (event.data as { text: string }).text)).toContain(HISTORY);
       await opened!.cancel();
     }
@@ -106,7 +122,9 @@ describe('one read policy for every route that returns conversation content', ()
     const { opened } = await stream(handle);
     await opened!.next((event) => event.event === 'status');
     expect((await call(CONVERSATION, { method: 'DELETE', headers: bearer(handle) })).status).toBe(204);
-    expect((await opened!.next((event) => event.event === 'error')).data).toMatchObject({ error: { code: 'session_expired' } });
+    expect((await opened!.next((event) => event.event === 'error')).data).toMatchObject({
+      error: { code: 'session_expired' },
+    });
     await expectRetiredEverywhere(handle);
   }, 20_000);
 
@@ -114,7 +132,11 @@ describe('one read policy for every route that returns conversation content', ()
     const { upstreamId } = await conversationWithHistory();
     // The same conversation under a handle the relay itself would seal, expiring in 3 s: waited out for real.
     const expiresAt = Date.now() + 3000;
-    const handle = createHandleSealer(HANDLE_SECRET).seal({ clientId: 'demo-client', conversationId: upstreamId, expiresAt });
+    const handle = createHandleSealer(HANDLE_SECRET).seal({
+      clientId: 'demo-client',
+      conversationId: upstreamId,
+      expiresAt,
+    });
     expect((await poll(handle)).status).toBe(200);
     const { opened } = await stream(handle);
     await opened!.next((event) => event.event === 'status');

@@ -22,8 +22,12 @@ function stalledSink() {
   const close = () => {
     if (closed) return;
     closed = true;
-    drainWaiters.splice(0).forEach((wake) => { wake(); });
-    closeListeners.splice(0).forEach((listener) => { listener(); });
+    drainWaiters.splice(0).forEach((wake) => {
+      wake();
+    });
+    closeListeners.splice(0).forEach((listener) => {
+      listener();
+    });
   };
   const sink: StreamSink = {
     write(text) {
@@ -36,7 +40,8 @@ function stalledSink() {
     get unsent() {
       return unsent;
     },
-    drained: () => (closed || unsent < HIGH_WATER ? Promise.resolve() : new Promise<void>((resolve) => drainWaiters.push(resolve))),
+    drained: () =>
+      closed || unsent < HIGH_WATER ? Promise.resolve() : new Promise<void>((resolve) => drainWaiters.push(resolve)),
     end: () => void (state.ended = true),
     destroy: () => {
       state.destroyed = true;
@@ -52,7 +57,9 @@ function stalledSink() {
     },
     take() {
       unsent = 0;
-      drainWaiters.splice(0).forEach((wake) => { wake(); });
+      drainWaiters.splice(0).forEach((wake) => {
+        wake();
+      });
     },
     /** The client goes away (or the relay's cut-off timer fires). */
     close,
@@ -75,8 +82,14 @@ function policyOver(total: () => number): ReadPolicy {
     admit: async () => null,
     expired: () => false,
     read: async (_subject, cursor) => {
-      const messages = Array.from({ length: Math.max(0, Math.min(100, total() - cursor)) }, (_, index) => message(cursor + index + 1));
-      return { refused: null, page: { messages, hasMore: cursor + messages.length < total() }, conversation: { status: 'open', updatedAt: 0, newestSequence: total() } };
+      const messages = Array.from({ length: Math.max(0, Math.min(100, total() - cursor)) }, (_, index) =>
+        message(cursor + index + 1),
+      );
+      return {
+        refused: null,
+        page: { messages, hasMore: cursor + messages.length < total() },
+        conversation: { status: 'open', updatedAt: 0, newestSequence: total() },
+      };
     },
   };
 }
@@ -86,7 +99,14 @@ const subject = { conversationId: 'c1', expiresAt: Number.MAX_SAFE_INTEGER };
 
 describe('the bounds of one live stream', () => {
   it('writes the catch-up only as fast as the client takes it', async () => {
-    const hub = createLiveHub({ policy: policyOver(() => 1500), scheduler: createReadScheduler(4), lifetimeMs: 60_000, maxStreams: 10, maxStreamsPerConversation: 5, maxUnsentBytes: CAP });
+    const hub = createLiveHub({
+      policy: policyOver(() => 1500),
+      scheduler: createReadScheduler(4),
+      lifetimeMs: 60_000,
+      maxStreams: 10,
+      maxStreamsPerConversation: 5,
+      maxUnsentBytes: CAP,
+    });
     const client = stalledSink();
     void hub.open(subject, 0, client.sink);
     await settle();
@@ -103,7 +123,14 @@ describe('the bounds of one live stream', () => {
 
   it('cuts a caught-up stream whose client leaves more than the cap unsent', async () => {
     let total = 1;
-    const hub = createLiveHub({ policy: policyOver(() => total), scheduler: createReadScheduler(4), lifetimeMs: 60_000, maxStreams: 10, maxStreamsPerConversation: 1, maxUnsentBytes: CAP });
+    const hub = createLiveHub({
+      policy: policyOver(() => total),
+      scheduler: createReadScheduler(4),
+      lifetimeMs: 60_000,
+      maxStreams: 10,
+      maxStreamsPerConversation: 1,
+      maxUnsentBytes: CAP,
+    });
     const client = stalledSink();
     void hub.open(subject, 0, client.sink);
     await settle();

@@ -24,7 +24,10 @@ async function serveOneStream(): Promise<{ sink: Promise<StreamSink>; server: Se
   return { sink, server, client };
 }
 
-const connectionsOf = (server: Server) => new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+const connectionsOf = (server: Server) =>
+  new Promise<number>((resolve, reject) =>
+    server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
 
 describe('nodeSink', () => {
   it('says when the client has not taken what was written, and how much waits', async () => {

@@ -52,7 +52,11 @@ function openUnreadStream(handle: string): Promise<{ socket: Socket; status: num
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {
       const headers = { Host: host, ...frameHeaders(), Authorization: `Bearer ${handle}` };
-      socket.write(`GET /v1/conversation/events?after=0 HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`);
+      socket.write(
+        `GET /v1/conversation/events?after=0 HTTP/1.1\r\n${Object.entries(headers)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('')}\r\n`,
+      );
     });
     socket.once('error', reject);
     socket.once('data', (chunk: Buffer) => {
@@ -65,15 +69,29 @@ function openUnreadStream(handle: string): Promise<{ socket: Socket; status: num
 
 describe('streams that are never read', () => {
   it(`${STREAMS} of them on an 18 MB history leave the relay alive and bounded, and each connection closes after its lifetime`, async () => {
-    const created = await fetch(`${relay.url}/v1/conversations`, { method: 'POST', headers: frameHeaders(), body: JSON.stringify({ client_id: 'demo-client' }) });
+    const created = await fetch(`${relay.url}/v1/conversations`, {
+      method: 'POST',
+      headers: frameHeaders(),
+      body: JSON.stringify({ client_id: 'demo-client' }),
+    });
     expect(created.status).toBe(201);
     const handle = ((await created.json()) as { conversation: string }).conversation;
     const [conversationId] = [...upstream.simulator.store.conversations.keys()];
     for (let index = 0; index < MESSAGES; index++) upstream.simulator.writeAs(conversationId!, 'bot', TEXT);
     // Warm: before the baseline the relay has polled this conversation and served a stream of it to a client that
     // reads (its newest messages), so what follows measures the streams, not code run for the first time.
-    expect((await fetch(`${relay.url}/v1/conversation/messages?after=${MESSAGES - 5}`, { headers: { ...frameHeaders(), Authorization: `Bearer ${handle}` } })).status).toBe(200);
-    const warm = readStream(await fetch(`${relay.url}/v1/conversation/events?after=${MESSAGES - 5}`, { headers: { ...frameHeaders(), Authorization: `Bearer ${handle}` } }));
+    expect(
+      (
+        await fetch(`${relay.url}/v1/conversation/messages?after=${MESSAGES - 5}`, {
+          headers: { ...frameHeaders(), Authorization: `Bearer ${handle}` },
+        })
+      ).status,
+    ).toBe(200);
+    const warm = readStream(
+      await fetch(`${relay.url}/v1/conversation/events?after=${MESSAGES - 5}`, {
+        headers: { ...frameHeaders(), Authorization: `Bearer ${handle}` },
+      }),
+    );
     await warm.next((event) => event.event === 'status');
     await warm.cancel();
     const pid = relay.process.pid!;
@@ -86,9 +104,17 @@ describe('streams that are never read', () => {
     const opened: { clientPort: number; at: number; closedAt: number | null }[] = [];
     const deadline = Date.now() + 120_000;
     let refused = 0;
-    while ((opened.length < STREAMS || opened.some((stream) => stream.closedAt === null)) && Date.now() < deadline && relay.process.exitCode === null) {
+    while (
+      (opened.length < STREAMS || opened.some((stream) => stream.closedAt === null)) &&
+      Date.now() < deadline &&
+      relay.process.exitCode === null
+    ) {
       // As an attacker would: several at once, so that they share one catch-up of the whole history.
-      const attempts = await Promise.all(Array.from({ length: Math.min(BURST, STREAMS - opened.length) }, () => openUnreadStream(handle).catch(() => null)));
+      const attempts = await Promise.all(
+        Array.from({ length: Math.min(BURST, STREAMS - opened.length) }, () =>
+          openUnreadStream(handle).catch(() => null),
+        ),
+      );
       for (const attempt of attempts) {
         if (attempt?.status === 200 && opened.length < STREAMS) {
           sockets.push(attempt.socket);
@@ -104,10 +130,13 @@ describe('streams that are never read', () => {
       baseline = Math.min(baseline, resident);
       peak = Math.max(peak, resident);
       const held = heldClientPorts(pid, relayPort);
-      for (const stream of opened) if (stream.closedAt === null && !held.has(stream.clientPort)) stream.closedAt = Date.now();
+      for (const stream of opened)
+        if (stream.closedAt === null && !held.has(stream.clientPort)) stream.closedAt = Date.now();
     }
     const alive = relay.process.exitCode === null;
-    const lateOrOpen = opened.filter((stream) => stream.closedAt === null || stream.closedAt - stream.at > LONGEST_LIFETIME_MS + CLOSE_WITHIN_MS);
+    const lateOrOpen = opened.filter(
+      (stream) => stream.closedAt === null || stream.closedAt - stream.at > LONGEST_LIFETIME_MS + CLOSE_WITHIN_MS,
+    );
     console.info(
       `unread streams: ${opened.length} opened (${refused} attempts refused), relay ${alive ? 'alive' : 'dead'}, ` +
         `resident memory +${((peak - baseline) / 1024 / 1024).toFixed(1)} MB at its peak, ` +

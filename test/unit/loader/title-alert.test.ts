@@ -16,15 +16,26 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 /** Boots the loader from a tag with these attributes, creates its frame, and answers a way to speak as the frame. */
 async function start(attributes = '') {
-  document.body.insertAdjacentHTML('beforeend', `<script type="text/plain" src="${RELAY}/loader.js" data-client-id="smile-dental" ${attributes}></script>`);
-  boot({ win: win(), fetch: (async () => new Response(JSON.stringify(configuration))) as typeof fetch, wait: async () => {}, report: () => {} });
+  document.body.insertAdjacentHTML(
+    'beforeend',
+    `<script type="text/plain" src="${RELAY}/loader.js" data-client-id="smile-dental" ${attributes}></script>`,
+  );
+  boot({
+    win: win(),
+    fetch: (async () => new Response(JSON.stringify(configuration))) as typeof fetch,
+    wait: async () => {},
+    report: () => {},
+  });
   await settle();
   const host = document.querySelector('practice-chat')!;
   host.shadowRoot!.querySelector('button')!.dispatchEvent(new Event('focus'));
   // The test stands in for the frame's window, which happy-dom does not load.
   const frameWindow = { postMessage() {} };
   Object.defineProperty(host.shadowRoot!.querySelector('iframe')!, 'contentWindow', { value: frameWindow });
-  return (data: unknown, origin = RELAY) => window.dispatchEvent(new MessageEvent('message', { origin, source: frameWindow as unknown as MessageEventSource, data }));
+  return (data: unknown, origin = RELAY) =>
+    window.dispatchEvent(
+      new MessageEvent('message', { origin, source: frameWindow as unknown as MessageEventSource, data }),
+    );
 }
 
 beforeEach(() => {

@@ -26,7 +26,11 @@ function lossyUpstream() {
       },
       listConversations: async ({ clientReference }: { clientReference?: string } = {}) => {
         if (state.loseAnswers) throw lost();
-        return { results: stored.filter((conversation) => conversation.reference === clientReference).map(({ id }) => ({ id })) } as never;
+        return {
+          results: stored
+            .filter((conversation) => conversation.reference === clientReference)
+            .map(({ id }) => ({ id })),
+        } as never;
       },
     },
   };

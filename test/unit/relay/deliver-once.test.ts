@@ -2,7 +2,12 @@
 // retry that finds an attempt of unknown outcome is told "still sending" until that attempt can no longer land (its
 // start plus the settle window), then reads back instead of sending again.
 import { describe, expect, it, vi } from 'vitest';
-import { AttemptStillSettling, createDeliverOnce, LANDING_ALLOWANCE_MS, SendOutcomeUnknown } from '../../../src/relay/conversations/deliver-once.ts';
+import {
+  AttemptStillSettling,
+  createDeliverOnce,
+  LANDING_ALLOWANCE_MS,
+  SendOutcomeUnknown,
+} from '../../../src/relay/conversations/deliver-once.ts';
 import { bodyFingerprint } from '../../../src/relay/conversations/idempotency.ts';
 import { createUnknownOutcomeStore } from '../../../src/relay/conversations/unknown-outcomes.ts';
 import { UpstreamError, type Message } from '../../../src/relay/upstream/index.ts';
@@ -14,7 +19,15 @@ const SETTLE_MS = 15_000;
 function fakeUpstream(clock: { now: number }) {
   const stored: Message[] = [];
   const store = (text: string): Message => {
-    const message: Message = { id: `m${stored.length + 1}`, conversation: 'c', sequence: stored.length + 1, sender: 'visitor', author_name: '', text, created_at: new Date(clock.now).toISOString() };
+    const message: Message = {
+      id: `m${stored.length + 1}`,
+      conversation: 'c',
+      sequence: stored.length + 1,
+      sender: 'visitor',
+      author_name: '',
+      text,
+      created_at: new Date(clock.now).toISOString(),
+    };
     stored.push(message);
     return message;
   };
@@ -28,7 +41,9 @@ function fakeUpstream(clock: { now: number }) {
       this.onSend();
       if (options.signal) this.signals.push(options.signal);
       if (this.hangSends) {
-        return new Promise<Message>((_resolve, reject) => options.signal?.addEventListener('abort', () => reject(options.signal!.reason)));
+        return new Promise<Message>((_resolve, reject) =>
+          options.signal?.addEventListener('abort', () => reject(options.signal!.reason)),
+        );
       }
       return store(text);
     },
@@ -42,7 +57,13 @@ function setUp() {
   const clock = { now: Date.UTC(2026, 10, 24, 9, 0, 0) };
   const upstream = fakeUpstream(clock);
   const outcomes = createUnknownOutcomeStore({ now: () => clock.now });
-  const deliverOnce = createDeliverOnce({ upstream, outcomes, sendWindowMs: WINDOW_MS, settleWindowMs: SETTLE_MS, now: () => clock.now });
+  const deliverOnce = createDeliverOnce({
+    upstream,
+    outcomes,
+    sendWindowMs: WINDOW_MS,
+    settleWindowMs: SETTLE_MS,
+    now: () => clock.now,
+  });
   return { clock, upstream, outcomes, deliverOnce };
 }
 
@@ -61,7 +82,11 @@ describe('deliver once', () => {
     const { clock, upstream, outcomes, deliverOnce } = setUp();
     // The dead instance's attempt: on record, and stored upstream, but never answered.
     const started = clock.now;
-    await outcomes.remember('c', 'key-2', { bodyHash: bodyFingerprint('can I come at 3?'), startedAt: started, settlesBy: started + WINDOW_MS + LANDING_ALLOWANCE_MS });
+    await outcomes.remember('c', 'key-2', {
+      bodyHash: bodyFingerprint('can I come at 3?'),
+      startedAt: started,
+      settlesBy: started + WINDOW_MS + LANDING_ALLOWANCE_MS,
+    });
     const landed = upstream.store('can I come at 3?');
     clock.now += 2_000;
     const early = await deliverOnce('c', 'key-2', 'can I come at 3?').catch((error: unknown) => error);
@@ -75,7 +100,11 @@ describe('deliver once', () => {
 
   it('a retry after a dead attempt that stored nothing sends, once', async () => {
     const { clock, upstream, outcomes, deliverOnce } = setUp();
-    await outcomes.remember('c', 'key-3', { bodyHash: bodyFingerprint('hello'), startedAt: clock.now, settlesBy: clock.now + WINDOW_MS });
+    await outcomes.remember('c', 'key-3', {
+      bodyHash: bodyFingerprint('hello'),
+      startedAt: clock.now,
+      settlesBy: clock.now + WINDOW_MS,
+    });
     clock.now += WINDOW_MS;
     await deliverOnce('c', 'key-3', 'hello');
     expect(upstream.stored.map((message) => message.text)).toEqual(['hello']);
@@ -94,7 +123,10 @@ describe('deliver once', () => {
       expect(await failure).toBeInstanceOf(SendOutcomeUnknown);
       expect(await failure).toMatchObject({ cause: { code: 'upstream_timeout' }, retryAfterMs: SETTLE_MS });
       // Cut at the window's end, the service may still store it: the record keeps the whole settle window.
-      expect(await outcomes.get('c', 'key-4')).toMatchObject({ bodyHash: bodyFingerprint('hello'), settlesBy: Date.UTC(2026, 10, 24, 9, 0, 0) + SETTLE_MS });
+      expect(await outcomes.get('c', 'key-4')).toMatchObject({
+        bodyHash: bodyFingerprint('hello'),
+        settlesBy: Date.UTC(2026, 10, 24, 9, 0, 0) + SETTLE_MS,
+      });
     } finally {
       vi.useRealTimers();
     }
@@ -119,7 +151,10 @@ describe('deliver once', () => {
       clock.now += 5_000;
       throw new UpstreamError('upstream_timeout', { path: '/x' });
     };
-    await expect(deliverOnce('c', 'key-6', 'late')).rejects.toMatchObject({ cause: { code: 'upstream_timeout' }, retryAfterMs: SETTLE_MS - 5_000 });
+    await expect(deliverOnce('c', 'key-6', 'late')).rejects.toMatchObject({
+      cause: { code: 'upstream_timeout' },
+      retryAfterMs: SETTLE_MS - 5_000,
+    });
     upstream.onSend = () => {};
     // The service stores it 7 s after it arrived; the panel's retries come before and after.
     clock.now = started + 6_000;
@@ -132,14 +167,20 @@ describe('deliver once', () => {
     expect(upstream.stored).toHaveLength(1);
   });
 
-  it('a settle window shorter than the send window is raised to it: the relay\'s own call may run that long', async () => {
+  it("a settle window shorter than the send window is raised to it: the relay's own call may run that long", async () => {
     const clock = { now: Date.UTC(2026, 10, 24, 9, 0, 0) };
     const outcomes = createUnknownOutcomeStore({ now: () => clock.now });
     const upstream = fakeUpstream(clock);
     upstream.onSend = () => {
       throw new UpstreamError('upstream_unavailable', { path: '/x' });
     };
-    const deliverOnce = createDeliverOnce({ upstream, outcomes, sendWindowMs: WINDOW_MS, settleWindowMs: 0, now: () => clock.now });
+    const deliverOnce = createDeliverOnce({
+      upstream,
+      outcomes,
+      sendWindowMs: WINDOW_MS,
+      settleWindowMs: 0,
+      now: () => clock.now,
+    });
     await expect(deliverOnce('c', 'key-7', 'hi')).rejects.toBeInstanceOf(SendOutcomeUnknown);
     expect((await outcomes.get('c', 'key-7'))?.settlesBy).toBe(clock.now + WINDOW_MS + LANDING_ALLOWANCE_MS);
   });

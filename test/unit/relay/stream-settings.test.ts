@@ -8,13 +8,19 @@ const secret = () => new Uint8Array(32).fill(1);
 describe('STREAM_MAX_UNSENT_BYTES', () => {
   it('is 64 KiB unless set', () => {
     expect(readSettings({ NODE_ENV: 'development' }, secret).streamMaxUnsentBytes).toBe(65_536);
-    expect(readSettings({ NODE_ENV: 'development', STREAM_MAX_UNSENT_BYTES: '131072' }, secret).streamMaxUnsentBytes).toBe(131_072);
+    expect(
+      readSettings({ NODE_ENV: 'development', STREAM_MAX_UNSENT_BYTES: '131072' }, secret).streamMaxUnsentBytes,
+    ).toBe(131_072);
   });
 
   it('refuses a value below 32 KiB or above 4 MiB, naming the variable', () => {
     for (const value of ['16384', '32767', '4194305', '64k']) {
-      expect(() => readSettings({ NODE_ENV: 'development', STREAM_MAX_UNSENT_BYTES: value }, secret)).toThrow(SettingsError);
-      expect(() => readSettings({ NODE_ENV: 'development', STREAM_MAX_UNSENT_BYTES: value }, secret)).toThrow(/STREAM_MAX_UNSENT_BYTES/);
+      expect(() => readSettings({ NODE_ENV: 'development', STREAM_MAX_UNSENT_BYTES: value }, secret)).toThrow(
+        SettingsError,
+      );
+      expect(() => readSettings({ NODE_ENV: 'development', STREAM_MAX_UNSENT_BYTES: value }, secret)).toThrow(
+        /STREAM_MAX_UNSENT_BYTES/,
+      );
     }
   });
 });

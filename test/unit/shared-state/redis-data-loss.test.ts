@@ -34,7 +34,10 @@ async function restartRedisEmpty() {
 
 describe('Redis loses its data (restart without persistence)', () => {
   it('a handle that End chat retired stays retired, and reads nothing', async () => {
-    stores = createRedisStores(redis.url, createJsonLogger(() => {}));
+    stores = createRedisStores(
+      redis.url,
+      createJsonLogger(() => {}),
+    );
     harness = createRelayHarness({ app: { stores } });
     const handle = await harness.startConversation();
     expect((await read(handle)).status).toBe(200);
@@ -49,7 +52,10 @@ describe('Redis loses its data (restart without persistence)', () => {
 
   it('a chat open at that moment ends (the panel starts a new one) rather than trusting a list that was lost', async () => {
     const lines: string[] = [];
-    stores = createRedisStores(redis.url, createJsonLogger((line) => lines.push(line)));
+    stores = createRedisStores(
+      redis.url,
+      createJsonLogger((line) => lines.push(line)),
+    );
     harness = createRelayHarness({ app: { stores } });
     const open = await harness.startConversation();
     expect((await read(open)).status).toBe(200);
@@ -65,11 +71,16 @@ describe('Redis loses its data (restart without persistence)', () => {
 
   it('a Redis that comes back with its data is not reported as having lost it', async () => {
     const lines: string[] = [];
-    stores = createRedisStores(redis.url, createJsonLogger((line) => lines.push(line)));
+    stores = createRedisStores(
+      redis.url,
+      createJsonLogger((line) => lines.push(line)),
+    );
     await expect.poll(() => stores.readiness.redis!(), { timeout: 10_000, interval: 100 }).toBe(true);
     // The client drops its connection and reconnects to the same Redis, data intact.
     await redis.client.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
-    await expect.poll(() => lines.some((line) => line.includes('"redis":"back"')), { timeout: 10_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(() => lines.some((line) => line.includes('"redis":"back"')), { timeout: 10_000, interval: 100 })
+      .toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(lines.filter((line) => line.includes('"redis":"data_lost"'))).toEqual([]);
   }, 20_000);

@@ -55,7 +55,11 @@ async function metric(name: string): Promise<number | null> {
 }
 
 it('SIGSTOP on Redis: pwc_redis_up is 0 within 10 s, the alert fires on it, and refusals carry the Redis cause', async () => {
-  const created = await fetch(`${relay.url}/v1/conversations`, { method: 'POST', headers, body: JSON.stringify({ client_id: 'demo-client' }) });
+  const created = await fetch(`${relay.url}/v1/conversations`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ client_id: 'demo-client' }),
+  });
   expect(created.status).toBe(201);
   const { conversation } = (await created.json()) as { conversation: string };
   expect(await metric('pwc_redis_up')).toBe(1);
@@ -104,7 +108,11 @@ it('SIGSTOP on Redis: pwc_redis_up is 0 within 10 s, the alert fires on it, and 
   expect(send.headers.get('Retry-After')).not.toBeNull();
   expect(refusals).toBeGreaterThanOrEqual(2);
   expect(logLines.length, relay.output().slice(-3000)).toBeGreaterThanOrEqual(2);
-  expect(logLines.every((line) => /"cause":"redis_(unreachable|command_failed)"/.test(line) && line.includes('"level":"warn"'))).toBe(true);
+  expect(
+    logLines.every(
+      (line) => /"cause":"redis_(unreachable|command_failed)"/.test(line) && line.includes('"level":"warn"'),
+    ),
+  ).toBe(true);
 
   // The shipped alert, on the series as measured, its last value held (Redis stays stopped) past the rule's `for`.
   const dir = mkdtempSync(join(tmpdir(), 'pwc-redis-alert-'));
@@ -131,6 +139,10 @@ it('SIGSTOP on Redis: pwc_redis_up is 0 within 10 s, the alert fires on it, and 
       '',
     ].join('\n'),
   );
-  const run = spawnSync(requirePromtool(), ['test', 'rules', 'measured.test.yml'], { cwd: dir, encoding: 'utf8', timeout: 20_000 });
+  const run = spawnSync(requirePromtool(), ['test', 'rules', 'measured.test.yml'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   expect(run.stdout + run.stderr).toContain('SUCCESS');
 }, 90_000);

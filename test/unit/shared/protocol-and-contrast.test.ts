@@ -4,7 +4,13 @@ import { contrastRatio, readableTextOn } from '../../../src/shared/contrast.ts';
 
 describe('protocol', () => {
   it('round-trips every message', () => {
-    for (const message of [{ type: 'ready' }, { type: 'close' }, { type: 'unread', count: 3 }, { type: 'alert', count: 2 }, { type: 'alert', count: 0 }] as const) {
+    for (const message of [
+      { type: 'ready' },
+      { type: 'close' },
+      { type: 'unread', count: 3 },
+      { type: 'alert', count: 2 },
+      { type: 'alert', count: 0 },
+    ] as const) {
       expect(parseFrameMessage(structuredClone(envelope(message)))).toEqual(message);
     }
     for (const message of [{ type: 'open' }, { type: 'close' }] as const) {
