@@ -174,7 +174,10 @@ function openStream(relay: Relay, handle: string): StreamClient {
   const url = new URL('/v1/conversation/events?after=0', relay.url);
   let resolveOpened!: () => void;
   let rejectOpened!: (error: Error) => void;
-  client.opened = new Promise((resolve, reject) => ((resolveOpened = resolve), (rejectOpened = reject)));
+  client.opened = new Promise((resolve, reject) => {
+    resolveOpened = resolve;
+    rejectOpened = reject;
+  });
   const outgoing = request(
     url,
     { agent: streamAgent, headers: { ...frameHeaders(relay), Authorization: `Bearer ${handle}` } },
@@ -184,8 +187,7 @@ function openStream(relay: Relay, handle: string): StreamClient {
       answer.setEncoding('utf8');
       answer.on('data', (chunk: string) => {
         buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
           const frame = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           if (frame === ': heartbeat') client.heartbeats += 1;

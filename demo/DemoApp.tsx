@@ -133,10 +133,9 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
         <h2 id="preview-title">Live preview</h2>
         <ViewSwitches view={view} onChange={setView} />
         <div class="preview-row">
-          <div
+          <section
             class={`mock-page ${view.device} ${view.theme} ${localeInfo(view.locale).dir}`}
             ref={mockPage}
-            role="region"
             aria-label="Example practice web page"
           >
             <div class="mock-site" aria-hidden="true">
@@ -157,7 +156,7 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
                 </p>
               </div>
             </div>
-          </div>
+          </section>
           <figure class="closed-look">
             <div ref={closedLook} class="closed-place" />
             <figcaption>{view.locale === 'es' ? 'Cerrado' : 'Closed'}</figcaption>

@@ -74,17 +74,15 @@ beforeAll(async () => {
   upstream = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://upstream');
     if (url.pathname === '/api/oauth/token/') {
-      response
-        .writeHead(200, { 'Content-Type': 'application/json' })
-        .end(
-          JSON.stringify({
-            access_token: 'tok',
-            expires_in: 3600,
-            token_type: 'Bearer',
-            scope: 'offline_access',
-            refresh_token: 'r',
-          }),
-        );
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({
+          access_token: 'tok',
+          expires_in: 3600,
+          token_type: 'Bearer',
+          scope: 'offline_access',
+          refresh_token: 'r',
+        }),
+      );
       return;
     }
     const body = BODIES[url.searchParams.get('client_id') ?? ''];

@@ -43,12 +43,10 @@ afterAll(async () => {
 
 /** The rendered image's source and whether it decoded (a blocked or failed image has no natural width). */
 const imageState = (frameOrPage: Page | Frame, selector: string) =>
-  frameOrPage
-    .locator(selector)
-    .evaluate((image: HTMLImageElement) => ({
-      src: image.currentSrc,
-      loaded: image.complete && image.naturalWidth > 0,
-    }));
+  frameOrPage.locator(selector).evaluate((image: HTMLImageElement) => ({
+    src: image.currentSrc,
+    loaded: image.complete && image.naturalWidth > 0,
+  }));
 
 async function openStrictPage(path = '/') {
   const opened = await openPage(browser);

@@ -28,8 +28,7 @@ export function readStream(answer: Response): OpenedStream {
         const { value, done } = await reader.read();
         if (done) break;
         raw += value;
-        let boundary: number;
-        while ((boundary = raw.indexOf('\n\n')) !== -1) {
+        for (let boundary = raw.indexOf('\n\n'); boundary !== -1; boundary = raw.indexOf('\n\n')) {
           const frame = raw.slice(0, boundary);
           raw = raw.slice(boundary + 2);
           const fields = Object.fromEntries(

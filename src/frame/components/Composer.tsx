@@ -44,6 +44,7 @@ export function Composer({ strings, maxLength, onSend, inputRef }: ComposerProps
   }
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: not a control; it hears the Escape that bubbles from its own textarea and warning buttons
     <div
       class="composer"
       onKeyDown={(event) => {

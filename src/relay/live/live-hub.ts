@@ -285,12 +285,18 @@ export function createLiveHub(options: LiveHubOptions) {
   function sweep() {
     const t = now();
     for (const watch of watches.values()) {
+      // Allocated only for a watch with a stream to end: the sweep visits every watch every time.
       let ending: [Stream, string][] | null = null;
       for (const stream of watch.streams) {
-        if (policy.expired(stream.subject, t)) (ending ??= []).push([stream, refusalEvent('session_expired')]);
-        else if (t >= stream.endsAt)
-          (ending ??= []).push([stream, sseEvent('reconnect', { reason: 'lifetime' } satisfies StreamReconnect)]);
-        else if (t - stream.lastWriteAt >= STREAM_HEARTBEAT_MS - SWEEP_MS / 2) write(stream, HEARTBEAT);
+        const last = policy.expired(stream.subject, t)
+          ? refusalEvent('session_expired')
+          : t >= stream.endsAt
+            ? sseEvent('reconnect', { reason: 'lifetime' } satisfies StreamReconnect)
+            : null;
+        if (last !== null) {
+          ending ??= [];
+          ending.push([stream, last]);
+        } else if (t - stream.lastWriteAt >= STREAM_HEARTBEAT_MS - SWEEP_MS / 2) write(stream, HEARTBEAT);
       }
       if (ending !== null) for (const [stream, last] of ending) end(stream, last);
     }

@@ -102,7 +102,9 @@ export function webSink(highWaterMark = 16 * 1024): { sink: StreamSink; body: Re
   const unsent = () => (closed ? 0 : Math.max(0, highWaterMark - (controller.desiredSize ?? highWaterMark)));
   const body = new ReadableStream<Uint8Array>(
     {
-      start: (c) => void (controller = c),
+      start: (c) => {
+        controller = c;
+      },
       // Called whenever the queue is below its high-water mark again: the reader has taken enough.
       pull: wakeWaiters,
       cancel: close,

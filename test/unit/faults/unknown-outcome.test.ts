@@ -83,7 +83,8 @@ it('a send cut at a 2 s grace, retried at once on a second instance sharing Redi
   upstream = await startSlowUpstream({ delayMs: HELD_MS });
   redis = await startTestRedis({ persistent: true });
   const shared = environment({ REDIS_URL: redis.url, PUBLIC_ORIGIN: 'http://127.0.0.1:1', SHUTDOWN_GRACE_MS: '2000' });
-  const [leaving, staying] = (relays = await Promise.all([startRelayProcess(shared), startRelayProcess(shared)]));
+  relays = await Promise.all([startRelayProcess(shared), startRelayProcess(shared)]);
+  const [leaving, staying] = relays;
   const headers = { Origin: 'http://127.0.0.1:1', 'Content-Type': 'application/json' };
   const send = (base: string, handle: string, key: string, text: string) =>
     fetch(`${base}${MESSAGES}`, {

@@ -21,7 +21,11 @@ const SSE = { 'Content-Type': 'text/event-stream; charset=utf-8' };
 /** A fetch answering one response whose body the test writes; records the request. */
 function streamingFetch(status = 200, headers: Record<string, string> = SSE) {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+    },
+  });
   const requests: Array<{ url: string; headers: Record<string, string>; signal: AbortSignal | null | undefined }> = [];
   const fetchImpl: typeof fetch = async (input, init = {}) => {
     requests.push({

@@ -42,7 +42,9 @@ function stalledSink() {
     },
     drained: () =>
       closed || unsent < HIGH_WATER ? Promise.resolve() : new Promise<void>((resolve) => drainWaiters.push(resolve)),
-    end: () => void (state.ended = true),
+    end: () => {
+      state.ended = true;
+    },
     destroy: () => {
       state.destroyed = true;
       close();

@@ -49,7 +49,13 @@ describe('createOnce', () => {
       now: () => clock,
       findWindowMs: FIND_WINDOW_MS,
     });
-    return { service, createOnce, advance: (ms: number) => void (clock += ms) };
+    return {
+      service,
+      createOnce,
+      advance: (ms: number) => {
+        clock += ms;
+      },
+    };
   }
 
   async function loseFirstCreate({ service, createOnce }: ReturnType<typeof setup>) {

@@ -83,7 +83,10 @@ describe('idempotency records in Redis', () => {
       a.idempotency.run('conv-4', 'key-dddddddd', 'x', async () => Promise.reject(new Error('upstream down'))),
     ).rejects.toThrow('upstream down');
     let sent = false;
-    await b.idempotency.run('conv-4', 'key-dddddddd', 'x', async () => ((sent = true), record()));
+    await b.idempotency.run('conv-4', 'key-dddddddd', 'x', async () => {
+      sent = true;
+      return record();
+    });
     expect(sent).toBe(true);
   });
 
@@ -127,7 +130,10 @@ describe('idempotency records in Redis', () => {
       waitMs: 2_000,
     });
     let sent = false;
-    const outcome = await survivor.run('conv-5', 'key-ffffffff', 'x', async () => ((sent = true), record()));
+    const outcome = await survivor.run('conv-5', 'key-ffffffff', 'x', async () => {
+      sent = true;
+      return record();
+    });
     expect(sent).toBe(true);
     expect(outcome.kind).toBe('result');
     client.disconnect();
@@ -187,7 +193,10 @@ describe('a duplicate waiting for the first attempt', () => {
     let sent = false;
     const started = Date.now();
     const refusal = await duplicate
-      .run('conv-wait', 'key-wwwwwwww', 'x', async () => ((sent = true), record()))
+      .run('conv-wait', 'key-wwwwwwww', 'x', async () => {
+        sent = true;
+        return record();
+      })
       .catch((error: unknown) => error);
     expect(refusal).toMatchObject({ code: 'upstream_unavailable' });
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -227,7 +236,10 @@ describe('sealed records', () => {
       JSON.stringify({ state: 'sent', fingerprint: bodyFingerprint('x'), result: sent }),
     );
     let sentAgain = false;
-    const legacy = await store.run('conv-legacy', 'key-legacy-0001', 'x', async () => ((sentAgain = true), record()));
+    const legacy = await store.run('conv-legacy', 'key-legacy-0001', 'x', async () => {
+      sentAgain = true;
+      return record();
+    });
     expect(legacy).toEqual({ kind: 'result', value: sent, replayed: true });
     expect(sentAgain).toBe(false);
     client.disconnect();
@@ -275,7 +287,10 @@ describe('when Redis is unreachable', () => {
     try {
       let sent = false;
       const refusal = await stores.idempotency
-        .run('conv-9', 'key-gggggggg', 'x', async () => ((sent = true), record()))
+        .run('conv-9', 'key-gggggggg', 'x', async () => {
+          sent = true;
+          return record();
+        })
         .catch((error: unknown) => error);
       expect(refusal).toBeInstanceOf(ApiError);
       expect(refusal).toMatchObject({ code: 'storage_unavailable', reason: 'redis_unreachable' });

@@ -5,7 +5,12 @@ import { BASE, fakeUpstream, json, tokenBody, upstreamFailure } from './fake-ups
 
 function clock(start = 1_000_000) {
   let t = start;
-  return { now: () => t, advance: (ms: number) => void (t += ms) };
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 function issuing(extra: Record<string, unknown> = {}) {

@@ -10,7 +10,10 @@ function recorder() {
 
 function ids() {
   let next = 0;
-  return () => `cid-${(next += 1)}`;
+  return () => {
+    next += 1;
+    return `cid-${next}`;
+  };
 }
 
 describe('createAnalytics', () => {
