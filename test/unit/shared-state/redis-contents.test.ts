@@ -1,7 +1,7 @@
 // What a reader of Redis learns: a relay on a real redis-server serves two visitors (create, a send and its retry,
 // reads, an escalation, a service event, End chat), then every key and value in Redis is read back, as is every
 // message a subscriber of its own heard on the events channel. None may hold an upstream id, a handle, a create's
-// Idempotency-Key, a visitor's address or message text in clear, and every key family must be one the README lists.
+// Idempotency-Key, a visitor's address or message text in clear, and every key family must be one docs/deploying.md lists.
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,10 +55,11 @@ async function everything(): Promise<Map<string, string>> {
   }
 }
 
-/** The key families the README's table under "What Redis holds" names, e.g. `pwc:create:`. */
+/** The key families the table under "What Redis holds" in docs/deploying.md names, e.g. `pwc:create:`. */
 function documentedFamilies(): string[] {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('**What Redis holds**'));
+  const guide = readFileSync(new URL('../../../docs/deploying.md', import.meta.url), 'utf8');
+  const start = guide.indexOf('### What Redis holds');
+  const section = guide.slice(start, guide.indexOf('\n#', start + 1));
   return [...section.matchAll(/^\| `(pwc:[a-z-]+:?)/gm)].map((match) => match[1]!);
 }
 
