@@ -8,17 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonLogger } from '../../../src/relay/log.ts';
 import { signEvent } from '../../../src/relay/live/event-signature.ts';
 import { UPSTREAM_EVENTS_PATH } from '../../../src/relay/upstream/contract.ts';
-import { createRedisStores, type RelayStores } from '../../../src/relay/shared-state/stores.ts';
+import { createRedisSharedState, type SharedState } from '../../../src/relay/stores.ts';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
 import { createRelayHarness } from '../relay/relay-harness.ts';
 
 const EVENTS_SECRET = 'Vq3sN8xL2mR7tB4yK9wZ1cF6hJ0pD5gA';
 let redis: TestRedis;
-let stores: RelayStores;
+let shared: SharedState;
 let harness: ReturnType<typeof createRelayHarness>;
 beforeAll(async () => {
   redis = await startTestRedis();
-  stores = createRedisStores(
+  shared = createRedisSharedState(
     redis.url,
     createJsonLogger(() => {}),
     undefined,
@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   harness?.close();
-  await stores?.close();
+  await shared?.close();
   await redis?.close();
 });
 
@@ -67,14 +67,14 @@ describe('what Redis holds', () => {
   it('no upstream id, handle, create key, address or message text in any key or value; every family documented', async () => {
     harness = createRelayHarness({
       environment: { TRUST_PROXY: '1', UPSTREAM_EVENTS_SECRET: EVENTS_SECRET },
-      app: { stores },
+      app: { stores: shared.stores, events: shared.events },
     });
     const eavesdropper = new Redis(redis.url);
     const overheard: string[] = [];
     eavesdropper.on('message', (_channel: string, message: string) => void overheard.push(message));
     await eavesdropper.subscribe('pwc:events');
     const relayHeard: string[] = [];
-    stores.events.subscribe((conversationId) => void relayHeard.push(conversationId));
+    shared.events.subscribe((conversationId) => void relayHeard.push(conversationId));
     const visitors = ['2001:db8:7:1::20', '198.51.100.77'];
     const createKeys = ['0b6f1d2e-9c4a-4b7e-8f3d-2a1c5e6b7d80', 'Xq7Lm2Rt9PbN4vYdK8wZs_c0ntents'];
     const handles: string[] = [];
