@@ -39,7 +39,7 @@ import { readinessRoutes } from './routes/readiness.ts';
 import { noMetrics, type RelayMetrics } from './metrics/metrics.ts';
 import { countingRefusals } from './metrics/counting-refusals.ts';
 import { upstreamEventRoutes } from './routes/upstream-events.ts';
-import { UPSTREAM_EVENTS_PATH } from './upstream/contract.ts';
+import { UPSTREAM_EVENTS_PATH } from './upstream/contract/index.ts';
 
 export interface RelayAppOptions {
   settings: RelaySettings;

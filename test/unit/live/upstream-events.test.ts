@@ -3,8 +3,7 @@
 // and costs no upstream call; with REDIS_URL an event sent to one instance reaches the stream held by another.
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signEvent } from '../../../src/relay/live/event-signature.ts';
-import { UPSTREAM_EVENTS_PATH } from '../../../src/relay/upstream/contract.ts';
+import { UPSTREAM_EVENTS_PATH, signEvent } from '../../../src/relay/upstream/contract/index.ts';
 import { startSimulatorServer, type SimulatorServer } from '../../../src/simulator/server.ts';
 import { bearer } from '../../support/conversation-calls.ts';
 import { readStream } from '../../support/live-stream.ts';
