@@ -230,10 +230,11 @@ export function createRelayApp({
   }));
   // A deploy never waits on a stream: each ends at once with a hint to reconnect (to another instance).
   lifecycle.onDrain(() => live.closeAll('shutdown'));
-  // A service event reaches every instance (through Redis with REDIS_URL); the one watching the conversation reads it,
-  // status included: the event may be a status change, which the reading kept here would hide.
-  stores.events.subscribe((conversationId) => {
-    statusReadings.forget(conversationId);
+  // A service event reaches every instance (through Redis with REDIS_URL); the one watching the conversation reads it.
+  // A status change drops the reading kept here, which would hide it; new messages leave it standing, so reading
+  // them costs one upstream call.
+  stores.events.subscribe(({ conversationId, kind }) => {
+    if (kind === 'status') statusReadings.forget(conversationId);
     live.serviceEvent(conversationId);
   });
   if (settings.upstreamEventsSecret !== null) {

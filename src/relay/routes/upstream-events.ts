@@ -63,7 +63,8 @@ export function upstreamEventRoutes({
       return c.body(null, 204);
     }
     onEvent('accepted');
-    await events.publish(event.data.conversation);
+    const kind = event.data.type === 'conversation.status_changed' ? 'status' : 'messages';
+    await events.publish({ conversationId: event.data.conversation, kind });
     return c.body(null, 204);
   });
 }

@@ -72,7 +72,7 @@ describe('what Redis holds', () => {
     eavesdropper.on('message', (_channel: string, message: string) => void overheard.push(message));
     await eavesdropper.subscribe('pwc:events');
     const relayHeard: string[] = [];
-    stores.events.subscribe((conversationId) => void relayHeard.push(conversationId));
+    stores.events.subscribe(({ conversationId }) => void relayHeard.push(conversationId));
     const visitors = ['2001:db8:7:1::20', '198.51.100.77'];
     const createKeys = ['0b6f1d2e-9c4a-4b7e-8f3d-2a1c5e6b7d80', 'Xq7Lm2Rt9PbN4vYdK8wZs_c0ntents'];
     const handles: string[] = [];
