@@ -118,8 +118,13 @@ export function createDeliverOnce({
     }
   }
 
-  return async function deliverOnce(conversationId: string, key: string, text: string): Promise<Message> {
-    const hash = bodyFingerprint(text);
+  /** `hash`: the text's fingerprint, when the caller has it already (the idempotency store's). */
+  return async function deliverOnce(
+    conversationId: string,
+    key: string,
+    text: string,
+    hash = bodyFingerprint(text),
+  ): Promise<Message> {
     const record = await outcomes.get(conversationId, key);
     const earlier = record !== null && record.bodyHash === hash ? record : null;
     if (earlier !== null) {
