@@ -10,7 +10,7 @@ import { createPrometheusMetrics } from './relay/metrics/prometheus.ts';
 import { startRelayServer } from './relay/serve.ts';
 import { readSettings, SettingsError, type RelaySettings } from './relay/settings.ts';
 import { createUpstreamClient } from './relay/upstream/index.ts';
-import { UPSTREAM_EVENTS_PATH } from './relay/upstream/contract.ts';
+import { UPSTREAM_EVENTS_PATH } from './relay/upstream/contract/index.ts';
 import { trustProxyWarning } from './relay/http/trusted-proxies.ts';
 import { startEmbeddedSimulator } from './embedded-simulator.ts';
 

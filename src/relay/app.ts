@@ -42,7 +42,7 @@ import { readinessRoutes } from './routes/readiness.ts';
 import { noMetrics, type RelayMetrics } from './metrics/metrics.ts';
 import { countingRefusals } from './protection/counting-refusals.ts';
 import { upstreamEventRoutes } from './routes/upstream-events.ts';
-import { UPSTREAM_EVENTS_PATH } from './upstream/contract.ts';
+import { UPSTREAM_EVENTS_PATH } from './upstream/contract/index.ts';
 
 export interface RelayAppOptions {
   settings: RelaySettings;
@@ -236,10 +236,11 @@ export function createRelayApp({
   }));
   // A deploy never waits on a stream: each ends at once with a hint to reconnect (to another instance).
   lifecycle.onDrain(() => live.closeAll('shutdown'));
-  // A service event reaches every instance (through Redis with REDIS_URL); the one watching the conversation reads it,
-  // status included: the event may be a status change, which the reading kept here would hide.
-  events.subscribe((conversationId) => {
-    statusReadings.forget(conversationId);
+  // A service event reaches every instance (through Redis with REDIS_URL); the one watching the conversation reads it.
+  // A status change drops the reading kept here, which would hide it; new messages leave it standing, so reading
+  // them costs one upstream call.
+  events.subscribe(({ conversationId, kind }) => {
+    if (kind === 'status') statusReadings.forget(conversationId);
     live.serviceEvent(conversationId);
   });
   if (settings.upstreamEventsSecret !== null) {

@@ -1,4 +1,4 @@
-// A relay on a real port (@hono/node-server) in front of a simulator, whose upstream message reads are counted, and a
+// A relay on a real port (@hono/node-server) in front of a simulator, whose upstream reads are counted, and a
 // `call` that makes requests as the relay's own frame does: for tests of what the live stream costs the service.
 import { fileURLToPath } from 'node:url';
 import { createJsonLogger } from '../../src/relay/log.ts';
@@ -21,11 +21,16 @@ export async function startCountedRelay(simulator: SimulatorServer, environment:
     password: simulator.simulator.seed.password,
   });
   let reads = 0;
+  let statusReads = 0;
   const upstream: UpstreamClient = {
     ...client,
     listMessagesAfter: (...args) => {
       reads += 1;
       return client.listMessagesAfter(...args);
+    },
+    getConversation: (...args) => {
+      statusReads += 1;
+      return client.getConversation(...args);
     },
   };
   const relay: RunningRelay = await startRelayServer({
@@ -41,5 +46,6 @@ export async function startCountedRelay(simulator: SimulatorServer, environment:
       headers: { Origin: relay.url, 'Content-Type': 'application/json', 'X-Practice-Chat': 'frame', ...init.headers },
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });
-  return { relay, call, reads: () => reads };
+  /** `reads` counts message reads; `upstreamReads` counts every read, the conversation's status included. */
+  return { relay, call, reads: () => reads, upstreamReads: () => reads + statusReads };
 }

@@ -1,6 +1,7 @@
 // A conversation's messages after a cursor, and its status, read as cheaply as the relay can: the status is read with
 // the messages only when the last reading is old, or after them when they show a message newer than the reading;
-// otherwise the reading itself serves. Most reads find nothing new, so most cost one upstream call. Shared by the
+// otherwise (or while the service announces status changes
+// with events) the reading itself serves. Most reads find nothing new, so most cost one upstream call. Shared by the
 // panel's polls and the live stream's watches, so both keep one set of readings.
 import type { UpstreamClient } from '../upstream/index.ts';
 import { stillCurrent, type StatusReading, type StatusReadings } from './status-readings.ts';
@@ -11,6 +12,11 @@ export type ConversationReader = (
   options?: {
     /** How old a status reading may be and still serve (StatusReadings.recent); the readings' own limit by default. */
     acceptStatusAgeMs?: number;
+    /**
+     * The service announces status changes with events, which drop the reading: a reading young enough to serve
+     * serves whatever messages the page shows, instead of being read again after a new one.
+     */
+    statusChangesAnnounced?: boolean;
     /** The most messages read (the upstream's own page size, at most 100, by default). */
     pageSize?: number;
   },
@@ -29,7 +35,7 @@ export function createConversationReader(
     statusReadings.remember(conversationId, reading);
     return reading;
   };
-  return async (conversationId, cursor, { acceptStatusAgeMs, pageSize } = {}) => {
+  return async (conversationId, cursor, { acceptStatusAgeMs, statusChangesAnnounced = false, pageSize } = {}) => {
     const size = pageSize === undefined ? {} : { pageSize };
     const recent = statusReadings.recent(conversationId, acceptStatusAgeMs);
     if (recent === null) {
@@ -44,6 +50,7 @@ export function createConversationReader(
     const page = await upstream.listMessagesAfter(conversationId, cursor, size);
     // Read after the page, the status is at least as new as every message on it.
     const newest = page.messages.at(-1)?.sequence ?? cursor;
-    return { page, conversation: stillCurrent(recent, newest) ? recent : await readStatus(conversationId, newest) };
+    const current = statusChangesAnnounced || stillCurrent(recent, newest);
+    return { page, conversation: current ? recent : await readStatus(conversationId, newest) };
   };
 }

@@ -7,7 +7,7 @@
 // content, which an empty conversation has none of, so it cannot find what this must find.
 import { randomUUID } from 'node:crypto';
 import type { UpstreamClient } from '../upstream/index.ts';
-import { MAX_PAGE_SIZE } from '../upstream/contract.ts';
+import { MAX_PAGE_SIZE } from '../upstream/contract/index.ts';
 import { outcomeIsUnknown } from './deliver-once.ts';
 import { digest } from './digest.ts';
 import type { UnknownOutcomeStore } from './unknown-outcomes.ts';

@@ -118,9 +118,18 @@ export function createDeliverOnce({
     }
   }
 
-  return async function deliverOnce(conversationId: string, key: string, text: string): Promise<Message> {
-    const hash = bodyFingerprint(text);
-    const record = await outcomes.get(conversationId, key);
+  /** `hash`: the text's fingerprint, when the caller has it already (the idempotency store's). */
+  return async function deliverOnce(
+    conversationId: string,
+    key: string,
+    text: string,
+    hash = bodyFingerprint(text),
+  ): Promise<Message> {
+    // Recorded before it goes: if this instance dies during the send, the retry on another one finds this record.
+    // A store that cannot record refuses (the panel retries), rather than send with no trace. Most sends find no
+    // record and keep theirs in the same step; one that finds a record decides on it first.
+    const fresh = { bodyHash: hash, startedAt: now(), settlesBy: now() + settleMs };
+    const record = await outcomes.rememberUnlessKept(conversationId, key, fresh);
     const earlier = record !== null && record.bodyHash === hash ? record : null;
     if (earlier !== null) {
       // The earlier attempt's owner is gone (its answer was lost, it was cut, or its instance died): once it can no
@@ -131,15 +140,14 @@ export function createDeliverOnce({
       const stored = await findStored(conversationId, earlier);
       onReadBack?.(stored !== null);
       if (stored !== null) {
-        await Promise.all([outcomes.forget(conversationId, key), outcomes.claim(conversationId, stored.id)]);
+        await outcomes.answered(conversationId, key, stored.id);
         return stored;
       }
     }
-    // Recorded before it goes: if this instance dies during the send, the retry on another one finds this record.
-    // A store that cannot record refuses (the panel retries), rather than send with no trace.
     // `startedAt` stays the first attempt's, so the read-back looks far enough back; `settlesBy` is this attempt's.
-    const attempt = { bodyHash: hash, startedAt: earlier?.startedAt ?? now(), settlesBy: now() + settleMs };
-    await outcomes.remember(conversationId, key, attempt);
+    const attempt =
+      record === null ? fresh : { bodyHash: hash, startedAt: earlier?.startedAt ?? now(), settlesBy: now() + settleMs };
+    if (attempt !== fresh) await outcomes.remember(conversationId, key, attempt);
     let message: Message;
     try {
       message = await sendWithin(conversationId, text);
@@ -153,9 +161,7 @@ export function createDeliverOnce({
       throw new SendOutcomeUnknown(error, Math.max(0, attempt.settlesBy - now()));
     }
     // Bookkeeping after the send: if it fails, the message was still sent, so it is answered all the same.
-    await Promise.all([outcomes.forget(conversationId, key), outcomes.claim(conversationId, message.id)]).catch(
-      () => undefined,
-    );
+    await outcomes.answered(conversationId, key, message.id).catch(() => undefined);
     return message;
   };
 }

@@ -12,13 +12,14 @@ export interface IdempotencyStore<T = unknown> {
   /**
    * Runs `send` once per (scope, key, body); `scope` keeps different conversations' keys apart. `onWait` is called
    * when this request waits on another one's send with the key (here or on another instance), so that a deadline
-   * reached meanwhile is logged as such rather than as the upstream's slowness.
+   * reached meanwhile is logged as such rather than as the upstream's slowness. `send` is handed the body's
+   * fingerprint, so that what it records of the body is the same hash, computed once.
    */
   run(
     scope: string,
     key: string,
     body: string,
-    send: () => Promise<T>,
+    send: (fingerprint: string) => Promise<T>,
     onWait?: () => void,
   ): Promise<IdempotentOutcome<T>>;
 }
@@ -71,7 +72,7 @@ export function createIdempotencyStore<T = unknown>({
         onWait?.();
         return { kind: 'result', value: await existing.result, replayed: true };
       }
-      const result = send();
+      const result = send(fingerprint);
       entries.set(id, { fingerprint, result, storedAt: now() });
       try {
         return { kind: 'result', value: await result };

@@ -116,7 +116,7 @@ export function createRedisIdempotencyStore<T>({
       renewal.unref();
       let result: T;
       try {
-        result = await send();
+        result = await send(fingerprint);
       } catch (error) {
         // Released, so the visitor's retry really sends; if Redis is away, the lease expires by itself.
         await client.eval(RELEASE_IF_OWNER, 1, id, lease).catch(() => undefined);

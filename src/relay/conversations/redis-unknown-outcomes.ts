@@ -7,6 +7,10 @@ import { storageCauseOf, storageUnavailable } from '../shared-state/storage-erro
 import { bodyFingerprint } from './idempotency.ts';
 import type { UnknownAttempt, UnknownOutcomeStore } from './unknown-outcomes.ts';
 
+// Keeps the attempt unless a record is there already, which it answers instead.
+const SET_UNLESS_KEPT =
+  "local kept = redis.call('get', KEYS[1]) if kept then return kept end redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return false";
+
 // A record written before `settlesBy` existed was written only after its attempt had failed: already settled.
 const attemptSchema = z.object({ bodyHash: z.string(), startedAt: z.number(), settlesBy: z.number().default(0) });
 
@@ -31,14 +35,13 @@ export function createRedisUnknownOutcomeStore(client: RedisClient, ttlMs = 24 *
       await redis(() => client.set(attemptKey(scope, key), JSON.stringify(attempt), 'PX', ttlMs));
     },
     async get(scope, key) {
-      const stored = await redis(() => client.get(attemptKey(scope, key)));
-      if (stored === null) return null;
-      try {
-        const parsed = attemptSchema.safeParse(JSON.parse(stored));
-        return parsed.success ? parsed.data : null;
-      } catch {
-        return null;
-      }
+      return parseAttempt(await redis(() => client.get(attemptKey(scope, key))));
+    },
+    async rememberUnlessKept(scope, key, attempt) {
+      const kept = await redis(() =>
+        client.eval(SET_UNLESS_KEPT, 1, attemptKey(scope, key), JSON.stringify(attempt), ttlMs),
+      );
+      return typeof kept === 'string' ? parseAttempt(kept) : null;
     },
     async forget(scope, key) {
       await redis(() => client.del(attemptKey(scope, key)));
@@ -49,5 +52,21 @@ export function createRedisUnknownOutcomeStore(client: RedisClient, ttlMs = 24 *
     async isClaimed(scope, messageId) {
       return (await redis(() => client.exists(claimKey(scope, messageId)))) === 1;
     },
+    async answered(scope, key, messageId) {
+      const both = client.multi().del(attemptKey(scope, key)).set(claimKey(scope, messageId), '1', 'PX', ttlMs);
+      const results = await redis(() => both.exec());
+      if (results === null || results.some(([error]) => error !== null))
+        throw storageUnavailable(storageCauseOf(client));
+    },
   };
+}
+
+function parseAttempt(stored: string | null): UnknownAttempt | null {
+  if (stored === null) return null;
+  try {
+    const parsed = attemptSchema.safeParse(JSON.parse(stored));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }

@@ -22,9 +22,16 @@ export interface UnknownAttempt {
 export interface UnknownOutcomeStore {
   remember(scope: string, key: string, attempt: UnknownAttempt): Promise<void>;
   get(scope: string, key: string): Promise<UnknownAttempt | null>;
+  /**
+   * The record already kept for the key, or null after keeping `attempt` as it: `get`, then `remember` when there was
+   * none, in one step (the common send finds nothing and records its attempt).
+   */
+  rememberUnlessKept(scope: string, key: string, attempt: UnknownAttempt): Promise<UnknownAttempt | null>;
   forget(scope: string, key: string): Promise<void>;
   /** Marks an upstream message id as the answer to some key in this conversation. */
   claim(scope: string, messageId: string): Promise<void>;
+  /** `forget` the key's attempt and `claim` the message that answered it, in one step. */
+  answered(scope: string, key: string, messageId: string): Promise<void>;
   isClaimed(scope: string, messageId: string): Promise<boolean>;
 }
 
@@ -54,7 +61,7 @@ export function createUnknownOutcomeStore({
     }
   }
 
-  return {
+  const store: UnknownOutcomeStore = {
     async remember(scope, key, attempt) {
       const entry = id(scope, key);
       attempts.delete(entry);
@@ -73,6 +80,11 @@ export function createUnknownOutcomeStore({
         ? null
         : { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt, settlesBy: attempt.settlesBy };
     },
+    async rememberUnlessKept(scope, key, attempt) {
+      const kept = await store.get(scope, key);
+      if (kept === null) await store.remember(scope, key, attempt);
+      return kept;
+    },
     async forget(scope, key) {
       attempts.delete(id(scope, key));
     },
@@ -83,5 +95,9 @@ export function createUnknownOutcomeStore({
     async isClaimed(scope, messageId) {
       return claimed.has(id(scope, messageId));
     },
+    async answered(scope, key, messageId) {
+      await Promise.all([store.forget(scope, key), store.claim(scope, messageId)]);
+    },
   };
+  return store;
 }

@@ -244,7 +244,11 @@ export function createLiveHub(options: LiveHubOptions) {
       );
       const eventsLive = now() - lastEventAt < EVENTS_LIVE_FOR_MS;
       const answer = await scheduler.run(() =>
-        policy.read(subject, cursor, eventsLive ? { acceptStatusAgeMs: EVENTS_STATUS_AGE_MS } : {}),
+        policy.read(
+          subject,
+          cursor,
+          eventsLive ? { acceptStatusAgeMs: EVENTS_STATUS_AGE_MS, statusChangesAnnounced: true } : {},
+        ),
       );
       watch.failures = 0;
       watch.retryAfterMs = 0;

@@ -5,7 +5,7 @@
 import { digest } from '../conversations/digest.ts';
 import type { RecordSealer } from '../conversations/record-seal.ts';
 import type { RedisClient } from '../shared-state/redis-client.ts';
-import type { EventBus } from './event-bus.ts';
+import type { ConversationChange, EventBus } from './event-bus.ts';
 import { EVENT_ID_TTL_MS, type EventIdStore } from './event-ids.ts';
 
 const EVENT_ID_PREFIX = 'pwc:evt:';
@@ -25,6 +25,17 @@ export function createRedisEventIdStore(client: RedisClient): EventIdStore {
 }
 
 const SEAL_SCOPE = 'events';
+/** Sealed as `<kind>:<conversation id>`. */
+const KIND_SEPARATOR = ':';
+
+/** A change sealed without its kind (by an instance of an older version, during a rolling deploy) counts as a status
+ * change: the listener then reads the status too, as before kinds travelled. */
+function changeOf(opened: string): ConversationChange {
+  const at = opened.indexOf(KIND_SEPARATOR);
+  const kind = opened.slice(0, at);
+  if (kind === 'messages' || kind === 'status') return { kind, conversationId: opened.slice(at + 1) };
+  return { kind: 'status', conversationId: opened };
+}
 
 export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): EventBus {
   // Subscribed again on every (re)connection by us rather than by ioredis: its own re-subscription after a reconnect
@@ -32,13 +43,14 @@ export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): 
   const subscriber = client.duplicate({ autoResubscribe: false });
   // Its failures are the main client's to report (redis-client.ts); this one just reconnects.
   subscriber.on('error', () => {});
-  const listeners: ((conversationId: string) => void)[] = [];
+  const listeners: ((change: ConversationChange) => void)[] = [];
   subscriber.on('message', (channel: string, sealed: string) => {
-    const conversationId = channel === EVENTS_CHANNEL ? sealer.open(SEAL_SCOPE, EVENTS_CHANNEL, sealed) : null;
-    if (conversationId !== null)
-      listeners.forEach((listener) => {
-        listener(conversationId);
-      });
+    const opened = channel === EVENTS_CHANNEL ? sealer.open(SEAL_SCOPE, EVENTS_CHANNEL, sealed) : null;
+    if (opened === null) return;
+    const change = changeOf(opened);
+    listeners.forEach((listener) => {
+      listener(change);
+    });
   });
   let subscribed = false;
   subscriber.on('ready', () => {
@@ -53,8 +65,9 @@ export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): 
     subscribed = false;
   });
   return {
-    publish: async (conversationId) => {
-      await client.publish(EVENTS_CHANNEL, sealer.seal(SEAL_SCOPE, EVENTS_CHANNEL, conversationId)).catch(() => {});
+    publish: async ({ kind, conversationId }) => {
+      const sealed = sealer.seal(SEAL_SCOPE, EVENTS_CHANNEL, `${kind}${KIND_SEPARATOR}${conversationId}`);
+      await client.publish(EVENTS_CHANNEL, sealed).catch(() => {});
     },
     subscribe: (listener) => void listeners.push(listener),
     linked: () => subscribed,

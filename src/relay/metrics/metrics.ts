@@ -13,7 +13,7 @@ export type CacheResult = 'hit' | 'miss';
 export interface RelayMetrics {
   /** One answered request: `route` is the pattern the request log writes. */
   request(method: string, route: string, status: number, seconds: number): void;
-  /** One upstream exchange (`operation` from upstream/operations.ts). */
+  /** One upstream exchange (`operation` from upstream/contract/exchanges.ts). */
   upstreamCall(operation: string, outcome: UpstreamOutcome, seconds: number): void;
   /** Whether Redis (REDIS_URL) is connected now. */
   redisUp(up: boolean): void;

@@ -1,5 +1,5 @@
 // PUT /v1/conversation/language {"language": "es"}: the patient switched the panel's language, and the relay tells the
-// service (an assumed field of the contract, src/relay/upstream/contract.ts), so that the assistant and the team
+// service (an assumed field of the contract, src/relay/upstream/contract/index.ts), so that the assistant and the team
 // answer in it. A conversation call like the others: the handle in Authorization (never the URL), the same claims
 // and retirement check, a parsed body, and the conversation's message quota, since it is an upstream write too.
 import { Hono } from 'hono';

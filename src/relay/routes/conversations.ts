@@ -233,8 +233,8 @@ export function conversationRoutes(options: ConversationRouteOptions) {
             claims.conversationId,
             key,
             text,
-            () =>
-              deliverOnce(claims.conversationId, key, text).then(withoutText, async (error: unknown) => {
+            (fingerprint) =>
+              deliverOnce(claims.conversationId, key, text, fingerprint).then(withoutText, async (error: unknown) => {
                 throw await explainRefusal(error, claims.conversationId);
               }),
             waiting.onWait,

@@ -1,5 +1,5 @@
-// POST /v1/upstream-events: the service says a conversation changed (the assumed contract at the end of
-// upstream/contract.ts). The raw body is size-checked and its signature verified before anything is parsed, so a
+// POST /v1/upstream-events: the service says a conversation changed (the assumed contract in
+// upstream/contract/events.ts). The raw body is size-checked and its signature verified before anything is parsed, so a
 // forged or stale event costs one HMAC and nothing else; a valid event's id is remembered so its replay (or the
 // service's own retry) wakes nothing. What a valid event does is small on purpose: it names a conversation to read
 // now, through the event bus, on whichever instance holds its streams. It carries no text and changes no state.
@@ -8,8 +8,13 @@ import { ApiError } from '../http/api-error.ts';
 import type { RelayEnv } from '../http/env.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import type { EventIdStore } from '../live/event-ids.ts';
-import { signatureIsValid } from '../live/event-signature.ts';
-import { UPSTREAM_EVENT_MAX_BYTES, UPSTREAM_SIGNATURE_HEADER, upstreamEventSchema } from '../upstream/contract.ts';
+import {
+  UPSTREAM_EVENT_MAX_BYTES,
+  UPSTREAM_SIGNATURE_HEADER,
+  changeKindOf,
+  signatureIsValid,
+  upstreamEventSchema,
+} from '../upstream/contract/index.ts';
 
 /** How a call to the events path ended, for metrics: a fixed list. */
 export type UpstreamEventOutcome = 'accepted' | 'replayed' | 'bad_signature' | 'bad_request';
@@ -59,7 +64,7 @@ export function upstreamEventRoutes({
       return c.body(null, 204);
     }
     onEvent('accepted');
-    await events.publish(event.data.conversation);
+    await events.publish({ conversationId: event.data.conversation, kind: changeKindOf(event.data) });
     return c.body(null, 204);
   });
 }

@@ -1,6 +1,6 @@
 // Wires the token manager, the authorized HTTP layer and the contract. The token manager stays inside: callers
 // get the contract operations and nothing that could hand out the token or the credentials.
-import { createContract, type UpstreamContract } from './contract.ts';
+import { createContract, type UpstreamContract } from './contract/index.ts';
 import { createUpstreamHttp } from './http.ts';
 import { measuredTransport, type UpstreamMetrics } from './measured-transport.ts';
 import { createPoolTransport } from './pool-transport.ts';

@@ -3,7 +3,7 @@
 // Both come from codes and statuses, never from an error's message.
 import type { UpstreamOutcome } from '../metrics/metrics.ts';
 import { UpstreamError, type NetworkReason } from './errors.ts';
-import { TOKEN_PATH } from './token-path.ts';
+import { TOKEN_PATH } from './contract/index.ts';
 
 /** Node's and undici's error codes for a request that got no answer. */
 const REASONS: Record<string, NetworkReason> = {

@@ -2,7 +2,7 @@
 // manager's requests and the authorized calls alike go through it).
 import type { UpstreamOutcome } from '../metrics/metrics.ts';
 import { outcomeOfError, outcomeOfStatus } from './failure-cause.ts';
-import { operationOf } from './operations.ts';
+import { operationOf } from './contract/index.ts';
 import type { Transport } from './transport.ts';
 
 export interface UpstreamMetrics {

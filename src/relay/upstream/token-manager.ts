@@ -2,8 +2,7 @@
 // either: the HTTP layer is the only caller of getToken().
 import { UpstreamError, errorForStatus } from './errors.ts';
 import { lifetimeSeconds, refreshAfterMs } from './lifetime.ts';
-import { tokenResponseSchema } from './schemas.ts';
-import { TOKEN_PATH } from './token-path.ts';
+import { EXCHANGES, TOKEN_PATH, tokenResponseSchema } from './contract/index.ts';
 import { decode, transportOf, type FetchLike, type Transport } from './transport.ts';
 
 export interface TokenSource {
@@ -77,7 +76,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenSource {
   async function requestToken(): Promise<Cached> {
     const issuedAt = now(); // counted from before the request, so network time only makes us refresh earlier
     const raw = await transport({
-      method: 'POST',
+      method: EXCHANGES.token.method,
       url,
       route: TOKEN_PATH,
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },

@@ -2,8 +2,7 @@
 // of the path's own per source address, writes one log line per streak rather than one per request, and never stops
 // the service's own signed events from another address.
 import { afterEach, describe, expect, it } from 'vitest';
-import { signEvent } from '../../../src/relay/live/event-signature.ts';
-import { UPSTREAM_EVENTS_PATH } from '../../../src/relay/upstream/contract.ts';
+import { UPSTREAM_EVENTS_PATH, signEvent } from '../../../src/relay/upstream/contract/index.ts';
 import { createRelayHarness, RELAY_ORIGIN } from '../relay/relay-harness.ts';
 
 const SECRET = 'Vq3sN8xL2mR7tB4yK9wZ1cF6hJ0pD5gA';

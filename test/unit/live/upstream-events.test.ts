@@ -3,8 +3,7 @@
 // and costs no upstream call; with REDIS_URL an event sent to one instance reaches the stream held by another.
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signEvent } from '../../../src/relay/live/event-signature.ts';
-import { UPSTREAM_EVENTS_PATH } from '../../../src/relay/upstream/contract.ts';
+import { UPSTREAM_EVENTS_PATH, signEvent } from '../../../src/relay/upstream/contract/index.ts';
 import { startSimulatorServer, type SimulatorServer } from '../../../src/simulator/server.ts';
 import { bearer } from '../../support/conversation-calls.ts';
 import { readStream } from '../../support/live-stream.ts';
@@ -22,7 +21,7 @@ async function startRelay(
   simulator: SimulatorServer,
   { secret = SECRET as string | null, redisUrl }: { secret?: string | null; redisUrl?: string } = {},
 ) {
-  const { relay, call, reads } = await startCountedRelay(simulator, {
+  const { relay, call, reads, upstreamReads } = await startCountedRelay(simulator, {
     ...(secret === null ? {} : { UPSTREAM_EVENTS_SECRET: secret }),
     ...(redisUrl === undefined ? {} : { REDIS_URL: redisUrl }),
   });
@@ -34,7 +33,7 @@ async function startRelay(
       headers: { 'Content-Type': 'application/json', 'Upstream-Signature': signature },
       body,
     });
-  return { relay, call, postEvent, reads };
+  return { relay, call, postEvent, reads, upstreamReads };
 }
 
 async function startSimulator() {
@@ -79,6 +78,22 @@ describe('POST /v1/upstream-events', () => {
     // The idle watch's next read is 13.5-16.5 s away; only the event can bring the reply this soon.
     const reply = await stream.next((event) => event.event === 'message', 5000);
     expect(reply.data).toMatchObject({ sender: 'agent', text: 'The doctor can see you at 3.' });
+  }, 20_000);
+
+  it('a message event costs one upstream read: its messages, with the status reading kept (a status change has its own event)', async () => {
+    const simulator = await startSimulator();
+    const { call, postEvent, upstreamReads } = await startRelay(simulator);
+    const { handle, upstreamId } = await newConversation(simulator, call);
+    const stream = await openStream(call, handle);
+    for (const text of ['Is parking free?', 'Yes, behind the building.', 'Thank you.']) {
+      await settle();
+      const before = upstreamReads();
+      simulator.simulator.writeAs(upstreamId, 'agent', text);
+      expect((await postEvent(eventBody(upstreamId))).status).toBe(204);
+      await stream.next((event) => event.event === 'message' && (event.data as { text: string }).text === text, 5000);
+      await settle();
+      expect(upstreamReads() - before).toBe(1);
+    }
   }, 20_000);
 
   it('a status event shows a change made without a message (staff resolve), which the kept status reading would hide', async () => {

@@ -1,4 +1,4 @@
-// The service hears the patient's language (an assumed field of the contract, src/relay/upstream/contract.ts): the
+// The service hears the patient's language (an assumed field of the contract, src/relay/upstream/contract/index.ts): the
 // relay passes it on when it creates a conversation and when the patient switches, and the simulator's bot answers
 // in it (English and Spanish).
 import { afterEach, describe, expect, it } from 'vitest';

@@ -6,8 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonLogger } from '../../../src/relay/log.ts';
-import { signEvent } from '../../../src/relay/live/event-signature.ts';
-import { UPSTREAM_EVENTS_PATH } from '../../../src/relay/upstream/contract.ts';
+import { UPSTREAM_EVENTS_PATH, signEvent } from '../../../src/relay/upstream/contract/index.ts';
 import { createRedisSharedState, type SharedState } from '../../../src/relay/stores.ts';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
 import { createRelayHarness } from '../relay/relay-harness.ts';
@@ -74,7 +73,7 @@ describe('what Redis holds', () => {
     eavesdropper.on('message', (_channel: string, message: string) => void overheard.push(message));
     await eavesdropper.subscribe('pwc:events');
     const relayHeard: string[] = [];
-    shared.events.subscribe((conversationId) => void relayHeard.push(conversationId));
+    shared.events.subscribe(({ conversationId }) => void relayHeard.push(conversationId));
     const visitors = ['2001:db8:7:1::20', '198.51.100.77'];
     const createKeys = ['0b6f1d2e-9c4a-4b7e-8f3d-2a1c5e6b7d80', 'Xq7Lm2Rt9PbN4vYdK8wZs_c0ntents'];
     const handles: string[] = [];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { UpstreamError } from '../../../src/relay/upstream/errors.ts';
 import { createUpstreamHttp } from '../../../src/relay/upstream/http.ts';
-import { collectAll, walkPages } from '../../../src/relay/upstream/pages.ts';
+import { collectAll, walkPages } from '../../../src/relay/upstream/contract/index.ts';
 import { createTokenManager } from '../../../src/relay/upstream/token-manager.ts';
 import { BASE, json, tokenIssuingUpstream, type Handler } from './fake-upstream.ts';
 

@@ -5,8 +5,7 @@ import { createSimulator, type Simulator } from '../../../src/simulator/app.ts';
 import { startSimulatorServer } from '../../../src/simulator/server.ts';
 import { upstreamFailure } from './fake-upstream.ts';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../../src/relay/upstream/client.ts';
-import { collectAll } from '../../../src/relay/upstream/pages.ts';
-import type { Call } from '../../../src/relay/upstream/schemas.ts';
+import { type Call, collectAll } from '../../../src/relay/upstream/contract/index.ts';
 
 const BASE = 'http://upstream.test';
 const open: Simulator[] = [];

@@ -1,5 +1,5 @@
 // Every upstream response is parsed, not cast. Documented shapes follow service-interface.md; the record shapes
-// follow the assumed contract in README.md ("The upstream contract"). Objects strip unknown fields (tolerant to
+// follow the assumed contract in the contract's entry (index.ts). Objects strip unknown fields (tolerant to
 // additions) but are strict on the types of the fields we use.
 import { z } from 'zod';
 

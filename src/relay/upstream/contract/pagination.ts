@@ -1,8 +1,8 @@
 // Walking a paginated list by following links.next until it is null (service-interface.md, Pagination), with
 // guards so that a broken or hostile upstream cannot make us loop: a link seen before, or too many pages.
 import type { z } from 'zod';
-import { UpstreamError } from './errors.ts';
-import type { Query, UpstreamHttp } from './http.ts';
+import { UpstreamError } from '../errors.ts';
+import type { Query, UpstreamHttp } from '../http.ts';
 import { page } from './schemas.ts';
 
 export const DEFAULT_MAX_PAGES = 1_000;

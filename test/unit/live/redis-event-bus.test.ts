@@ -1,0 +1,36 @@
+// The Redis event bus carries the kind of change with the conversation, so the instance holding the streams knows
+// whether its status reading still holds; a change sealed by an older instance (no kind) counts as a status change.
+import { Redis } from 'ioredis';
+import { afterEach, expect, it } from 'vitest';
+import { createRecordSealer } from '../../../src/relay/conversations/record-seal.ts';
+import type { ConversationChange } from '../../../src/relay/live/event-bus.ts';
+import { EVENTS_CHANNEL, createRedisEventBus } from '../../../src/relay/live/redis-events.ts';
+import { startTestRedis } from '../../support/redis-server.ts';
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+it('a change reaches the subscriber with its kind; an unkinded one is heard as a status change', async () => {
+  const redis = await startTestRedis();
+  cleanups.push(() => redis.close());
+  const client = new Redis(redis.url);
+  cleanups.push(() => client.quit());
+  const sealer = createRecordSealer(new Uint8Array(32).fill(9), 'events');
+  const bus = createRedisEventBus(client, sealer);
+  cleanups.push(() => bus.close());
+  const heard: ConversationChange[] = [];
+  bus.subscribe((change) => void heard.push(change));
+  while (!bus.linked()) await new Promise((resolve) => setTimeout(resolve, 20));
+
+  await bus.publish({ conversationId: 'conv:1', kind: 'messages' });
+  await bus.publish({ conversationId: 'conv:2', kind: 'status' });
+  await client.publish(EVENTS_CHANNEL, sealer.seal('events', EVENTS_CHANNEL, 'conv_3'));
+  while (heard.length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(heard).toEqual([
+    { conversationId: 'conv:1', kind: 'messages' },
+    { conversationId: 'conv:2', kind: 'status' },
+    { conversationId: 'conv_3', kind: 'status' },
+  ]);
+});
