@@ -50,7 +50,7 @@ export function confirmSent(list: readonly ChatMessage[], key: string, sent: Wir
  * message that comes after it in the conversation, so that two sources overlapping after a gap still show each message
  * once and in order; answers the list and the messages that were new.
  */
-export function mergePolled(list: readonly ChatMessage[], incoming: readonly WireMessage[]): { list: ChatMessage[]; added: ChatMessage[] } {
+export function mergeIncoming(list: readonly ChatMessage[], incoming: readonly WireMessage[]): { list: ChatMessage[]; added: ChatMessage[] } {
   const merged = [...list];
   const added: ChatMessage[] = [];
   const known = new Set(list.map((message) => message.id));

@@ -5,7 +5,7 @@
 // and the count of replies that arrived while the tab was hidden.
 import { describe, expect, it } from 'vitest';
 import { STREAM_SILENCE_LIMIT_MS, type WireMessage } from '../../../src/shared/wire.ts';
-import { STREAM_ATTEMPTS, STREAM_RETRY_MS } from '../../../src/frame/model/chat-model.ts';
+import { STREAM_ATTEMPTS, STREAM_RETRY_MS } from '../../../src/frame/model/follower.ts';
 import { POLL_IDLE_MS } from '../../../src/frame/model/poll-cadence.ts';
 import { TransportError } from '../../../src/frame/transport.ts';
 import { createTestModel, settle } from './fakes.ts';
