@@ -4,31 +4,13 @@
 // lifecycle and the counts of replies nobody has seen yet, and dispose() stops every timer and stream they started.
 import { batch, computed, signal } from '@preact/signals';
 import type { ConversationStatus, WireMessage } from '../../shared/wire.ts';
-import type { Analytics } from '../analytics.ts';
-import type { HandleStorage } from '../session/handle-storage.ts';
-import { TransportError, type Transport, type TransportErrorCode } from '../transport.ts';
+import { TransportError, type TransportErrorCode } from '../transport.ts';
+import type { ChatModelDependencies, ChatPhase } from './chat-model-dependencies.ts';
 import { createFollower } from './follower.ts';
 import { mergeIncoming, type ChatMessage } from './message-list.ts';
 import { createOutbox } from './outbox.ts';
 
-/** Where the conversation stands, as the panel shows it. */
-export type ChatPhase = 'new' | ConversationStatus | 'ended';
-
-export interface ChatModelDependencies {
-  transport: Transport;
-  clientId: string;
-  handles: HandleStorage;
-  analytics: Analytics;
-  now: () => number;
-  random: () => number;
-  newKey: () => string;
-  setTimer: (run: () => void, ms: number) => unknown;
-  clearTimer: (timer: unknown) => void;
-  /** Bot and agent messages that arrived while the panel was closed (the loader shows the count). */
-  onUnread: (count: number) => void;
-  /** Bot and agent messages that arrived while the tab was hidden (the loader's title prefix); 0 once it is visible. */
-  onAlert: (count: number) => void;
-}
+export type { ChatModelDependencies, ChatPhase } from './chat-model-dependencies.ts';
 
 /** How long the typing indicator waits for a reply before it gives up. */
 const TYPING_TIMEOUT_MS = 30_000;
