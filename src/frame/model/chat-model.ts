@@ -212,7 +212,7 @@ export function createChatModel(deps: ChatModelDependencies) {
       follower.catchUp();
     },
 
-    /** The page came back from the back-forward cache, or the network came back: the stream may be dead, read and reopen. */
+    /** The page is back from the back-forward cache, or the network is: the stream may be dead, read and reopen. */
     reconnect: follower.reconnect,
 
     dispose() {

@@ -107,7 +107,8 @@ export function createFollower(deps: FollowerDependencies) {
       if (event.type === 'reconnect' || event.type === 'error') closeStream();
       if (event.type === 'reconnect') catchUp();
       if (event.type !== 'error' || deps.endsConversation(event.data)) return;
-      // A dropped connection (a relay restarting) is tried again soon; anything else means streaming does not work here.
+      // A dropped connection (a relay restarting) is tried again soon; anything else means streaming does not work
+      // here.
       if (event.data.code === 'network' && ++streamFailures < STREAM_ATTEMPTS) {
         streamRetryTimer = setTimer(catchUp, retryDelayMs(streamFailures, undefined, deps.random));
       } else fallBackToPolling(event.data.retryAfterMs);

@@ -25,7 +25,13 @@ export interface OutboxDependencies {
   clearTimer: (timer: unknown) => void;
 }
 
-const RETRYABLE = new Set<TransportErrorCode>(['network', 'upstream_unavailable', 'upstream_timeout', 'rate_limited', 'internal']);
+const RETRYABLE = new Set<TransportErrorCode>([
+  'network',
+  'upstream_unavailable',
+  'upstream_timeout',
+  'rate_limited',
+  'internal',
+]);
 
 export type Outbox = ReturnType<typeof createOutbox>;
 
@@ -45,7 +51,8 @@ export function createOutbox(deps: OutboxDependencies) {
   function sendNextWaiting(): void {
     if (delivering.size > 0 || disposed) return;
     const next = messages.value.find(
-      (candidate) => candidate.sender === 'visitor' && (candidate.delivery === 'sending' || candidate.delivery === 'retrying'),
+      (candidate) =>
+        candidate.sender === 'visitor' && (candidate.delivery === 'sending' || candidate.delivery === 'retrying'),
     );
     if (next === undefined) return;
     delivering.add(next.key);
