@@ -1,17 +1,7 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
-
-// loader.js: property names that only the loader's own objects carry (boot's environment and settings, the API's
-// event hub, the launcher and the frame), which the minifier shortens. Minified code keeps every property name as
-// written, and these cost the loader's size budget 56 bytes brotli. The minifier renames a listed name on every
-// object, so never list one that a browser object the loader reads answers to, nor one that crosses its edge (the
-// page's PracticeChat API, the configuration's JSON, the frame protocol): not `remove`, `host`, `clear`, `nonce`,
-// `locale`, `alert`, `fetch`, `open`, `type`... That is why the event hub's method is `removeAllListeners`, not
-// `clear` (a Map's), and why data-client-id is read with getAttribute, not as `dataset.clientId`.
-// test/unit/bundles/loader-bundle.test.ts checks the list against those objects and names.
-export const LOADER_OWN_PROPERTIES =
-  /^(api|events|emit|removeAllListeners|ensure|post|setUnread|setOpen|shadow|button|relayOrigin|clientId|win|wait|report)$/;
+import { loaderOwnPropertiesPattern } from './src/loader/own-properties.ts';
 
 // `vite build --mode loader` builds loader.js: one classic script (IIFE) that a practice's page runs with a plain
 // <script> tag, so it can hold no import or export and shares no chunk with anything else (test/unit/bundles checks).
@@ -22,21 +12,27 @@ const loader: UserConfig = {
     emptyOutDir: false,
     target: 'es2020',
     minify: true,
-    sourcemap: false,
+    // loader.js.map is written beside it and served by the relay for whoever asks (a developer reading a stack trace),
+    // but loader.js names no map: browsers would otherwise fetch it whenever DevTools is open on a practice's page.
+    sourcemap: 'hidden',
     lib: { entry: 'src/loader/main.ts', formats: ['iife'], name: 'PracticeChatLoader', fileName: () => 'loader.js' },
-    rolldownOptions: { output: { minify: { mangleProps: { include: LOADER_OWN_PROPERTIES } } } },
+    // The loader's own property names are shortened too (src/loader/own-properties.ts says which and why).
+    rolldownOptions: { output: { minify: { mangleProps: { include: loaderOwnPropertiesPattern() } } } },
   },
 };
 
 // `vite build` builds the chat panel: hashed assets plus a manifest, from which the relay writes the frame page
 // (src/relay/frame/frame-page.ts). Built on its own so that it shares no chunk with the demo page: a patient's
 // browser downloads only the panel.
+// ES2022 syntax (class fields, logical assignment) is kept as written rather than lowered: Chrome and Edge 94,
+// Firefox 93 and Safari 15 (iOS 15, the last for the oldest iPhones still in use) and every later version run it, and
+// the lowered helpers cost the panel's size budget. The loader stays ES2020: it runs in every practice's page.
 const frame: UserConfig = {
   publicDir: false,
   build: {
     outDir: 'dist',
     emptyOutDir: false,
-    target: 'es2020',
+    target: 'es2022',
     manifest: true,
     modulePreload: false,
     rolldownOptions: { input: { frame: 'src/frame/main.tsx' } },
@@ -54,7 +50,11 @@ const demo: UserConfig = {
     modulePreload: false,
     rolldownOptions: {
       input: { demo: 'demo/index.html' },
-      output: { entryFileNames: 'assets/demo-[hash].js', chunkFileNames: 'assets/demo-[name]-[hash].js', assetFileNames: 'assets/demo-[hash][extname]' },
+      output: {
+        entryFileNames: 'assets/demo-[hash].js',
+        chunkFileNames: 'assets/demo-[name]-[hash].js',
+        assetFileNames: 'assets/demo-[hash][extname]',
+      },
     },
   },
 };
@@ -65,7 +65,14 @@ const demo: UserConfig = {
 const server: UserConfig = {
   publicDir: false,
   // The relay never embeds the simulator in production: dist-server/server.js gets none (src/embedded-simulator.ts).
-  resolve: { alias: [{ find: /^\.\/embedded-simulator\.ts$/, replacement: fileURLToPath(new URL('./src/no-embedded-simulator.ts', import.meta.url)) }] },
+  resolve: {
+    alias: [
+      {
+        find: /^\.\/embedded-simulator\.ts$/,
+        replacement: fileURLToPath(new URL('./src/no-embedded-simulator.ts', import.meta.url)),
+      },
+    ],
+  },
   build: {
     ssr: true,
     outDir: 'dist-server',

@@ -11,7 +11,13 @@ const path = `/api/conversations/${encodeURIComponent(conversationId)}/messages/
 
 const server = http.createServer((req, res) => {
   const upstreamRequest = http.request(
-    { host: upstream.hostname, port: upstream.port, path, agent, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } },
+    {
+      host: upstream.hostname,
+      port: upstream.port,
+      path,
+      agent,
+      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
+    },
     (upstreamResponse) => {
       const chunks = [];
       upstreamResponse.on('data', (chunk) => chunks.push(chunk));

@@ -12,8 +12,9 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { launchBrowser, serveHostPages } from '../test/browser/harness.ts';
-import { freePort } from '../test/support/free-port.ts';
+import { launchBrowser } from '../tools/chromium.ts';
+import { serveHostPages } from '../tools/host-pages.ts';
+import { freePort } from '../tools/free-port.ts';
 import { startSimulatorServer } from '../src/simulator/server.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -21,7 +22,10 @@ const SETTLE_MS = 2500;
 /** A mouse user's pointer rests on the launcher about this long before the click lands. */
 const HOVER_BEFORE_CLICK_MS = 150;
 
-if (!existsSync(new URL('../dist/loader.js', import.meta.url)) || !existsSync(new URL('../dist-server/server.js', import.meta.url))) {
+if (
+  !existsSync(new URL('../dist/loader.js', import.meta.url)) ||
+  !existsSync(new URL('../dist-server/server.js', import.meta.url))
+) {
   console.error('dist/loader.js or dist-server/server.js is missing: run `npm run build` first.');
   process.exit(1);
 }
@@ -33,19 +37,45 @@ if (!existsSync(new URL('../dist/loader.js', import.meta.url)) || !existsSync(ne
  */
 async function startTlsFront(): Promise<{ port: number; forwardTo(port: number): void; close(): void }> {
   const directory = mkdtempSync(join(tmpdir(), 'bench-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=chat.vendor-relay.test',
-    '-addext', 'subjectAltName=DNS:chat.vendor-relay.test', '-keyout', join(directory, 'key.pem'), '-out', join(directory, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=chat.vendor-relay.test',
+      '-addext',
+      'subjectAltName=DNS:chat.vendor-relay.test',
+      '-keyout',
+      join(directory, 'key.pem'),
+      '-out',
+      join(directory, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   let target = 0;
-  const server = createTlsServer({ key: readFileSync(join(directory, 'key.pem')), cert: readFileSync(join(directory, 'cert.pem')) }, (socket) => {
-    const upstream = connect(target, '127.0.0.1');
-    socket.pipe(upstream).pipe(socket);
-    const end = () => (socket.destroy(), upstream.destroy());
-    socket.on('error', end);
-    upstream.on('error', end);
-  });
+  const server = createTlsServer(
+    { key: readFileSync(join(directory, 'key.pem')), cert: readFileSync(join(directory, 'cert.pem')) },
+    (socket) => {
+      const upstream = connect(target, '127.0.0.1');
+      socket.pipe(upstream).pipe(socket);
+      const end = () => (socket.destroy(), upstream.destroy());
+      socket.on('error', end);
+      upstream.on('error', end);
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   rmSync(directory, { recursive: true });
-  return { port: (server.address() as { port: number }).port, forwardTo: (port) => (target = port), close: () => server.close() };
+  return {
+    port: (server.address() as { port: number }).port,
+    forwardTo: (port) => (target = port),
+    close: () => server.close(),
+  };
 }
 
 async function startRelayProcess(): Promise<{ origin: string; child: ChildProcess; front: { close(): void } }> {
@@ -91,7 +121,9 @@ function practicePage(widget: string): string {
   const paragraph =
     '<p>Our friendly team offers check-ups, hygiene visits, fillings, crowns, implants and emergency appointments. ' +
     'New patients are welcome; we accept most insurance plans and offer evening hours on Tuesdays and Thursdays.</p>';
-  const images = [1, 2, 3, 4].map((n) => `<img src="/img/${n}.svg" width="320" height="200" alt="Practice photo ${n}">`).join('');
+  const images = [1, 2, 3, 4]
+    .map((n) => `<img src="/img/${n}.svg" width="320" height="200" alt="Practice photo ${n}">`)
+    .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>Smile Dental — family dentistry</title>
 <style>@font-face{font-family:Brand;src:url(/font/brand.woff2) format("woff2");font-display:swap}
@@ -103,7 +135,11 @@ main{max-width:960px;margin:auto;padding:24px}.gallery{display:grid;grid-templat
 }
 
 function svgImage(n: number): string {
-  const shapes = Array.from({ length: 60 }, (_, i) => `<circle cx="${(i * 37 * n) % 320}" cy="${(i * 53) % 200}" r="${4 + (i % 9)}" fill="hsl(${(i * 17 * n) % 360} 60% 55%)"/>`).join('');
+  const shapes = Array.from(
+    { length: 60 },
+    (_, i) =>
+      `<circle cx="${(i * 37 * n) % 320}" cy="${(i * 53) % 200}" r="${4 + (i % 9)}" fill="hsl(${(i * 17 * n) % 360} 60% 55%)"/>`,
+  ).join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200"><rect width="320" height="200" fill="#e5f3f1"/>${shapes}</svg>`;
 }
 
@@ -132,7 +168,11 @@ const OBSERVE = () => {
   const w = window as unknown as { benchLong: number[]; benchCls: number; benchLauncher?: number };
   w.benchLong = [];
   w.benchCls = 0;
-  new PerformanceObserver((list) => list.getEntries().forEach((entry) => w.benchLong.push(entry.duration))).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((list) =>
+    list.getEntries().forEach((entry) => {
+      w.benchLong.push(entry.duration);
+    }),
+  ).observe({ type: 'longtask', buffered: true });
   new PerformanceObserver((list) =>
     list.getEntries().forEach((entry) => {
       const shift = entry as PerformanceEntry & { value: number; hadRecentInput: boolean };
@@ -165,7 +205,8 @@ async function measure(browser: Browser, url: string, withWidget: boolean, loade
   const relayRequests = new Map<string, { path: string; body: number; total: number }>();
   cdp.on('Network.requestWillBeSent', (event) => {
     const address = new URL(event.request.url);
-    if (address.host === new URL(loaderUrl).host) relayRequests.set(event.requestId, { path: address.pathname, body: 0, total: 0 });
+    if (address.host === new URL(loaderUrl).host)
+      relayRequests.set(event.requestId, { path: address.pathname, body: 0, total: 0 });
   });
   // When the answer's headers arrive, the bytes received so far are the headers; the rest, at the end, is the body.
   const headerBytes = new Map<string, number>();
@@ -176,7 +217,9 @@ async function measure(browser: Browser, url: string, withWidget: boolean, loade
     request.total = event.encodedDataLength;
     request.body = event.encodedDataLength - (headerBytes.get(event.requestId) ?? 0);
   });
-  const launcherPainted = new Promise<void>((resolve) => page.on('console', (message) => message.text() === 'bench:launcher' && resolve()));
+  const launcherPainted = new Promise<void>((resolve) =>
+    page.on('console', (message) => message.text() === 'bench:launcher' && resolve()),
+  );
   await page.goto(url, { waitUntil: 'load' });
   if (withWidget) await launcherPainted;
   const early = Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
@@ -198,7 +241,8 @@ async function measure(browser: Browser, url: string, withWidget: boolean, loade
     cls: page_.cls,
     bytes,
     widgetRequests: [...relayRequests.values()],
-    launcherPaintMs: page_.launcher !== undefined && page_.loaderEnd !== undefined ? page_.launcher - page_.loaderEnd : undefined,
+    launcherPaintMs:
+      page_.launcher !== undefined && page_.loaderEnd !== undefined ? page_.launcher - page_.loaderEnd : undefined,
   };
 }
 
@@ -233,10 +277,28 @@ async function openTimes(browser: Browser, url: string, hoverFirstMs: number | n
   return times as [number, number];
 }
 
-type TraceEvent = { name: string; ph: string; ts: number; dur?: number; tdur?: number; tid: number; pid: number; args?: { data?: { url?: string } } };
+type TraceEvent = {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  tid: number;
+  pid: number;
+  args?: { data?: { url?: string } };
+};
 
 /** Where script runs on the page's main thread: each entry point once (what runs inside one is not counted again). */
-const SCRIPT_ENTRY_POINTS = new Set(['EvaluateScript', 'FunctionCall', 'RunMicrotasks', 'TimerFire', 'EventDispatch', 'FireAnimationFrame', 'FireIdleCallback', 'V8.Execute']);
+const SCRIPT_ENTRY_POINTS = new Set([
+  'EvaluateScript',
+  'FunctionCall',
+  'RunMicrotasks',
+  'TimerFire',
+  'EventDispatch',
+  'FireAnimationFrame',
+  'FireIdleCallback',
+  'V8.Execute',
+]);
 
 /**
  * One traced load of the page: the main thread's script time as CPU time (the trace's thread time), by entry point,
@@ -252,7 +314,10 @@ async function traceScriptCpu(browser: Browser, url: string): Promise<Map<string
   const cdp: CDPSession = await context.newCDPSession(page);
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', (message) => events.push(...(message.value as unknown as TraceEvent[])));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8.execute,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', {
+    categories: 'devtools.timeline,v8.execute,disabled-by-default-devtools.timeline',
+    transferMode: 'ReportEvents',
+  });
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForTimeout(SETTLE_MS);
   const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
@@ -264,15 +329,28 @@ async function traceScriptCpu(browser: Browser, url: string): Promise<Map<string
   const totals = new Map<string, number>();
   let coveredUntil = -Infinity;
   const onMain = events
-    .filter((event) => parse && event.pid === parse.pid && event.tid === parse.tid && event.ph === 'X' && SCRIPT_ENTRY_POINTS.has(event.name))
+    .filter(
+      (event) =>
+        parse &&
+        event.pid === parse.pid &&
+        event.tid === parse.tid &&
+        event.ph === 'X' &&
+        SCRIPT_ENTRY_POINTS.has(event.name),
+    )
     .sort((a, b) => a.ts - b.ts);
   for (const event of onMain) {
     if (event.ts < coveredUntil) continue;
     coveredUntil = event.ts + (event.dur ?? 0);
-    const key = event.name === 'EvaluateScript' ? `EvaluateScript ${event.args?.data?.url?.includes('/loader.js') ? 'loader.js' : 'page'}` : event.name;
+    const key =
+      event.name === 'EvaluateScript'
+        ? `EvaluateScript ${event.args?.data?.url?.includes('/loader.js') ? 'loader.js' : 'page'}`
+        : event.name;
     totals.set(key, (totals.get(key) ?? 0) + (event.tdur ?? 0) / 1000);
   }
-  totals.set('total', [...totals.values()].reduce((sum, ms) => sum + ms, 0));
+  totals.set(
+    'total',
+    [...totals.values()].reduce((sum, ms) => sum + ms, 0),
+  );
   return totals;
 }
 
@@ -283,7 +361,12 @@ const fontBytes = randomBytes(15 * 1024).toString('base64');
 const host = await serveHostPages({
   '/': () => ({ body: practicePage(`<script async src="${loaderUrl}" data-client-id="smile-dental"></script>`) }),
   '/plain': () => ({ body: practicePage('') }),
-  ...Object.fromEntries([1, 2, 3, 4].map((n) => [`/img/${n}.svg`, () => ({ body: svgImage(n), headers: { 'Content-Type': 'image/svg+xml' } })])),
+  ...Object.fromEntries(
+    [1, 2, 3, 4].map((n) => [
+      `/img/${n}.svg`,
+      () => ({ body: svgImage(n), headers: { 'Content-Type': 'image/svg+xml' } }),
+    ]),
+  ),
   '/font/brand.woff2': () => ({ body: fontBytes, headers: { 'Content-Type': 'font/woff2' } }),
 });
 const page = (path: string) => `http://www.smile-dental.test:${host.port}${path}`;
@@ -326,9 +409,15 @@ try {
     ['total blocking time', 'tbtMs', (n) => `${n.toFixed(0)} ms`],
     ['layout shift (CLS)', 'cls', (n) => n.toFixed(3)],
     ['JS heap used', 'heapKb', (n) => `${n.toFixed(0)} KB`],
-    [`page's bytes on the wire (encodedDataLength), ${SETTLE_MS / 1000} s after load`, 'bytes', (n) => `${(n / 1024).toFixed(1)} KB`],
+    [
+      `page's bytes on the wire (encodedDataLength), ${SETTLE_MS / 1000} s after load`,
+      'bytes',
+      (n) => `${(n / 1024).toFixed(1)} KB`,
+    ],
   ];
-  console.log(`\nHost page: ${RUNS} runs each, interleaved; medians. ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.version}`);
+  console.log(
+    `\nHost page: ${RUNS} runs each, interleaved; medians. ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.version}`,
+  );
   console.log('| | without widget | with widget | added (difference of medians) |\n| --- | --- | --- | --- |');
   for (const [label, key, format] of rows) {
     const a = median(without.map((run) => run[key] as number));
@@ -336,22 +425,34 @@ try {
     console.log(`| ${label} | ${format(a)} | ${format(b)} | ${b - a >= 0 ? '+' : ''}${format(b - a)} |`);
   }
   const requestPaths = [...new Set(withWidget.flatMap((run) => run.widgetRequests.map((request) => request.path)))];
-  const sizeOf = (path: string, key: 'body' | 'total') => median(withWidget.map((run) => run.widgetRequests.filter((r) => r.path === path).reduce((sum, r) => sum + r[key], 0)));
-  console.log(`\nThe widget's requests at page load (bytes on the wire, medians): ${requestPaths.map((path) => `${path} ${sizeOf(path, 'body')} body, ${sizeOf(path, 'total')} with headers`).join('; ')}`);
+  const sizeOf = (path: string, key: 'body' | 'total') =>
+    median(
+      withWidget.map((run) => run.widgetRequests.filter((r) => r.path === path).reduce((sum, r) => sum + r[key], 0)),
+    );
+  console.log(
+    `\nThe widget's requests at page load (bytes on the wire, medians): ${requestPaths.map((path) => `${path} ${sizeOf(path, 'body')} body, ${sizeOf(path, 'total')} with headers`).join('; ')}`,
+  );
   // Each run's figure, so a reader can see the spread behind a median on a shared machine.
-  console.log(`\nscript time per run (ms), with: ${withWidget.map((run) => run.scriptMs.toFixed(1)).join(' ')}; without: ${without.map((run) => run.scriptMs.toFixed(1)).join(' ')}`);
+  console.log(
+    `\nscript time per run (ms), with: ${withWidget.map((run) => run.scriptMs.toFixed(1)).join(' ')}; without: ${without.map((run) => run.scriptMs.toFixed(1)).join(' ')}`,
+  );
   const paint = withWidget.map((run) => run.launcherPaintMs).filter((n): n is number => n !== undefined);
   console.log(`\nloader received → launcher painted: median ${median(paint).toFixed(0)} ms (${paint.length} runs)`);
   console.log(
     `click → panel interactive: first open median ${median(opens.map((o) => o[0])).toFixed(0)} ms clicked at once, ` +
       `${median(hoveredOpens).toFixed(0)} ms after the pointer rested ${HOVER_BEFORE_CLICK_MS} ms on the launcher; second open ${median(opens.map((o) => o[1])).toFixed(0)} ms`,
   );
-  console.log(`max long tasks in any run with the widget: ${Math.max(...withWidget.map((run) => run.longTasks))}; max CLS: ${Math.max(...withWidget.map((run) => run.cls)).toFixed(3)}`);
+  console.log(
+    `max long tasks in any run with the widget: ${Math.max(...withWidget.map((run) => run.longTasks))}; max CLS: ${Math.max(...withWidget.map((run) => run.cls)).toFixed(3)}`,
+  );
   const cpu = (runs: Array<Map<string, number>>, key: string) => median(runs.map((run) => run.get(key) ?? 0));
   console.log(`\nScript CPU on the page's main thread (trace thread time, ${RUNS} traced runs each, medians):`);
-  console.log(`  total: without ${cpu(tracedWithout, 'total').toFixed(1)} ms, with ${cpu(traced, 'total').toFixed(1)} ms, added ${(cpu(traced, 'total') - cpu(tracedWithout, 'total')).toFixed(1)} ms`);
+  console.log(
+    `  total: without ${cpu(tracedWithout, 'total').toFixed(1)} ms, with ${cpu(traced, 'total').toFixed(1)} ms, added ${(cpu(traced, 'total') - cpu(tracedWithout, 'total')).toFixed(1)} ms`,
+  );
   const keys = [...new Set(traced.flatMap((run) => [...run.keys()]))].filter((key) => key !== 'total');
-  for (const key of keys.sort((a, b) => cpu(traced, b) - cpu(traced, a))) console.log(`  ${key}: with ${cpu(traced, key).toFixed(2)} ms, without ${cpu(tracedWithout, key).toFixed(2)} ms`);
+  for (const key of keys.sort((a, b) => cpu(traced, b) - cpu(traced, a)))
+    console.log(`  ${key}: with ${cpu(traced, key).toFixed(2)} ms, without ${cpu(tracedWithout, key).toFixed(2)} ms`);
 } finally {
   await browser.close();
   await host.close();

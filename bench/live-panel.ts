@@ -9,8 +9,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Frame, Page } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages } from '../test/browser/harness.ts';
-import { freePort } from '../test/support/free-port.ts';
+import { launchBrowser, openPage } from '../tools/chromium.ts';
+import { serveHostPages } from '../tools/host-pages.ts';
+import { freePort } from '../tools/free-port.ts';
 
 const SAMPLES = Number(process.env.BENCH_PANEL_SAMPLES ?? 15);
 const RELAY_HOST = 'chat.vendor-relay.test';
@@ -24,7 +25,13 @@ const relayOrigin = `http://${RELAY_HOST}:${relayPort}`;
 const staff = `http://127.0.0.1:${simulatorPort}/staff/api`;
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
   cwd: new URL('..', import.meta.url).pathname,
-  env: { ...process.env, NODE_ENV: 'development', PORT: String(relayPort), SIMULATOR_PORT: String(simulatorPort), PUBLIC_ORIGIN: relayOrigin },
+  env: {
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: String(relayPort),
+    SIMULATOR_PORT: String(simulatorPort),
+    PUBLIC_ORIGIN: relayOrigin,
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 process.on('exit', () => server.kill('SIGKILL'));
@@ -34,7 +41,8 @@ for (let waited = 0; !banner.includes('Live delivery:'); waited += 50) {
   if (waited > 30_000 || server.exitCode !== null) throw new Error(`npm start's server did not start:\n${banner}`);
   await sleep(50);
 }
-if (!/Live delivery:\s+woken by upstream events/.test(banner)) throw new Error(`the embedded default is not live:\n${banner}`);
+if (!/Live delivery:\s+woken by upstream events/.test(banner))
+  throw new Error(`the embedded default is not live:\n${banner}`);
 
 const host = await serveHostPages({
   '/': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
@@ -45,7 +53,9 @@ const { page } = await openPage(browser);
 
 /** The team member's reply, through the staff API: stored upstream, which sends its event to the relay. */
 async function teamMemberWrites(text: string): Promise<number> {
-  const { conversations } = (await (await fetch(`${staff}/conversations`)).json()) as { conversations: { id: string }[] };
+  const { conversations } = (await (await fetch(`${staff}/conversations`)).json()) as {
+    conversations: { id: string }[];
+  };
   const at = Date.now();
   const answer = await fetch(`${staff}/conversations/${conversations[0]!.id}/messages`, {
     method: 'POST',
@@ -70,13 +80,24 @@ const whenTrue = (root: string, look: string) => `new Promise((resolve) => {
 
 /** Date.now() in the frame when a message with `text` is in the panel's list. */
 const shownAt = (frame: Frame, text: string): Promise<number> =>
-  frame.evaluate(whenTrue('document.body', `[...document.querySelectorAll('.message')].some((element) => element.textContent.includes(${JSON.stringify(text)}))`));
+  frame.evaluate(
+    whenTrue(
+      'document.body',
+      `[...document.querySelectorAll('.message')].some((element) => element.textContent.includes(${JSON.stringify(text)}))`,
+    ),
+  );
 
 /** Date.now() in the page when the launcher's accessible name carries the unread count `count`. */
 const unreadAt = (tab: Page, count: number): Promise<number> =>
-  tab.evaluate(whenTrue("document.querySelector('practice-chat').shadowRoot", `(root.querySelector('button')?.getAttribute('aria-label') ?? '').includes(${JSON.stringify(`(${count})`)})`));
+  tab.evaluate(
+    whenTrue(
+      "document.querySelector('practice-chat').shadowRoot",
+      `(root.querySelector('button')?.getAttribute('aria-label') ?? '').includes(${JSON.stringify(`(${count})`)})`,
+    ),
+  );
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 
 await page.goto(`http://www.smile-dental.test:${host.port}/`);
 await page.locator('practice-chat button').click();
@@ -111,12 +132,15 @@ for (let index = 0; index < Math.min(SAMPLES, 8); index++) {
   closed.push((await counted) - storedAt);
 }
 
-const row = (name: string, values: number[]) => `| ${name} | ${values.length} | ${percentile(values, 50)} | ${Math.max(...values)} |`;
-console.log(`\n## Live delivery in the panel (real Chromium, npm start's embedded default, relay on another site; ${new Date().toISOString()})\n`);
-console.log('| from a team member\'s message stored to | samples | median ms | max ms |');
+const row = (name: string, values: number[]) =>
+  `| ${name} | ${values.length} | ${percentile(values, 50)} | ${Math.max(...values)} |`;
+console.log(
+  `\n## Live delivery in the panel (real Chromium, npm start's embedded default, relay on another site; ${new Date().toISOString()})\n`,
+);
+console.log("| from a team member's message stored to | samples | median ms | max ms |");
 console.log('| --- | ---: | ---: | ---: |');
 console.log(row('the open, idle panel showing it', open));
-console.log(row('the closed panel\'s unread count showing it', closed));
+console.log(row("the closed panel's unread count showing it", closed));
 const met = percentile(open, 50) <= 500 && Math.max(...open) <= 1000 && Math.max(...closed) <= 1000;
 console.log(`\nGoal (open: median ≤ 500 ms, max ≤ 1 s; closed: ≤ 1 s): ${met ? 'met' : 'MISSED'}`);
 await browser.close();

@@ -24,7 +24,7 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createSimulator } from '../src/simulator/app.ts';
 import { nextPollDelayMs, type PollContext } from '../src/frame/model/poll-cadence.ts';
-import { freePort } from '../test/support/free-port.ts';
+import { freePort } from '../tools/free-port.ts';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
 // A whole safety-net cycle of the idle watches (120-144 s after they open), so their reads are all counted once.
@@ -40,7 +40,11 @@ if (!existsSync(serverJs)) {
 
 const logDir = mkdtempSync(join(tmpdir(), 'bench-live-'));
 const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));
+process.on('exit', () =>
+  children.forEach((child) => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }),
+);
 
 // ---- the upstream: the simulator in this process, each conversation's reads counted --------------------------------
 const eventsSecret = randomBytes(32).toString('base64');
@@ -72,23 +76,27 @@ const upstream = await new Promise<{ url: string; close(): void }>((resolve) => 
 async function startRelay(name: string, port: number, extra: Record<string, string> = {}, profile = false) {
   const logPath = join(logDir, `${name}.log`);
   const out = openSync(logPath, 'w');
-  const child = spawn(process.execPath, [...(profile && PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []), serverJs], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-      UPSTREAM_URL: upstream.url,
-      UPSTREAM_USERNAME: simulator.seed.username,
-      UPSTREAM_PASSWORD: simulator.seed.password,
-      HANDLE_SECRET: randomBytes(32).toString('base64'),
-      REQUESTS_PER_MINUTE_PER_IP: '1000000',
-      CONVERSATIONS_PER_HOUR_PER_IP: '1000000',
-      ...extra,
+  const child = spawn(
+    process.execPath,
+    [...(profile && PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []), serverJs],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+        UPSTREAM_URL: upstream.url,
+        UPSTREAM_USERNAME: simulator.seed.username,
+        UPSTREAM_PASSWORD: simulator.seed.password,
+        HANDLE_SECRET: randomBytes(32).toString('base64'),
+        REQUESTS_PER_MINUTE_PER_IP: '1000000',
+        CONVERSATIONS_PER_HOUR_PER_IP: '1000000',
+        ...extra,
+      },
+      stdio: ['ignore', out, out],
     },
-    stdio: ['ignore', out, out],
-  });
+  );
   children.push(child);
   for (let waited = 0; waited < 20_000; waited += 50) {
     const match = /Relay listening on (http:\/\/[^\s"]+)/.exec(readFileSync(logPath, 'utf8'));
@@ -108,7 +116,11 @@ function rssKb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 }
 
-const frameHeaders = (relay: Relay) => ({ Origin: relay.url, 'X-Practice-Chat': 'frame', 'Content-Type': 'application/json' });
+const frameHeaders = (relay: Relay) => ({
+  Origin: relay.url,
+  'X-Practice-Chat': 'frame',
+  'Content-Type': 'application/json',
+});
 
 /** A new conversation's handle, through `relay`. */
 async function createHandle(relay: Relay): Promise<string> {
@@ -127,7 +139,10 @@ let creating: Promise<unknown> = Promise.resolve();
  * is answered. Handles are sealed, so that is the only way to tell; creates that need the id go one at a time.
  */
 function createConversation(relay: Relay): Promise<{ handle: string; id: string }> {
-  const created = creating.then(async () => ({ handle: await createHandle(relay), id: [...simulator.store.conversations.keys()].at(-1)! }));
+  const created = creating.then(async () => ({
+    handle: await createHandle(relay),
+    id: [...simulator.store.conversations.keys()].at(-1)!,
+  }));
   creating = created.catch(() => {});
   return created;
 }
@@ -159,28 +174,39 @@ function openStream(relay: Relay, handle: string): StreamClient {
   const url = new URL('/v1/conversation/events?after=0', relay.url);
   let resolveOpened!: () => void;
   let rejectOpened!: (error: Error) => void;
-  client.opened = new Promise((resolve, reject) => ((resolveOpened = resolve), (rejectOpened = reject)));
-  const outgoing = request(url, { agent: streamAgent, headers: { ...frameHeaders(relay), Authorization: `Bearer ${handle}` } }, (answer) => {
-    response = answer;
-    if (answer.statusCode !== 200) return rejectOpened(new Error(`stream answered ${answer.statusCode}`));
-    answer.setEncoding('utf8');
-    answer.on('data', (chunk: string) => {
-      buffer += chunk;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) !== -1) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (frame === ': heartbeat') client.heartbeats += 1;
-        if (frame.includes('event: status')) resolveOpened();
-        if (frame.includes('event: message')) {
-          const data = frame.split('\n').find((line) => line.startsWith('data: '))!.slice(6);
-          const message = JSON.parse(data) as { text: string; sequence: number };
-          listeners.forEach((listener) => listener(message));
-        }
-      }
-    });
-    answer.on('error', () => {});
+  client.opened = new Promise((resolve, reject) => {
+    resolveOpened = resolve;
+    rejectOpened = reject;
   });
+  const outgoing = request(
+    url,
+    { agent: streamAgent, headers: { ...frameHeaders(relay), Authorization: `Bearer ${handle}` } },
+    (answer) => {
+      response = answer;
+      if (answer.statusCode !== 200) return rejectOpened(new Error(`stream answered ${answer.statusCode}`));
+      answer.setEncoding('utf8');
+      answer.on('data', (chunk: string) => {
+        buffer += chunk;
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (frame === ': heartbeat') client.heartbeats += 1;
+          if (frame.includes('event: status')) resolveOpened();
+          if (frame.includes('event: message')) {
+            const data = frame
+              .split('\n')
+              .find((line) => line.startsWith('data: '))!
+              .slice(6);
+            const message = JSON.parse(data) as { text: string; sequence: number };
+            listeners.forEach((listener) => {
+              listener(message);
+            });
+          }
+        }
+      });
+      answer.on('error', () => {});
+    },
+  );
   outgoing.on('error', (error) => rejectOpened(error));
   outgoing.end();
   return client;
@@ -215,7 +241,9 @@ const say = (line = '') => {
 
 say(`# Live delivery bench (${new Date().toISOString()})`);
 say();
-say(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node.js ${process.version}.`);
+say(
+  `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node.js ${process.version}.`,
+);
 
 // ---- (a) delivery delay -------------------------------------------------------------------------------------------
 const withEvents = await startRelay('relay-events', eventsRelayPort, { UPSTREAM_EVENTS_SECRET: eventsSecret }, true);
@@ -237,31 +265,44 @@ async function deliveryDelays(relay: Relay, conversations: number, count: number
       const target = watched[index % conversations]!;
       await sleep(Math.random() * spreadMs);
       const text = `team member reply ${index} ${randomBytes(4).toString('hex')}`;
-      const arrived = new Promise<number>((resolve) => target.stream.onMessage((message) => message.text === text && resolve(performance.now())));
+      const arrived = new Promise<number>((resolve) =>
+        target.stream.onMessage((message) => message.text === text && resolve(performance.now())),
+      );
       const storedAt = performance.now();
       simulator.writeAs(target.id, 'agent', text);
       delays.push((await arrived) - storedAt);
     }),
   );
-  watched.forEach((conversation) => conversation.stream.close());
+  watched.forEach((conversation) => {
+    conversation.stream.close();
+  });
   return delays;
 }
 
 say();
-say('## (a) From the upstream storing a team member\'s message to a stream client receiving it');
+say("## (a) From the upstream storing a team member's message to a stream client receiving it");
 say();
 say('| relay | samples | p50 ms | p99 ms | max ms |');
 say('| --- | ---: | ---: | ---: | ---: |');
 const eventDelays = await deliveryDelays(withEvents, 10, SAMPLES, 20_000);
-say(`| with upstream events | ${eventDelays.length} | ${percentile(eventDelays, 50).toFixed(1)} | ${percentile(eventDelays, 99).toFixed(1)} | ${Math.max(...eventDelays).toFixed(1)} |`);
+say(
+  `| with upstream events | ${eventDelays.length} | ${percentile(eventDelays, 50).toFixed(1)} | ${percentile(eventDelays, 99).toFixed(1)} | ${Math.max(...eventDelays).toFixed(1)} |`,
+);
 // Polling only, idle (nobody wrote for 30 s): the watch reads every 15 s ± 10 %, so the wait is spread over it.
 const pollDelays = await deliveryDelays(pollingOnly, 10, 20, 30_000);
-say(`| polling only, idle watch | ${pollDelays.length} | ${percentile(pollDelays, 50).toFixed(0)} | ${percentile(pollDelays, 99).toFixed(0)} | ${Math.max(...pollDelays).toFixed(0)} |`);
-goals.push({ name: 'with events p50 ≤ 100 ms', met: percentile(eventDelays, 50) <= 100 }, { name: 'with events p99 ≤ 500 ms', met: percentile(eventDelays, 99) <= 500 });
+say(
+  `| polling only, idle watch | ${pollDelays.length} | ${percentile(pollDelays, 50).toFixed(0)} | ${percentile(pollDelays, 99).toFixed(0)} | ${Math.max(...pollDelays).toFixed(0)} |`,
+);
+goals.push(
+  { name: 'with events p50 ≤ 100 ms', met: percentile(eventDelays, 50) <= 100 },
+  { name: 'with events p99 ≤ 500 ms', met: percentile(eventDelays, 99) <= 500 },
+);
 
 // ---- (b) 10,000 idle streams ---------------------------------------------------------------------------------------
 say();
-say(`## (b) ${STREAMS.toLocaleString('en')} idle streams on one instance (the relay with events, so idle watches read every 120 s)`);
+say(
+  `## (b) ${STREAMS.toLocaleString('en')} idle streams on one instance (the relay with events, so idle watches read every 120 s)`,
+);
 say();
 const handles = await pool(STREAMS, 32, () => createHandle(withEvents));
 await sleep(5000);
@@ -282,24 +323,42 @@ const cpuShare = (cpuMs(withEvents.pid) - cpuBefore) / (IDLE_SECONDS * 1000);
 const heartbeats = streams.reduce((sum, stream) => sum + stream.heartbeats, 0) - heartbeatsBefore;
 const idleReads = [...readsOf.values()].reduce((a, b) => a + b, 0) - readsBefore;
 const perStreamKb = (rssAfter - rssBefore) / STREAMS;
-say('| streams | relay RSS before | after | added per stream | relay CPU while idle | heartbeats per stream per minute | upstream reads per second |');
+say(
+  '| streams | relay RSS before | after | added per stream | relay CPU while idle | heartbeats per stream per minute | upstream reads per second |',
+);
 say('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 say(
   `| ${STREAMS} | ${(rssBefore / 1024).toFixed(0)} MB | ${(rssAfter / 1024).toFixed(0)} MB | ${perStreamKb.toFixed(1)} KB | ${(cpuShare * 100).toFixed(1)} % of a core | ${((heartbeats / STREAMS) * (60 / IDLE_SECONDS)).toFixed(2)} | ${(idleReads / IDLE_SECONDS).toFixed(0)} |`,
 );
-goals.push({ name: 'at most 20 KB per idle stream', met: perStreamKb <= 20 }, { name: 'under 5 % of a core while idle', met: cpuShare < 0.05 });
-streams.forEach((stream) => stream.close());
+goals.push(
+  { name: 'at most 20 KB per idle stream', met: perStreamKb <= 20 },
+  { name: 'under 5 % of a core while idle', met: cpuShare < 0.05 },
+);
+streams.forEach((stream) => {
+  stream.close();
+});
 await sleep(2000);
 
 // ---- (c) upstream reads per watched conversation per minute --------------------------------------------------------
 /** A panel as it polled before streams: GET messages at nextPollDelayMs's cadence in the given state. */
-function pollLikeThePanel(relay: Relay, handle: string, context: Omit<PollContext, 'msSinceVisitorSent'>, sentAt: number | null, until: number) {
+function pollLikeThePanel(
+  relay: Relay,
+  handle: string,
+  context: Omit<PollContext, 'msSinceVisitorSent'>,
+  sentAt: number | null,
+  until: number,
+) {
   return (async () => {
     let cursor = 0;
     while (performance.now() < until) {
-      const answer = await fetch(`${relay.url}/v1/conversation/messages?after=${cursor}`, { headers: { ...frameHeaders(relay), Authorization: `Bearer ${handle}` } });
+      const answer = await fetch(`${relay.url}/v1/conversation/messages?after=${cursor}`, {
+        headers: { ...frameHeaders(relay), Authorization: `Bearer ${handle}` },
+      });
       if (answer.ok) cursor = ((await answer.json()) as { cursor: number }).cursor;
-      const delay = nextPollDelayMs({ ...context, msSinceVisitorSent: sentAt === null ? null : performance.now() - sentAt });
+      const delay = nextPollDelayMs({
+        ...context,
+        msSinceVisitorSent: sentAt === null ? null : performance.now() - sentAt,
+      });
       if (delay === null) return;
       await sleep(delay);
     }
@@ -309,7 +368,11 @@ function pollLikeThePanel(relay: Relay, handle: string, context: Omit<PollContex
 async function sendAsVisitor(relay: Relay, handle: string) {
   await fetch(`${relay.url}/v1/conversation/messages`, {
     method: 'POST',
-    headers: { ...frameHeaders(relay), Authorization: `Bearer ${handle}`, 'Idempotency-Key': `bench-${randomBytes(8).toString('hex')}` },
+    headers: {
+      ...frameHeaders(relay),
+      Authorization: `Bearer ${handle}`,
+      'Idempotency-Key': `bench-${randomBytes(8).toString('hex')}`,
+    },
     body: JSON.stringify({ text: 'Can I move my appointment?' }),
   });
 }
@@ -325,74 +388,89 @@ const idle = { panelOpen: true, tabHidden: false, awaitingReply: false };
 const states: StateRun[] = [
   {
     state: 'open, idle',
-    polling: (relay, until) => pool(PER_STATE, PER_STATE, async () => {
-      const c = await createConversation(relay);
-      void pollLikeThePanel(relay, c.handle, idle, null, until);
-      return c.id;
-    }),
-    streaming: (relay) => pool(PER_STATE, PER_STATE, async () => {
-      const c = await createConversation(relay);
-      openStream(relay, c.handle);
-      return c.id;
-    }),
+    polling: (relay, until) =>
+      pool(PER_STATE, PER_STATE, async () => {
+        const c = await createConversation(relay);
+        void pollLikeThePanel(relay, c.handle, idle, null, until);
+        return c.id;
+      }),
+    streaming: (relay) =>
+      pool(PER_STATE, PER_STATE, async () => {
+        const c = await createConversation(relay);
+        openStream(relay, c.handle);
+        return c.id;
+      }),
   },
   {
-    state: 'closed (the launcher\'s unread count)',
-    polling: (relay, until) => pool(PER_STATE, PER_STATE, async () => {
-      const c = await createConversation(relay);
-      void pollLikeThePanel(relay, c.handle, { ...idle, panelOpen: false }, null, until);
-      return c.id;
-    }),
-    streaming: (relay) => pool(PER_STATE, PER_STATE, async () => {
-      const c = await createConversation(relay);
-      openStream(relay, c.handle);
-      return c.id;
-    }),
+    state: "closed (the launcher's unread count)",
+    polling: (relay, until) =>
+      pool(PER_STATE, PER_STATE, async () => {
+        const c = await createConversation(relay);
+        void pollLikeThePanel(relay, c.handle, { ...idle, panelOpen: false }, null, until);
+        return c.id;
+      }),
+    streaming: (relay) =>
+      pool(PER_STATE, PER_STATE, async () => {
+        const c = await createConversation(relay);
+        openStream(relay, c.handle);
+        return c.id;
+      }),
   },
   {
     state: 'two tabs, open and idle',
-    polling: (relay, until) => pool(PER_STATE, PER_STATE, async () => {
-      const c = await createConversation(relay);
-      void pollLikeThePanel(relay, c.handle, idle, null, until);
-      void pollLikeThePanel(relay, c.handle, idle, null, until);
-      return c.id;
-    }),
-    streaming: (relay) => pool(PER_STATE, PER_STATE, async () => {
-      const c = await createConversation(relay);
-      openStream(relay, c.handle);
-      openStream(relay, c.handle);
-      return c.id;
-    }),
+    polling: (relay, until) =>
+      pool(PER_STATE, PER_STATE, async () => {
+        const c = await createConversation(relay);
+        void pollLikeThePanel(relay, c.handle, idle, null, until);
+        void pollLikeThePanel(relay, c.handle, idle, null, until);
+        return c.id;
+      }),
+    streaming: (relay) =>
+      pool(PER_STATE, PER_STATE, async () => {
+        const c = await createConversation(relay);
+        openStream(relay, c.handle);
+        openStream(relay, c.handle);
+        return c.id;
+      }),
   },
   {
     state: 'the first 30 s after the patient writes',
-    polling: (relay, until) => pool(PER_STATE, PER_STATE, async () => {
-      const c = await createConversation(relay);
-      await sendAsVisitor(relay, c.handle);
-      void pollLikeThePanel(relay, c.handle, idle, performance.now(), until);
-      return c.id;
-    }),
-    streaming: (relay) => pool(PER_STATE, PER_STATE, async () => {
-      const c = await createConversation(relay);
-      openStream(relay, c.handle);
-      await sendAsVisitor(relay, c.handle);
-      return c.id;
-    }),
+    polling: (relay, until) =>
+      pool(PER_STATE, PER_STATE, async () => {
+        const c = await createConversation(relay);
+        await sendAsVisitor(relay, c.handle);
+        void pollLikeThePanel(relay, c.handle, idle, performance.now(), until);
+        return c.id;
+      }),
+    streaming: (relay) =>
+      pool(PER_STATE, PER_STATE, async () => {
+        const c = await createConversation(relay);
+        openStream(relay, c.handle);
+        await sendAsVisitor(relay, c.handle);
+        return c.id;
+      }),
   },
 ];
 
 say();
-say(`## (c) Upstream reads per watched conversation per minute (${PER_STATE} conversations per state, ${READS_SECONDS} s; ${READS_SECONDS < 60 ? 'scaled to a minute' : 'a minute'})`);
+say(
+  `## (c) Upstream reads per watched conversation per minute (${PER_STATE} conversations per state, ${READS_SECONDS} s; ${READS_SECONDS < 60 ? 'scaled to a minute' : 'a minute'})`,
+);
 say();
-say('The panel\'s polling as it was (1 s just after writing, 5 s open, 15 s closed) against one stream per tab, with and');
-say('without upstream events. A read is a GET of the conversation\'s messages or of its status, counted at the upstream.');
+say(
+  "The panel's polling as it was (1 s just after writing, 5 s open, 15 s closed) against one stream per tab, with and",
+);
+say(
+  "without upstream events. A read is a GET of the conversation's messages or of its status, counted at the upstream.",
+);
 say();
 say('| state | polling (before) | stream, polling only | stream, with events |');
 say('| --- | ---: | ---: | ---: |');
 const windowSeconds = (state: StateRun) => (state.state.startsWith('the first 30 s') ? 30 : READS_SECONDS);
 // Every read of these conversations counts, from their creation (which reads nothing) on: the panel's first poll and
 // the stream's catch-up read alike.
-const perMinute = (ids: string[], seconds: number) => ids.reduce((sum, id) => sum + (readsOf.get(id) ?? 0), 0) / ids.length / (seconds / 60);
+const perMinute = (ids: string[], seconds: number) =>
+  ids.reduce((sum, id) => sum + (readsOf.get(id) ?? 0), 0) / ids.length / (seconds / 60);
 const readResults = await Promise.all(
   states.map(async (state) => {
     const seconds = windowSeconds(state);
@@ -404,12 +482,22 @@ const readResults = await Promise.all(
     ]);
     await sleep(Math.max(0, until - performance.now()));
     // Counted at once, before the streams (still open) read again.
-    return { state: state.state, polling: perMinute(polled, seconds), streamPolling: perMinute(streamedPolling, seconds), streamEvents: perMinute(streamedEvents, seconds) };
+    return {
+      state: state.state,
+      polling: perMinute(polled, seconds),
+      streamPolling: perMinute(streamedPolling, seconds),
+      streamEvents: perMinute(streamedEvents, seconds),
+    };
   }),
 );
 for (const row of readResults) {
-  say(`| ${row.state} | ${row.polling.toFixed(1)} | ${row.streamPolling.toFixed(1)} | ${row.streamEvents.toFixed(1)} |`);
-  goals.push({ name: `reads ≤ polling: ${row.state}`, met: row.streamPolling <= row.polling && row.streamEvents <= row.polling });
+  say(
+    `| ${row.state} | ${row.polling.toFixed(1)} | ${row.streamPolling.toFixed(1)} | ${row.streamEvents.toFixed(1)} |`,
+  );
+  goals.push({
+    name: `reads ≤ polling: ${row.state}`,
+    met: row.streamPolling <= row.polling && row.streamEvents <= row.polling,
+  });
 }
 
 say();
@@ -417,6 +505,8 @@ for (const goal of goals) say(`- ${goal.met ? 'met' : 'MISSED'}: ${goal.name}`);
 upstream.close();
 simulator.close();
 // SIGTERM, so that a relay run with --cpu-prof writes its profile as it exits.
-children.forEach((child) => child.kill(PROFILE_DIR ? 'SIGTERM' : 'SIGKILL'));
+children.forEach((child) => {
+  child.kill(PROFILE_DIR ? 'SIGTERM' : 'SIGKILL');
+});
 if (PROFILE_DIR) await sleep(3000);
 process.exit(goals.every((goal) => goal.met) ? 0 : 1);

@@ -116,7 +116,12 @@ const created = await json(`${relay.url}/v1/conversations`, {
 const withHandle = { Authorization: `Bearer ${created.conversation}` };
 await json(`${relay.url}/v1/conversation/messages`, {
   method: 'POST',
-  headers: { Origin: relay.url, 'Content-Type': 'application/json', 'Idempotency-Key': 'bench-key-0001', ...withHandle },
+  headers: {
+    Origin: relay.url,
+    'Content-Type': 'application/json',
+    'Idempotency-Key': 'bench-key-0001',
+    ...withHandle,
+  },
   body: JSON.stringify({ text: 'What are your opening hours?' }),
 });
 const token = (
@@ -137,13 +142,22 @@ await json(`${simulator.url}/api/conversations/${conversation.id}/messages/`, {
   headers: { ...auth, 'Content-Type': 'application/json' },
   body: JSON.stringify({ text: 'What are your opening hours?', sender: 'visitor' }),
 });
-const floor = await start('floor', [new URL('floor-proxy.mjs', import.meta.url).pathname, simulator.url, token, conversation.id]);
+const floor = await start('floor', [
+  new URL('floor-proxy.mjs', import.meta.url).pathname,
+  simulator.url,
+  token,
+  conversation.id,
+]);
 await sleep(1500); // the simulated bot answers after a short delay
 
 const poll = '/v1/conversation/messages?after=0';
 const targets = [
   { name: 'relay', url: `${relay.url}${poll}`, headers: { 'X-Practice-Chat': '1', ...withHandle } },
-  { name: 'relay, status every poll', url: `${relayEveryPoll.url}${poll}`, headers: { 'X-Practice-Chat': '1', ...withHandle } },
+  {
+    name: 'relay, status every poll',
+    url: `${relayEveryPoll.url}${poll}`,
+    headers: { 'X-Practice-Chat': '1', ...withHandle },
+  },
   { name: 'floor', url: `${floor.url}/`, headers: {} },
   { name: 'simulator', url: `${simulator.url}/api/conversations/${conversation.id}/messages/?after=0`, headers: auth },
 ];
@@ -157,7 +171,12 @@ for (const target of targets) await load(target, 10, 1);
 const idleRss = rssMb(relay.child.pid);
 
 // The CPU a target's own process spends (the simulator's answers are counted in the simulator's column).
-const processOf = { relay: relay.child, 'relay, status every poll': relayEveryPoll.child, floor: floor.child, simulator: simulator.child };
+const processOf = {
+  relay: relay.child,
+  'relay, status every poll': relayEveryPoll.child,
+  floor: floor.child,
+  simulator: simulator.child,
+};
 const cpuOf = (target) => cpuMs(processOf[target.name].pid);
 const measured = process.env.BENCH_ONLY_RELAY ? targets.slice(0, 1) : targets;
 const runs = new Map(); // `${name}@${connections}` → results
@@ -165,20 +184,26 @@ let loadRss = 0;
 for (let round = 0; round < ROUNDS; round++) {
   for (const connections of LEVELS) {
     for (const target of measured) {
-      const sampler = target.name === 'relay' ? setInterval(() => (loadRss = Math.max(loadRss, rssMb(relay.child.pid))), 250) : null;
+      const sampler =
+        target.name === 'relay' ? setInterval(() => (loadRss = Math.max(loadRss, rssMb(relay.child.pid))), 250) : null;
       const cpuBefore = cpuOf(target);
       const upstreamCpuBefore = cpuMs(simulator.child.pid);
       const result = await load(target, connections, SECONDS);
       result.cpuPerRequestMs = (cpuOf(target) - cpuBefore) / Math.max(result.requests.total, 1);
       // What the same requests cost the upstream (the simulator's CPU): one status read per poll shows here.
-      result.upstreamCpuPerRequestMs = (cpuMs(simulator.child.pid) - upstreamCpuBefore) / Math.max(result.requests.total, 1);
+      result.upstreamCpuPerRequestMs =
+        (cpuMs(simulator.child.pid) - upstreamCpuBefore) / Math.max(result.requests.total, 1);
       if (sampler) clearInterval(sampler);
       if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-        throw new Error(`${target.name} at ${connections} connections: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+        throw new Error(
+          `${target.name} at ${connections} connections: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+        );
       }
       const key = `${target.name}@${connections}`;
       runs.set(key, [...(runs.get(key) ?? []), result]);
-      process.stderr.write(`round ${round + 1} ${key}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ${(1000 * result.cpuPerRequestMs).toFixed(0)} µs CPU/request, upstream ${(1000 * result.upstreamCpuPerRequestMs).toFixed(0)} µs\n`);
+      process.stderr.write(
+        `round ${round + 1} ${key}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ${(1000 * result.cpuPerRequestMs).toFixed(0)} µs CPU/request, upstream ${(1000 * result.upstreamCpuPerRequestMs).toFixed(0)} µs\n`,
+      );
     }
   }
 }
@@ -211,16 +236,20 @@ for (const connections of measured.length === targets.length ? LEVELS : []) {
   const floorRow = summary('floor', connections);
   for (const { name } of targets) {
     const row = summary(name, connections);
-    const ratios =
-      name.startsWith('relay')
-        ? `${Math.round((100 * row.rps) / floorRow.rps)} % | ${(row.p99 / Math.max(floorRow.p99, 1)).toFixed(2)}×`
-        : ' | ';
-    lines.push(`| ${connections} | ${name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${Math.round(row.cpuUs)} | ${Math.round(row.upstreamCpuUs)} | ${ratios} |`);
+    const ratios = name.startsWith('relay')
+      ? `${Math.round((100 * row.rps) / floorRow.rps)} % | ${(row.p99 / Math.max(floorRow.p99, 1)).toFixed(2)}×`
+      : ' | ';
+    lines.push(
+      `| ${connections} | ${name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${Math.round(row.cpuUs)} | ${Math.round(row.upstreamCpuUs)} | ${ratios} |`,
+    );
   }
-  if (connections === 100) verdict = relayRow.rps >= 0.5 * floorRow.rps && relayRow.p99 <= 4 * Math.max(floorRow.p99, 1);
+  if (connections === 100)
+    verdict = relayRow.rps >= 0.5 * floorRow.rps && relayRow.p99 <= 4 * Math.max(floorRow.p99, 1);
 }
 lines.push('', `Relay resident memory: ${idleRss.toFixed(0)} MB idle, ${loadRss.toFixed(0)} MB at most under load.`);
-lines.push(`Goal at 100 connections (≥ 50 % of the floor's req/s, p99 ≤ 4× the floor's): ${verdict === null ? 'not measured (no floor in this run)' : verdict ? 'met' : 'NOT met'}.`);
+lines.push(
+  `Goal at 100 connections (≥ 50 % of the floor's req/s, p99 ≤ 4× the floor's): ${verdict === null ? 'not measured (no floor in this run)' : verdict ? 'met' : 'NOT met'}.`,
+);
 console.log(lines.join('\n'));
 
 stopAll();

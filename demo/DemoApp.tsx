@@ -20,7 +20,12 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
   const startClientId = shared?.draft.clientId ?? initialClientId;
   const [clientIdInput, setClientIdInput] = useState(startClientId);
   // On a phone the preview starts in the phone view: the desktop mock page would not fit.
-  const [view, setView] = useState<View>(shared?.view ?? { ...DEFAULT_VIEW, device: window.matchMedia?.('(max-width: 600px)').matches ? 'phone' : 'desktop' });
+  const [view, setView] = useState<View>(
+    shared?.view ?? {
+      ...DEFAULT_VIEW,
+      device: window.matchMedia?.('(max-width: 600px)').matches ? 'phone' : 'desktop',
+    },
+  );
   const [loadedClientId, setLoadedClientId] = useState<string | null>(null);
   const mockPage = useRef<HTMLDivElement>(null);
   const closedLook = useRef<HTMLDivElement>(null);
@@ -35,7 +40,8 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
 
   async function load(clientId: string, overrides: Partial<Draft> = {}) {
     setLoadError(null);
-    if (!CLIENT_ID_PATTERN.test(clientId)) return setLoadError('A client id is letters, digits, dots, dashes and underscores.');
+    if (!CLIENT_ID_PATTERN.test(clientId))
+      return setLoadError('A client id is letters, digits, dots, dashes and underscores.');
     try {
       const response = await fetch(`/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}`);
       const body: unknown = await response.json();
@@ -47,7 +53,11 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
         setDraft(null);
         setLoadedClientId(null);
         const code = parseApiErrorCode(body);
-        return setLoadError(code === 'not_found' ? `No configuration has the client id "${clientId}".` : 'The configuration could not be loaded; try again shortly.');
+        return setLoadError(
+          code === 'not_found'
+            ? `No configuration has the client id "${clientId}".`
+            : 'The configuration could not be loaded; try again shortly.',
+        );
       }
       setDraft({ ...draftFrom(configuration), ...overrides, clientId });
       setLoadedClientId(clientId);
@@ -66,7 +76,12 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
     preview.current?.dispose();
     preview.current = null;
     if (loadedClientId === null || !mockPage.current || !closedLook.current) return;
-    preview.current = createPreview(window, loadedClientId, { page: mockPage.current, closedLook: closedLook.current }, { ...view, sample: view.conversation === 'sample' });
+    preview.current = createPreview(
+      window,
+      loadedClientId,
+      { page: mockPage.current, closedLook: closedLook.current },
+      { ...view, sample: view.conversation === 'sample' },
+    );
     if (normalised) preview.current.show(normalised.configuration);
   }, [loadedClientId, view.locale, view.theme, view.conversation]);
 
@@ -86,38 +101,62 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
   }, [logoUrl]);
 
   const change = <K extends keyof Draft>(key: K, value: Draft[K]) => draft && setDraft({ ...draft, [key]: value });
-  const snippet = draft ? `<script async src="${location.origin}/loader.js" data-client-id="${draft.clientId}"></script>` : '';
+  const snippet = draft
+    ? `<script async src="${location.origin}/loader.js" data-client-id="${draft.clientId}"></script>`
+    : '';
   // The logo is served by the relay too, so the relay's origin is all a strict policy needs, images included.
-  const cspLines = ['script-src', 'connect-src', 'frame-src', 'img-src'].map((directive) => `${directive} ${location.origin};`).join('\n');
+  const cspLines = ['script-src', 'connect-src', 'frame-src', 'img-src']
+    .map((directive) => `${directive} ${location.origin};`)
+    .join('\n');
   const shareUrl = draft ? `${location.origin}${location.pathname}${shareFragment(draft, view)}` : '';
   const checks = normalised ? configurationChecks(normalised.configuration) : [];
   const hostAnswer = normalised ? explainHost(hostInput, normalised.configuration.domains) : null;
-  const note = (key: keyof Draft) => normalised?.notes[key] && <p class="note" id={`${key}-note`} role="status">{normalised.notes[key]}</p>;
+  const note = (key: keyof Draft) =>
+    normalised?.notes[key] && (
+      <p class="note" id={`${key}-note`} role="status">
+        {normalised.notes[key]}
+      </p>
+    );
   const describedBy = (key: keyof Draft) => (normalised?.notes[key] ? `${key}-note` : undefined);
 
   return (
     <main class="layout">
       <header class="intro">
         <h1>Preview your chat widget</h1>
-        <p class="lead">See exactly what patients will see before it goes live. Nothing you do here reaches the practice: the preview chat answers with a preview bot.</p>
+        <p class="lead">
+          See exactly what patients will see before it goes live. Nothing you do here reaches the practice: the preview
+          chat answers with a preview bot.
+        </p>
       </header>
 
       <section class="stage" aria-labelledby="preview-title">
         <h2 id="preview-title">Live preview</h2>
         <ViewSwitches view={view} onChange={setView} />
         <div class="preview-row">
-          <div class={`mock-page ${view.device} ${view.theme} ${localeInfo(view.locale).dir}`} ref={mockPage} role="region" aria-label="Example practice web page">
+          <section
+            class={`mock-page ${view.device} ${view.theme} ${localeInfo(view.locale).dir}`}
+            ref={mockPage}
+            aria-label="Example practice web page"
+          >
             <div class="mock-site" aria-hidden="true">
               <div class="mock-nav">
                 <strong>Smile Dental</strong>
                 <span>{view.locale === 'es' ? 'Servicios · Equipo · Contacto' : 'Services · Team · Contact'}</span>
               </div>
               <div class="mock-hero">
-                <p class="mock-title">{view.locale === 'es' ? 'Cuidado dental para toda la familia' : 'Gentle dental care for the whole family'}</p>
-                <p>{view.locale === 'es' ? 'Consultas, limpiezas y urgencias, de lunes a sábado.' : 'Check-ups, cleanings and same-day emergencies, Monday to Saturday.'}</p>
+                <p class="mock-title">
+                  {view.locale === 'es'
+                    ? 'Cuidado dental para toda la familia'
+                    : 'Gentle dental care for the whole family'}
+                </p>
+                <p>
+                  {view.locale === 'es'
+                    ? 'Consultas, limpiezas y urgencias, de lunes a sábado.'
+                    : 'Check-ups, cleanings and same-day emergencies, Monday to Saturday.'}
+                </p>
               </div>
             </div>
-          </div>
+          </section>
           <figure class="closed-look">
             <div ref={closedLook} class="closed-place" />
             <figcaption>{view.locale === 'es' ? 'Cerrado' : 'Closed'}</figcaption>
@@ -130,10 +169,19 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
           <h2 id="load-title">Configuration</h2>
           <form class="row" onSubmit={(event) => (event.preventDefault(), void load(clientIdInput.trim()))}>
             <label for="client-id">Client id</label>
-            <input id="client-id" value={clientIdInput} onInput={(event) => setClientIdInput(event.currentTarget.value)} autocomplete="off" />
+            <input
+              id="client-id"
+              value={clientIdInput}
+              onInput={(event) => setClientIdInput(event.currentTarget.value)}
+              autocomplete="off"
+            />
             <button type="submit">Load</button>
           </form>
-          {loadError && <p class="problem" role="alert">{loadError}</p>}
+          {loadError && (
+            <p class="problem" role="alert">
+              {loadError}
+            </p>
+          )}
         </section>
 
         {draft && normalised && (
@@ -144,29 +192,70 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
               <div class="fields">
                 <label for="icon-color-text">Icon colour</label>
                 <div class="row">
-                  <input type="color" aria-label="Icon colour picker" value={normalised.configuration.icon_color.slice(0, 7).padEnd(7, '0')} onInput={(event) => change('iconColor', event.currentTarget.value)} />
-                  <input id="icon-color-text" value={draft.iconColor} aria-describedby={describedBy('iconColor')} onInput={(event) => change('iconColor', event.currentTarget.value)} />
+                  <input
+                    type="color"
+                    aria-label="Icon colour picker"
+                    value={normalised.configuration.icon_color.slice(0, 7).padEnd(7, '0')}
+                    onInput={(event) => change('iconColor', event.currentTarget.value)}
+                  />
+                  <input
+                    id="icon-color-text"
+                    value={draft.iconColor}
+                    aria-describedby={describedBy('iconColor')}
+                    onInput={(event) => change('iconColor', event.currentTarget.value)}
+                  />
                 </div>
                 {note('iconColor')}
 
                 <label for="opacity">Opacity: {normalised.configuration.icon_opacity}%</label>
-                <input id="opacity" type="range" min={0} max={100} step={1} value={draft.iconOpacity} aria-describedby={describedBy('iconOpacity')} onInput={(event) => change('iconOpacity', Number(event.currentTarget.value))} />
+                <input
+                  id="opacity"
+                  type="range"
+                  min={0}
+                  max={100}
+                  step={1}
+                  value={draft.iconOpacity}
+                  aria-describedby={describedBy('iconOpacity')}
+                  onInput={(event) => change('iconOpacity', Number(event.currentTarget.value))}
+                />
                 {note('iconOpacity')}
 
                 <label for="logo-url">Logo address</label>
-                <input id="logo-url" type="url" value={draft.logoUrl} aria-describedby={describedBy('logoUrl')} onInput={(event) => change('logoUrl', event.currentTarget.value)} />
+                <input
+                  id="logo-url"
+                  type="url"
+                  value={draft.logoUrl}
+                  aria-describedby={describedBy('logoUrl')}
+                  onInput={(event) => change('logoUrl', event.currentTarget.value)}
+                />
                 {note('logoUrl')}
 
                 <label for="bot-name">Assistant's name</label>
-                <input id="bot-name" value={draft.botName} aria-describedby={describedBy('botName')} onInput={(event) => change('botName', event.currentTarget.value)} />
+                <input
+                  id="bot-name"
+                  value={draft.botName}
+                  aria-describedby={describedBy('botName')}
+                  onInput={(event) => change('botName', event.currentTarget.value)}
+                />
                 {note('botName')}
 
                 <label class="check">
-                  <input type="checkbox" checked={draft.active} onChange={(event) => change('active', event.currentTarget.checked)} /> Active
+                  <input
+                    type="checkbox"
+                    checked={draft.active}
+                    onChange={(event) => change('active', event.currentTarget.checked)}
+                  />{' '}
+                  Active
                 </label>
 
                 <label for="domains">Allowed websites (one host per line)</label>
-                <textarea id="domains" rows={4} value={draft.domains} aria-describedby={describedBy('domains')} onInput={(event) => change('domains', event.currentTarget.value)} />
+                <textarea
+                  id="domains"
+                  rows={4}
+                  value={draft.domains}
+                  aria-describedby={describedBy('domains')}
+                  onInput={(event) => change('domains', event.currentTarget.value)}
+                />
                 {note('domains')}
               </div>
             </section>
@@ -208,7 +297,15 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
               <h2 id="snippet-title">Add it to your website</h2>
               <p>Paste this tag into your website's pages:</p>
               <pre id="snippet">{snippet}</pre>
-              <button type="button" onClick={() => void navigator.clipboard?.writeText(snippet).then(() => setCopied(true), () => setCopied(false))}>
+              <button
+                type="button"
+                onClick={() =>
+                  void navigator.clipboard?.writeText(snippet).then(
+                    () => setCopied(true),
+                    () => setCopied(false),
+                  )
+                }
+              >
                 Copy the tag
               </button>
               <span role="status">{copied ? ' Copied.' : ''}</span>
@@ -218,11 +315,22 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
 
             <section aria-labelledby="share-title">
               <h2 id="share-title">Share this preview</h2>
-              <p>This link opens the preview with your edits and switches. The settings travel in the part after #, which browsers never send to a server.</p>
+              <p>
+                This link opens the preview with your edits and switches. The settings travel in the part after #, which
+                browsers never send to a server.
+              </p>
               <a id="share-link" href={shareUrl}>
                 Link to this preview
               </a>{' '}
-              <button type="button" onClick={() => void navigator.clipboard?.writeText(shareUrl).then(() => setSharedCopied(true), () => setSharedCopied(false))}>
+              <button
+                type="button"
+                onClick={() =>
+                  void navigator.clipboard?.writeText(shareUrl).then(
+                    () => setSharedCopied(true),
+                    () => setSharedCopied(false),
+                  )
+                }
+              >
                 Copy the link
               </button>
               <span role="status">{sharedCopied ? ' Copied.' : ''}</span>

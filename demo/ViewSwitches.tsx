@@ -4,11 +4,36 @@ import type { View } from './share.ts';
 import { LOCALE_TAGS, localeInfo } from '../src/shared/locales/locale-list.ts';
 
 const GROUPS = [
-  { key: 'device', legend: 'Device', options: [['desktop', 'Desktop'], ['phone', 'Phone']] },
-  { key: 'theme', legend: 'Theme', options: [['light', 'Light'], ['dark', 'Dark']] },
+  {
+    key: 'device',
+    legend: 'Device',
+    options: [
+      ['desktop', 'Desktop'],
+      ['phone', 'Phone'],
+    ],
+  },
+  {
+    key: 'theme',
+    legend: 'Theme',
+    options: [
+      ['light', 'Light'],
+      ['dark', 'Dark'],
+    ],
+  },
   // Each language named in itself, as the panel's own switch names it.
-  { key: 'locale', legend: 'Patient\'s language', options: LOCALE_TAGS.map((tag) => [tag, localeInfo(tag).autonym] as const) },
-  { key: 'conversation', legend: 'Panel shows', options: [['greeting', 'Greeting'], ['sample', 'Sample chat']] },
+  {
+    key: 'locale',
+    legend: "Patient's language",
+    options: LOCALE_TAGS.map((tag) => [tag, localeInfo(tag).autonym] as const),
+  },
+  {
+    key: 'conversation',
+    legend: 'Panel shows',
+    options: [
+      ['greeting', 'Greeting'],
+      ['sample', 'Sample chat'],
+    ],
+  },
 ] as const;
 
 export function ViewSwitches({ view, onChange }: { view: View; onChange: (next: View) => void }) {
@@ -18,7 +43,11 @@ export function ViewSwitches({ view, onChange }: { view: View; onChange: (next: 
         <fieldset key={group.key}>
           <legend>{group.legend}</legend>
           {group.options.map(([value, label]) => (
-            <label key={value} lang={group.key === 'locale' ? value : undefined} dir={group.key === 'locale' ? localeInfo(value as View['locale']).dir : undefined}>
+            <label
+              key={value}
+              lang={group.key === 'locale' ? value : undefined}
+              dir={group.key === 'locale' ? localeInfo(value as View['locale']).dir : undefined}
+            >
               <input
                 type="radio"
                 name={group.key}

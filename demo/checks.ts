@@ -1,6 +1,7 @@
 // The checks a practice needs before going live, in plain language.
 import type { WebchatConfiguration } from '../src/shared/configuration.ts';
 import { AA_CONTRAST, accessibleAccent, contrastRatio, readableTextOn } from '../src/shared/contrast.ts';
+import { launcherLook } from '../src/shared/launcher-look.ts';
 
 export interface Check {
   ok: boolean;
@@ -28,11 +29,23 @@ export function configurationChecks(configuration: WebchatConfiguration): Check[
           ok: false,
           text: `Text on ${configuration.icon_color} only reaches ${textRatio.toFixed(1)}:1, below WCAG AA (${AA_CONTRAST}:1). The chat panel will use ${accent.background} instead.`,
         },
-    configuration.icon_opacity < FAINT_OPACITY
-      ? { ok: false, text: `At ${configuration.icon_opacity}% opacity the launcher is hard to see; patients may not find the chat.` }
-      : { ok: true, text: `Opacity ${configuration.icon_opacity}%: the launcher is easy to see.` },
+    opacityCheck(configuration.icon_opacity, Math.round(launcherLook(configuration).opacity * 100)),
     configuration.is_active
       ? { ok: true, text: 'Active: the widget shows on the allowed domains.' }
       : { ok: false, text: 'Not active: the widget shows nowhere until it is switched on.' },
   ];
+}
+
+/** The opacity as drawn: the relay raises a faint one to the floor that keeps the icon at 3:1 on any page. */
+function opacityCheck(configured: number, drawn: number): Check {
+  const raised =
+    drawn > configured
+      ? ` It is drawn at ${drawn}%, the least that keeps its icon at ${GLYPH_CONTRAST}:1 on any page.`
+      : '';
+  return drawn < FAINT_OPACITY || drawn > configured
+    ? {
+        ok: false,
+        text: `At ${configured}% opacity the launcher is hard to see; patients may not find the chat.${raised}`,
+      }
+    : { ok: true, text: `Opacity ${drawn}%: the launcher is easy to see.` };
 }

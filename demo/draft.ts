@@ -41,7 +41,10 @@ export function draftFrom(configuration: WebchatConfiguration): Draft {
 }
 
 export function normaliseDraft(draft: Draft): Normalised {
-  const domainLines = draft.domains.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const domainLines = draft.domains
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   const configuration = normalizeConfiguration(
     {
       client_id: draft.clientId,
@@ -60,10 +63,15 @@ export function normaliseDraft(draft: Draft): Normalised {
   if (configuration.icon_color !== draft.iconColor.trim().toLowerCase()) {
     notes.iconColor = `"${draft.iconColor}" is not a hex colour (#rgb, #rrggbb, with optional alpha), so the widget uses the default ${DEFAULT_ICON_COLOR}.`;
   }
-  if (configuration.icon_opacity !== draft.iconOpacity) notes.iconOpacity = `Opacity is a whole percentage from 0 to 100: the widget uses ${configuration.icon_opacity}%.`;
-  if (draft.logoUrl.trim() !== '' && configuration.logo_url === null) notes.logoUrl = 'Only https: logo addresses are used; the widget shows its chat icon instead.';
+  if (configuration.icon_opacity !== draft.iconOpacity)
+    notes.iconOpacity = `Opacity is a whole percentage from 0 to 100: the widget uses ${configuration.icon_opacity}%.`;
+  if (draft.logoUrl.trim() !== '' && configuration.logo_url === null)
+    notes.logoUrl = 'Only https: logo addresses are used; the widget shows its chat icon instead.';
   if (configuration.bot_name !== draft.botName) {
-    notes.botName = draft.botName.trim() === '' ? `An empty name becomes "${DEFAULT_BOT_NAME}".` : `Shown as "${configuration.bot_name}" (plain text, at most 40 characters).`;
+    notes.botName =
+      draft.botName.trim() === ''
+        ? `An empty name becomes "${DEFAULT_BOT_NAME}".`
+        : `Shown as "${configuration.bot_name}" (plain text, at most 40 characters).`;
   }
   const dropped = domainLines.filter((line) => normalizeDomainEntry(line) === null);
   if (dropped.length > 0) {
@@ -71,6 +79,7 @@ export function normaliseDraft(draft: Draft): Normalised {
   } else if (configuration.domains.length === 0) {
     notes.domains = 'No domains: the widget will not show on any website.';
   }
-  if (draft.googleTagId.trim() !== '' && configuration.google_tag_id === null) notes.googleTagId = 'Not a Google tag id (like G-ABC123): no analytics will be sent.';
+  if (draft.googleTagId.trim() !== '' && configuration.google_tag_id === null)
+    notes.googleTagId = 'Not a Google tag id (like G-ABC123): no analytics will be sent.';
   return { configuration, notes };
 }

@@ -33,16 +33,29 @@ export function explainHost(input: string, domains: readonly string[]): HostAnsw
           : `Yes: ${host} is a subdomain of ${match.entry.slice(2)}, covered by the wildcard entry "${match.entry}".`,
     };
   }
-  if (match.why === 'no_domains') return { shows: false, explanation: 'No: no domains are allowed, so the widget shows nowhere.' };
+  if (match.why === 'no_domains')
+    return { shows: false, explanation: 'No: no domains are allowed, so the widget shows nowhere.' };
   const bare = host.startsWith('www.') ? host.slice(4) : null;
   if (bare !== null && domains.includes(bare)) {
-    return { shows: false, explanation: `No: only ${bare} is listed, and www.${bare} is a different host (there is no implicit www). Add www.${bare} or *.${bare}.` };
+    return {
+      shows: false,
+      explanation: `No: only ${bare} is listed, and www.${bare} is a different host (there is no implicit www). Add www.${bare} or *.${bare}.`,
+    };
   }
   if (domains.includes(`*.${host}`)) {
-    return { shows: false, explanation: `No: "*.${host}" covers subdomains of ${host}, not ${host} itself. Add ${host} as well.` };
+    return {
+      shows: false,
+      explanation: `No: "*.${host}" covers subdomains of ${host}, not ${host} itself. Add ${host} as well.`,
+    };
   }
   if (!host.startsWith('www.') && domains.includes(`www.${host}`)) {
-    return { shows: false, explanation: `No: only www.${host} is listed, and ${host} is a different host. Add ${host} too.` };
+    return {
+      shows: false,
+      explanation: `No: only www.${host} is listed, and ${host} is a different host. Add ${host} too.`,
+    };
   }
-  return { shows: false, explanation: `No: ${host} is not one of the allowed domains, and is not a subdomain covered by a wildcard entry.` };
+  return {
+    shows: false,
+    explanation: `No: ${host} is not one of the allowed domains, and is not a subdomain covered by a wildcard entry.`,
+  };
 }

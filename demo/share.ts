@@ -44,7 +44,9 @@ export function parseShareFragment(hash: string): Shared | null {
   let value: unknown;
   try {
     const binary = atob(match[1]!.replace(/-/g, '+').replace(/_/g, '/'));
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+    value = JSON.parse(
+      new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))),
+    );
   } catch {
     return null;
   }
@@ -56,7 +58,10 @@ export function parseShareFragment(hash: string): Shared | null {
   };
   put('clientId', text(input.clientId, 128));
   put('iconColor', text(input.iconColor, 64));
-  put('iconOpacity', typeof input.iconOpacity === 'number' && Number.isFinite(input.iconOpacity) ? input.iconOpacity : undefined);
+  put(
+    'iconOpacity',
+    typeof input.iconOpacity === 'number' && Number.isFinite(input.iconOpacity) ? input.iconOpacity : undefined,
+  );
   put('logoUrl', text(input.logoUrl, 4096));
   put('botName', text(input.botName, 200));
   put('active', typeof input.active === 'boolean' ? input.active : undefined);

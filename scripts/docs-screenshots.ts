@@ -7,9 +7,15 @@ import { startProduct } from '../test/support/product.ts';
 
 const docs = (name: string) => fileURLToPath(new URL(`../docs/${name}`, import.meta.url));
 const product = await startProduct();
-const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+  args: ['--no-sandbox'],
+});
 try {
-  for (const [width, height, name] of [[1280, 800, 'demo-desktop.png'], [390, 844, 'demo-phone.png']] as const) {
+  for (const [width, height, name] of [
+    [1280, 800, 'demo-desktop.png'],
+    [390, 844, 'demo-phone.png'],
+  ] as const) {
     const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     await page.goto(`${product.relayUrl}/demo/`);

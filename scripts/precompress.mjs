@@ -20,7 +20,10 @@ let count = 0;
 for (const path of files(root)) {
   const plain = readFileSync(path);
   const br = brotliCompressSync(plain, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: plain.length },
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: plain.length,
+    },
   });
   const gz = gzipSync(plain, { level: 9 });
   if (br.length < plain.length) writeFileSync(`${path}.br`, br);

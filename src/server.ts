@@ -15,7 +15,10 @@ import { trustProxyWarning } from './relay/http/trusted-proxies.ts';
 import { startEmbeddedSimulator } from './embedded-simulator.ts';
 
 // Batched (see createBatchedWriter); what is still queued is written as the process exits.
-const logOutput = createBatchedWriter((chunk) => process.stdout.write(chunk), () => process.stdout.writableLength);
+const logOutput = createBatchedWriter(
+  (chunk) => process.stdout.write(chunk),
+  () => process.stdout.writableLength,
+);
 process.on('exit', () => logOutput.flush());
 const logger = createJsonLogger(logOutput.write);
 
@@ -29,12 +32,16 @@ try {
 }
 
 if (settings.development) {
-  logger.warn(`Running in development mode (NODE_ENV=${process.env.NODE_ENV}): loopback addresses only unless PUBLIC_ORIGIN is set. Production (npm run serve) needs HANDLE_SECRET, PUBLIC_ORIGIN and UPSTREAM_*.`);
+  logger.warn(
+    `Running in development mode (NODE_ENV=${process.env.NODE_ENV}): loopback addresses only unless PUBLIC_ORIGIN is set. Production (npm run serve) needs HANDLE_SECRET, PUBLIC_ORIGIN and UPSTREAM_*.`,
+  );
 }
 const broadTrust = trustProxyWarning(settings.trustProxy);
 if (broadTrust !== null) logger.warn(broadTrust);
 if (settings.handleSecretGenerated) {
-  logger.warn('HANDLE_SECRET is not set: generated one for this run. Conversations will not survive a restart; set HANDLE_SECRET in production.');
+  logger.warn(
+    'HANDLE_SECRET is not set: generated one for this run. Conversations will not survive a restart; set HANDLE_SECRET in production.',
+  );
 }
 
 /** Starting to listen can fail for reasons no setting check sees (a port in use, an unknown host): name the setting. */
@@ -43,7 +50,12 @@ async function listening<T>(what: string, start: () => Promise<T>): Promise<T> {
     return await start();
   } catch (error) {
     const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
-    const why = code === 'EADDRINUSE' ? 'that port is already in use' : code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' ? 'that address is not one of this machine\'s' : `it failed (${code || 'unknown error'})`;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'that port is already in use'
+        : code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL'
+          ? "that address is not one of this machine's"
+          : `it failed (${code || 'unknown error'})`;
     console.error(`Could not listen for ${what}: ${why}.`);
     process.exit(1);
   }
@@ -54,7 +66,9 @@ async function listening<T>(what: string, start: () => Promise<T>): Promise<T> {
 // PORT=0 (any free port) the simulator sends none and the watches only poll.
 const embedded = settings.upstream === null;
 if (embedded && startEmbeddedSimulator === null) {
-  console.error('UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required: this build of the relay has no built-in simulator (`npm start` has one; `npm run simulator` runs one on its own).');
+  console.error(
+    'UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required: this build of the relay has no built-in simulator (`npm start` has one; `npm run simulator` runs one on its own).',
+  );
   process.exit(1);
 }
 if (embedded && settings.upstreamEventsSecret === null && settings.port !== 0) {
@@ -66,7 +80,11 @@ const simulatorEvents =
     : undefined;
 const simulator = embedded
   ? await listening(`the built-in simulator on 127.0.0.1:${settings.simulatorPort} (SIMULATOR_PORT)`, () =>
-      startEmbeddedSimulator!({ port: settings.simulatorPort, host: '127.0.0.1', ...(simulatorEvents === undefined ? {} : { events: simulatorEvents }) }),
+      startEmbeddedSimulator!({
+        port: settings.simulatorPort,
+        host: '127.0.0.1',
+        ...(simulatorEvents === undefined ? {} : { events: simulatorEvents }),
+      }),
     )
   : null;
 const upstreamSettings = settings.upstream ?? {
@@ -87,24 +105,41 @@ const upstream = createUpstreamClient({
   metrics,
   // Once per failing streak: nothing works until someone fixes the credentials, and a line per request would bury it.
   onCredentialsRefused: () =>
-    logger.error('The upstream service refused the relay\'s credentials (UPSTREAM_USERNAME, UPSTREAM_PASSWORD): no conversation can start or continue until they are fixed.', { cause: 'token_rejected' }),
+    logger.error(
+      "The upstream service refused the relay's credentials (UPSTREAM_USERNAME, UPSTREAM_PASSWORD): no conversation can start or continue until they are fixed.",
+      { cause: 'token_rejected' },
+    ),
 });
-prometheus?.gaugeAtScrape('pwc_upstream_token_valid', 'Whether this instance holds a valid upstream access token: 1 or 0.', () => (upstream.tokenState().state === 'valid' ? 1 : 0));
-prometheus?.gaugeAtScrape('pwc_upstream_token_failing', 'Whether the last upstream token request failed and no valid token is left: 1 or 0.', () => (upstream.tokenState().state === 'failing' ? 1 : 0));
+prometheus?.gaugeAtScrape(
+  'pwc_upstream_token_valid',
+  'Whether this instance holds a valid upstream access token: 1 or 0.',
+  () => (upstream.tokenState().state === 'valid' ? 1 : 0),
+);
+prometheus?.gaugeAtScrape(
+  'pwc_upstream_token_failing',
+  'Whether the last upstream token request failed and no valid token is left: 1 or 0.',
+  () => (upstream.tokenState().state === 'failing' ? 1 : 0),
+);
 
-const relay = await listening(`the relay on ${settings.host}:${settings.port} (HOST, PORT)`, () => startRelayServer({
-  settings,
-  upstream,
-  logger,
-  metrics,
-  distDir: fileURLToPath(new URL('../dist', import.meta.url)),
-  publicDir: fileURLToPath(new URL('../public', import.meta.url)),
-}));
+const relay = await listening(`the relay on ${settings.host}:${settings.port} (HOST, PORT)`, () =>
+  startRelayServer({
+    settings,
+    upstream,
+    logger,
+    metrics,
+    distDir: fileURLToPath(new URL('../dist', import.meta.url)),
+    publicDir: fileURLToPath(new URL('../public', import.meta.url)),
+  }),
+);
 const metricsServer =
   prometheus === null || settings.metrics === null
     ? null
     : await listening(`metrics on ${settings.metrics.host}:${settings.metrics.port} (METRICS_HOST, METRICS_PORT)`, () =>
-        startMetricsServer({ registry: prometheus.registry, host: settings.metrics!.host, port: settings.metrics!.port }),
+        startMetricsServer({
+          registry: prometheus.registry,
+          host: settings.metrics!.host,
+          port: settings.metrics!.port,
+        }),
       );
 
 // SIGTERM (a deploy, a container stop) or Ctrl-C: drain the relay (no new connections, requests in flight finish for
@@ -124,14 +159,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       return;
     }
     stopping = true;
-    logger.info(`${signal}: stopping. No new connections; requests in flight get up to ${settings.shutdownGraceMs} ms (SHUTDOWN_GRACE_MS).`);
+    logger.info(
+      `${signal}: stopping. No new connections; requests in flight get up to ${settings.shutdownGraceMs} ms (SHUTDOWN_GRACE_MS).`,
+    );
     // Whatever hangs (a socket that will not close, a Redis that does not answer), the stop stays bounded.
     setTimeout(() => {
       logger.warn('Stopped: closing took too long after the grace period; exiting anyway.');
       process.exit(1);
     }, settings.shutdownGraceMs + STOP_BACKSTOP_AFTER_GRACE_MS).unref();
     void relay
-      .drain(settings.shutdownGraceMs, { onGraceOver: () => void upstream.close({ abortInFlight: true }).catch(() => {}) })
+      .drain(settings.shutdownGraceMs, {
+        onGraceOver: () => void upstream.close({ abortInFlight: true }).catch(() => {}),
+      })
       .then(async ({ clean }) => {
         await upstream.close();
         await Promise.all([simulator?.close(), metricsServer?.close()]);
@@ -153,16 +192,23 @@ if (!settings.development) {
     demo_pages: settings.demoPages,
     ...(metricsServer === null ? {} : { metrics_url: `${metricsServer.url}/metrics` }),
   });
-} else console.log(
-  [
-    '',
-    `Relay listening on ${relay.url}`,
-    simulator === null ? `Upstream: ${new URL(upstreamSettings.url).origin}` : `Upstream: the built-in simulator at ${simulator.url}`,
-    ...(simulator === null ? [] : [`Staff page:             ${simulator.url}/staff (reply as the practice's team member)`]),
-    `Live delivery:          ${settings.upstreamEventsSecret === null ? 'streams poll the upstream (no UPSTREAM_EVENTS_SECRET)' : `woken by upstream events at ${base}${UPSTREAM_EVENTS_PATH}`}`,
-    ...(settings.demoPages ? [`Demo page:              ${base}/demo/`, `Try the widget on:      ${base}/try`] : ['Demo pages:             off (DEMO_PAGES)']),
-    `Health:                 ${base}/healthz`,
-    ...(metricsServer === null ? [] : [`Metrics:                ${metricsServer.url}/metrics`]),
-    '',
-  ].join('\n'),
-);
+} else
+  console.log(
+    [
+      '',
+      `Relay listening on ${relay.url}`,
+      simulator === null
+        ? `Upstream: ${new URL(upstreamSettings.url).origin}`
+        : `Upstream: the built-in simulator at ${simulator.url}`,
+      ...(simulator === null
+        ? []
+        : [`Staff page:             ${simulator.url}/staff (reply as the practice's team member)`]),
+      `Live delivery:          ${settings.upstreamEventsSecret === null ? 'streams poll the upstream (no UPSTREAM_EVENTS_SECRET)' : `woken by upstream events at ${base}${UPSTREAM_EVENTS_PATH}`}`,
+      ...(settings.demoPages
+        ? [`Demo page:              ${base}/demo/`, `Try the widget on:      ${base}/try`]
+        : ['Demo pages:             off (DEMO_PAGES)']),
+      `Health:                 ${base}/healthz`,
+      ...(metricsServer === null ? [] : [`Metrics:                ${metricsServer.url}/metrics`]),
+      '',
+    ].join('\n'),
+  );

@@ -12,7 +12,7 @@ export function eventStreamParser(dispatch: (type: string, data: string) => void
   let afterCR = false;
   return (chunk) => {
     // The LF of a CRLF whose CR ended the previous chunk: that line has already ended.
-    const skip = afterCR && chunk[0] == '\n';
+    const skip = afterCR && chunk[0] === '\n';
     if (chunk) afterCR = chunk.endsWith('\r');
     const lines = (pending + (skip ? chunk.slice(1) : chunk)).split(/\r\n|\r|\n/);
     pending = lines.pop()!;
@@ -27,9 +27,9 @@ export function eventStreamParser(dispatch: (type: string, data: string) => void
       // A comment (":…", the heartbeat among them) is a field without a name: ignored like any field but these two.
       const colon = line.indexOf(':');
       const name = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? '' : line.slice(line[colon + 1] == ' ' ? colon + 2 : colon + 1);
-      if (name == 'event') type = value;
-      if (name == 'data') data.push(value);
+      const value = colon < 0 ? '' : line.slice(line[colon + 1] === ' ' ? colon + 2 : colon + 1);
+      if (name === 'event') type = value;
+      if (name === 'data') data.push(value);
     }
   };
 }

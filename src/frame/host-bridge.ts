@@ -22,7 +22,11 @@ export function trustedHostOrigin(claimed: string | null, configuration: Webchat
   return matchHost(url.hostname, configuration.domains).allowed ? url.origin : null;
 }
 
-export function createHostBridge(win: Window, hostOrigin: string, onMessage: (message: HostMessage) => void): HostBridge {
+export function createHostBridge(
+  win: Window,
+  hostOrigin: string,
+  onMessage: (message: HostMessage) => void,
+): HostBridge {
   function receive(event: MessageEvent) {
     if (event.origin !== hostOrigin || event.source !== win.parent) return;
     const message = parseHostMessage(event.data);

@@ -22,6 +22,7 @@ export interface Strings {
   failed: string;
   retry: string;
   retrying: string;
+  reconnected: string;
   typing(botName: string): string;
   talkToPerson: string;
   escalated: string;
@@ -69,7 +70,9 @@ export function createStrings(catalog: Catalog, locale: Locale): Strings {
     emergencyNotice: (emergencyNumber = '911') => fill(catalog.emergencyNotice, { number: put(emergencyNumber) }),
     automatedNotice: with1(catalog.automatedNotice, 'bot'),
     charactersLeft: (count) =>
-      fill(catalog.charactersLeft[plural.select(count)] ?? catalog.charactersLeft.other, { count: put(number.format(count)) }),
+      fill(catalog.charactersLeft[plural.select(count)] ?? catalog.charactersLeft.other, {
+        count: put(number.format(count)),
+      }),
     typing: with1(catalog.typing, 'bot'),
     agentLabel: with1(catalog.agentLabel, 'name'),
     botLabel: with1(catalog.botLabel, 'name'),

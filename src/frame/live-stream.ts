@@ -26,7 +26,8 @@ const PARSERS: Record<string, (value: unknown) => unknown> = {
 /** Resolves never; rejects with the TransportError that ended the stream. */
 export async function readLiveStream(response: Response, listener: (event: LiveEvent) => void): Promise<never> {
   // A proxy's error page or a captive portal's answer, with a 200: not something to read as a stream.
-  if (!/^text\/event-stream/i.test(response.headers.get('Content-Type') ?? '')) throw new TransportError('bad_response');
+  if (!/^text\/event-stream/i.test(response.headers.get('Content-Type') ?? ''))
+    throw new TransportError('bad_response');
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   const push = eventStreamParser((type, data) => {
     // An event type this panel does not know is for a newer one: skipped.
@@ -38,10 +39,10 @@ export async function readLiveStream(response: Response, listener: (event: LiveE
       // Not JSON: handled as any event that does not parse.
     }
     if (value === null) throw new TransportError('bad_response');
-    if (type == 'error') throw new TransportError(value as TransportError['code']);
+    if (type === 'error') throw new TransportError(value as TransportError['code']);
     listener({ type, data: value } as LiveEvent);
   });
-  for (let chunk; !(chunk = await reader.read()).done; ) {
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     listener({ type: 'alive' });
     push(chunk.value);
   }

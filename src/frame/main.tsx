@@ -8,7 +8,14 @@ import { App } from './components/App.tsx';
 import { createHostBridge, trustedHostOrigin } from './host-bridge.ts';
 import { inlineConfiguration } from './inline-configuration.ts';
 import { createStrings, type Locale, type Strings } from './i18n.ts';
-import { applyLocale, fetchLocale, inlineLocale, rememberedLocale, rememberLocale, type LoadedLocale } from './locale-source.ts';
+import {
+  applyLocale,
+  fetchLocale,
+  inlineLocale,
+  rememberedLocale,
+  rememberLocale,
+  type LoadedLocale,
+} from './locale-source.ts';
 import { isLocaleTag } from '../shared/locales/locale-list.ts';
 import { createChatModel } from './model/chat-model.ts';
 import { createHandleStorage, type HandleStorage } from './session/handle-storage.ts';
@@ -34,7 +41,11 @@ const preview = params.get('preview') === '1';
 // The demo's switches: a light or dark preview whatever the manager's own device uses.
 const theme = params.get('theme');
 if (preview && (theme === 'light' || theme === 'dark')) document.documentElement.dataset.theme = theme;
-const relayTransport = createTransport((input, init) => fetch(input, init), '', () => locale);
+const relayTransport = createTransport(
+  (input, init) => fetch(input, init),
+  '',
+  () => locale,
+);
 
 /**
  * sessionStorage when the browser really lets the frame write to it, else null. Chrome, Firefox and Safari partition a
@@ -63,7 +74,8 @@ async function start() {
   useLocale(first);
   if (!CLIENT_ID_PATTERN.test(clientId)) throw new Error('client_id');
   // Written into the page by the relay, so the panel shows without another round trip; asked for otherwise.
-  let configuration: WebchatConfiguration = inlineConfiguration(document, clientId) ?? (await relayTransport.getConfiguration(clientId));
+  let configuration: WebchatConfiguration =
+    inlineConfiguration(document, clientId) ?? (await relayTransport.getConfiguration(clientId));
   const embedded = window.parent !== window;
   const hostOrigin = !embedded
     ? null
@@ -93,8 +105,14 @@ async function start() {
       if (loaded) currentHandle = loaded.handle;
       return loaded;
     },
-    save: (value) => ((currentHandle = value.handle), stored.save(value)),
-    clear: () => ((currentHandle = null), stored.clear()),
+    save: (value) => {
+      currentHandle = value.handle;
+      stored.save(value);
+    },
+    clear: () => {
+      currentHandle = null;
+      stored.clear();
+    },
   };
   const model = createChatModel({
     transport,
@@ -175,7 +193,12 @@ async function start() {
         preview={preview}
         storageUnavailable={!preview && storage === null}
         onClose={() => bridge?.post({ type: 'close' })}
-        refreshLogo={() => relayTransport.getConfiguration(clientId).then((fresh) => fresh.logo_url, () => null)}
+        refreshLogo={() =>
+          relayTransport.getConfiguration(clientId).then(
+            (fresh) => fresh.logo_url,
+            () => null,
+          )
+        }
       />,
       root,
     );

@@ -34,7 +34,11 @@ export interface Transport {
 }
 
 /** `language`: the panel's language when a conversation is created, so the service answers in it. */
-export function createTransport(fetchImpl: typeof fetch, base = '', language: () => string | undefined = () => undefined): Transport {
+export function createTransport(
+  fetchImpl: typeof fetch,
+  base = '',
+  language: () => string | undefined = () => undefined,
+): Transport {
   /** One request, answered 2xx; any other answer or failure is thrown as a TransportError. */
   async function request(path: string, init: RequestInit = {}): Promise<Response> {
     let response: Response;
@@ -48,7 +52,8 @@ export function createTransport(fetchImpl: typeof fetch, base = '', language: ()
     if (!response.ok) {
       const body: unknown = await response.json().catch(() => undefined);
       const retryAfter = Number(response.headers.get('Retry-After'));
-      const code: TransportErrorCode = parseApiErrorCode(body) ?? (response.status >= 500 ? 'upstream_unavailable' : 'bad_response');
+      const code: TransportErrorCode =
+        parseApiErrorCode(body) ?? (response.status >= 500 ? 'upstream_unavailable' : 'bad_response');
       throw new TransportError(code, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
     }
     return response;
@@ -77,12 +82,26 @@ export function createTransport(fetchImpl: typeof fetch, base = '', language: ()
       return call(`/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}`, parseWebchatConfiguration);
     },
     createConversation: (clientId, idempotencyKey) =>
-      call('/v1/conversations', parseCreatedConversation, postJson({ client_id: clientId, language: language() }, { 'Idempotency-Key': idempotencyKey })),
+      call(
+        '/v1/conversations',
+        parseCreatedConversation,
+        postJson({ client_id: clientId, language: language() }, { 'Idempotency-Key': idempotencyKey }),
+      ),
     // 204, no body.
-    setLanguage: (handle, tag) => call('/v1/conversation/language', () => undefined, withHandle(handle, { ...postJson({ language: tag }), method: 'PUT' })),
+    setLanguage: (handle, tag) =>
+      call(
+        '/v1/conversation/language',
+        () => undefined,
+        withHandle(handle, { ...postJson({ language: tag }), method: 'PUT' }),
+      ),
     sendMessage: (handle, text, idempotencyKey) =>
-      call('/v1/conversation/messages', parseSentMessage, withHandle(handle, postJson({ text }, { 'Idempotency-Key': idempotencyKey }))),
-    messagesAfter: (handle, after) => call(`/v1/conversation/messages?after=${after}`, parseMessagesAfter, withHandle(handle)),
+      call(
+        '/v1/conversation/messages',
+        parseSentMessage,
+        withHandle(handle, postJson({ text }, { 'Idempotency-Key': idempotencyKey })),
+      ),
+    messagesAfter: (handle, after) =>
+      call(`/v1/conversation/messages?after=${after}`, parseMessagesAfter, withHandle(handle)),
     escalate: (handle) => call('/v1/conversation/escalate', parseEscalated, withHandle(handle, postJson({}))),
     // 204, no body: any successful answer will do.
     endConversation: (handle) => call('/v1/conversation', () => undefined, withHandle(handle, { method: 'DELETE' })),
@@ -90,7 +109,9 @@ export function createTransport(fetchImpl: typeof fetch, base = '', language: ()
       const stop = new AbortController();
       request(`/v1/conversation/events?after=${after}`, withHandle(handle, { signal: stop.signal }))
         .then((response) => readLiveStream(response, listener))
-        .catch((error: unknown) => listener({ type: 'error', data: error instanceof TransportError ? error : new TransportError('network') }));
+        .catch((error: unknown) =>
+          listener({ type: 'error', data: error instanceof TransportError ? error : new TransportError('network') }),
+        );
       return () => stop.abort();
     },
   };

@@ -42,7 +42,8 @@ type Listener = (...args: unknown[]) => void;
 export function createApi(actions: ApiActions, isReady: () => boolean): { api: PracticeChatApi; events: EventHub } {
   // One list per event name: an unknown name finds none, so `on('__proto__', …)` cannot reach an object's internals.
   let listeners = new Map<string, Listener[]>();
-  const removeAllListeners = () => (listeners = new Map(['ready', 'open', 'close', 'unread'].map((name) => [name, []])));
+  const removeAllListeners = () =>
+    (listeners = new Map(['ready', 'open', 'close', 'unread'].map((name) => [name, []])));
   removeAllListeners();
   const setOpen = actions.setOpen;
   const methods: Record<string, unknown> = {
@@ -53,8 +54,12 @@ export function createApi(actions: ApiActions, isReady: () => boolean): { api: P
     destroy: () => actions.destroy(),
     on(event: string, listener: Listener): Unsubscribe {
       const list = listeners.get(event);
-      const off = () => void listeners.set(event, listeners.get(event)!.filter((other) => other != listener));
-      if (!list || typeof listener != 'function') return () => {};
+      const off = () =>
+        void listeners.set(
+          event,
+          listeners.get(event)!.filter((other) => other != listener),
+        );
+      if (!list || typeof listener !== 'function') return () => {};
       off();
       listeners.get(event)!.push(listener);
       // A page that subscribes to `ready` after it happened still hears it, once, asynchronously.
@@ -63,7 +68,8 @@ export function createApi(actions: ApiActions, isReady: () => boolean): { api: P
     },
   };
   const api = Object.assign((command: string, ...args: unknown[]) => {
-    if (typeof methods[command] == 'function' && Object.hasOwn(methods, command)) (methods[command] as Listener)(...args);
+    if (typeof methods[command] === 'function' && Object.hasOwn(methods, command))
+      (methods[command] as Listener)(...args);
   }, methods) as unknown as PracticeChatApi;
 
   const events: EventHub = {

@@ -34,7 +34,10 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
 
   function setOpen(want: boolean | 'toggle', fromFrame?: boolean) {
     const next = want == 'toggle' ? !(frame ? isOpen : wanted) : want;
-    if (destroyed || !frame) return void (wanted = next);
+    if (destroyed || !frame) {
+      wanted = next;
+      return;
+    }
     if (next == isOpen) return;
     isOpen = next;
     frame.ensure();
@@ -60,13 +63,13 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
   replayQueue(api, existing);
 
   const refuse = (why: string) => destroyed || report(REPORT_PREFIX + why);
-  if (typeof settings == 'string') return void refuse(settings);
+  if (typeof settings === 'string') return void refuse(settings);
   const { relayOrigin, locale, clientId } = settings;
 
   fetchConfiguration(relayOrigin, clientId, locale, fetch, wait)
     .then((configuration) => {
       if (destroyed) return;
-      if (typeof configuration == 'string') return refuse(configuration);
+      if (typeof configuration === 'string') return refuse(configuration);
       const refusal = refusalFor(configuration, win.location.hostname);
       if (refusal) return refuse(refusal);
       // In the visitor's language, chosen by the relay (data-locale, else the browser's languages).
@@ -77,24 +80,33 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
       const frameQuery = new URLSearchParams({ client_id: clientId, origin: win.location.origin, locale: look.locale });
       // The message taken apart once (`count` is there for `unread` and `alert`): the loader's size budget pays for
       // each `message.` that survives minification.
-      const chat = (frame = createChatFrame(win, launcher.shadow, relayOrigin, frameQuery, label, ({ type, count }: FrameMessage & { count?: number }) => {
-        if (type == 'close') setOpen(false, true);
-        // Replies while the page is hidden (src/shared/protocol.ts): "(N) " before its title, never anything else. The
-        // pattern takes the prefix already there, or (its empty alternative) nothing, so the page's own title stays.
-        if (type == 'alert' && settings.alert) doc.title = doc.title.replace(/^\(\d+\) |/, count ? `(${count}) ` : '');
-        if (type == 'unread') {
-          launcher.setUnread(count!);
-          events.emit('unread', count!);
-        }
-      }));
+      frame = createChatFrame(
+        win,
+        launcher.shadow,
+        relayOrigin,
+        frameQuery,
+        label,
+        ({ type, count }: FrameMessage & { count?: number }) => {
+          if (type == 'close') setOpen(false, true);
+          // Replies while the page is hidden (src/shared/protocol.ts): "(N) " before its title, never anything else. The
+          // pattern takes the prefix already there, or (its empty alternative) nothing, so the page's own title stays.
+          if (type == 'alert' && settings.alert)
+            doc.title = doc.title.replace(/^\(\d+\) |/, count ? `(${count}) ` : '');
+          if (type == 'unread') {
+            launcher.setUnread(count!);
+            events.emit('unread', count!);
+          }
+        },
+      );
       // The frame is created on intent: the first hover, focus or touch of the launcher (or open() from the page).
       // Traces of a practice's page (bench/results.md) showed that making it at idle cost the page's main thread
       // about 2 ms of CPU, and that its loading (another renderer process, the panel's script) competed with the
       // page's own: the loader's script time was 3–4× its CPU time. A visitor who never comes near the chat now
       // never pays it; the hover, focus or touch comes a moment before the click, so the frame is loading by then.
-      const ensure = () => destroyed || chat.ensure();
+      const ensure = () => destroyed || frame!.ensure();
       const button = launcher.button;
-      for (const type of ['pointerenter', 'focus', 'touchstart']) button.addEventListener(type, ensure, { once: true, passive: true });
+      for (const type of ['pointerenter', 'focus', 'touchstart'])
+        button.addEventListener(type, ensure, { once: true, passive: true });
       button.addEventListener('click', () => setOpen('toggle'));
       events.emit('ready');
       if (wanted != null) setOpen(wanted);

@@ -19,12 +19,12 @@ const HEX_COLOR = /^#([\da-f]{3,4}){1,2}$/i;
 function isConfiguration(value: LoaderConfiguration | null): boolean {
   const look = value?.launcher;
   return (
-    typeof value?.is_active == 'boolean' &&
+    typeof value?.is_active === 'boolean' &&
     Array.isArray(value.domains) &&
     HEX_COLOR.test(look?.background as string) &&
     HEX_COLOR.test(look!.color) &&
-    typeof look!.opacity == 'number' &&
-    typeof look!.label == 'string'
+    typeof look!.opacity === 'number' &&
+    typeof look!.label === 'string'
   );
 }
 
@@ -38,9 +38,12 @@ export async function fetchConfiguration(
 ): Promise<LoaderConfiguration | string> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const response = await fetchImpl(`${relayOrigin}/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}&locale=${locale}`, {
-        credentials: 'omit',
-      });
+      const response = await fetchImpl(
+        `${relayOrigin}/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}&locale=${locale}`,
+        {
+          credentials: 'omit',
+        },
+      );
       const status = response.status;
       if (response.ok) {
         const configuration = (await response.json()) as LoaderConfiguration;

@@ -27,7 +27,8 @@ export function createChatFrame(
   const viewport = win.visualViewport;
 
   function receive(event: MessageEvent) {
-    const message = event.origin == relayOrigin && iframe && event.source == iframe.contentWindow && parseFrameMessage(event.data);
+    const message =
+      event.origin == relayOrigin && iframe && event.source == iframe.contentWindow && parseFrameMessage(event.data);
     if (!message) return;
     // What is pending goes out on flush()'s next tick, not from here (see flush).
     if (message.type == 'ready') ready = true;
@@ -73,7 +74,10 @@ export function createChatFrame(
       iframe.src = `${relayOrigin}/frame?${frameQuery}`;
       iframe.title = title;
       // The frame may run its own scripts and open links in new tabs, but never navigate or script the practice's page.
-      iframe.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms');
+      iframe.setAttribute(
+        'sandbox',
+        'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms',
+      );
       iframe.referrerPolicy = 'origin';
       listen('addEventListener');
       shadow.append(iframe);

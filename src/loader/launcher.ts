@@ -12,7 +12,12 @@ export interface Launcher {
   setOpen(open: boolean): void;
 }
 
-export function mountLauncher(doc: Document, { logo_url, launcher: look }: LoaderConfiguration, nonce: string, label: string): Launcher {
+export function mountLauncher(
+  doc: Document,
+  { logo_url, launcher: look }: LoaderConfiguration,
+  nonce: string,
+  label: string,
+): Launcher {
   /** An element with attributes; `ns` for SVG. */
   const make = (name: string, attributes: Record<string, string> = {}, ns?: string) => {
     const element = (ns ? doc.createElementNS(ns, name) : doc.createElement(name)) as HTMLElement;
@@ -39,7 +44,13 @@ export function mountLauncher(doc: Document, { logo_url, launcher: look }: Loade
   const showIcon = () => {
     // A speech bubble.
     const svg = make('svg', { viewBox: '0 0 24 24', 'aria-hidden': 'true' }, 'http://www.w3.org/2000/svg');
-    svg.append(make('path', { d: 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z' }, svg.namespaceURI!));
+    svg.append(
+      make(
+        'path',
+        { d: 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z' },
+        svg.namespaceURI!,
+      ),
+    );
     button.replaceChildren(svg, badge);
   };
   if (logo_url) {

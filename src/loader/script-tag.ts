@@ -21,7 +21,9 @@ export function findOwnScript(doc: Document): HTMLScriptElement | null {
   const current = doc.currentScript as HTMLScriptElement | null;
   // Only a tag that names a client id: another vendor's loader.js on the page is not ours. (A tag that puts the id in
   // its src query is found through currentScript, the usual case.)
-  return current?.src != null ? current : [...doc.querySelectorAll<HTMLScriptElement>('script[data-client-id][src*="/loader.js"]')].pop() ?? null;
+  return current?.src != null
+    ? current
+    : ([...doc.querySelectorAll<HTMLScriptElement>('script[data-client-id][src*="/loader.js"]')].pop() ?? null);
 }
 
 /** The settings, or why there are none (for the single console line). */
@@ -32,7 +34,7 @@ export function readScriptTag(script: HTMLScriptElement | null): ScriptSettings 
   let clientId: string;
   try {
     const src = new URL(script.src);
-    // By attribute, not `data.clientId`: the minifier shortens the property name `clientId` (vite.config.ts), which
+    // By attribute, not `data.clientId`: the minifier shortens the property name `clientId` (own-properties.ts), which
     // would then read the wrong dataset entry.
     clientId = script.getAttribute('data-client-id') ?? src.searchParams.get('client_id') ?? '';
     relayOrigin = new URL(data.relay || src).origin;
@@ -43,5 +45,11 @@ export function readScriptTag(script: HTMLScriptElement | null): ScriptSettings 
   if (!CLIENT_ID_PATTERN.test(clientId)) return 'data-client-id is missing or malformed';
   const locale = data.locale;
   // Browsers hide the nonce attribute once the script runs and keep it in the property.
-  return { clientId, relayOrigin, nonce: script.nonce || script.getAttribute('nonce') || '', locale: /^[a-z]{2,3}([-_]\w{2,8})*$/i.test(locale!) ? locale! : '', alert: data.titleAlert != 'off' };
+  return {
+    clientId,
+    relayOrigin,
+    nonce: script.nonce || script.getAttribute('nonce') || '',
+    locale: /^[a-z]{2,3}([-_]\w{2,8})*$/i.test(locale!) ? locale! : '',
+    alert: data.titleAlert != 'off',
+  };
 }

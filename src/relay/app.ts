@@ -18,9 +18,10 @@ import { createHandleSealer } from './conversations/handles.ts';
 import { createStatusReadings } from './conversations/status-readings.ts';
 import { createMemoryStores, type RelayStores } from './shared-state/stores.ts';
 import { configurationRoutes } from './routes/configuration.ts';
-import { conversationRoutes, RESOLVED_READ_GRACE_MS } from './routes/conversations.ts';
+import { conversationRoutes } from './routes/conversations.ts';
 import { conversationLanguageRoutes } from './routes/conversation-language.ts';
 import { createConversationReader } from './conversations/conversation-reader.ts';
+import { createReadPolicy } from './conversations/read-policy.ts';
 import { createLiveHub } from './live/live-hub.ts';
 import { createReadScheduler } from './live/read-scheduler.ts';
 import { frameRoutes } from './routes/frame.ts';
@@ -65,7 +66,9 @@ export interface RelayAppOptions {
 
 /** The stores' own checks (Redis answers a PING) as /readyz dependencies: "ok" or "unreachable". */
 function storeChecks(checks: RelayStores['readiness']): Record<string, DependencyCheck> {
-  return Object.fromEntries(Object.entries(checks).map(([name, answers]) => [name, async () => ((await answers()) ? 'ok' : 'unreachable')]));
+  return Object.fromEntries(
+    Object.entries(checks).map(([name, answers]) => [name, async () => ((await answers()) ? 'ok' : 'unreachable')]),
+  );
 }
 
 /**
@@ -108,7 +111,8 @@ export function createRelayApp({
   metrics = noMetrics,
 }: RelayAppOptions) {
   // Every quota counts its refusals under its own fixed name.
-  const quota = (name: string, limit: number, windowMs: number) => countingRefusals(stores.quota(name, limit, windowMs), name, metrics);
+  const quota = (name: string, limit: number, windowMs: number) =>
+    countingRefusals(stores.quota(name, limit, windowMs), name, metrics);
   const configurations = createConfigurationService({
     upstream,
     fetchLogo: createLogoFetcher(fetchLogo ? { fetch: fetchLogo } : {}),
@@ -155,7 +159,10 @@ export function createRelayApp({
 
   // One quota per address for everything that can reach upstream: the API and the frame page (which loads a
   // configuration, so a flood of made-up client ids would otherwise become a flood of upstream requests).
-  const perAddress = rateLimit({ limiter: quota('requests-per-address', settings.requestsPerMinutePerIp, MINUTE), keyOf: addressOf });
+  const perAddress = rateLimit({
+    limiter: quota('requests-per-address', settings.requestsPerMinutePerIp, MINUTE),
+    keyOf: addressOf,
+  });
   app.use('/frame', perAddress);
   // The service's events come from its few addresses, as many as conversations change: a visitor's quota would refuse
   // them. Each is authenticated by its signature instead, at the cost of one HMAC over at most 4 KB, and the path has
@@ -167,7 +174,8 @@ export function createRelayApp({
     logger,
     now,
   });
-  const perVisitorAddress: MiddlewareHandler<RelayEnv> = (c, next) => (c.req.path === UPSTREAM_EVENTS_PATH ? eventsGuard(c, next) : perAddress(c, next));
+  const perVisitorAddress: MiddlewareHandler<RelayEnv> = (c, next) =>
+    c.req.path === UPSTREAM_EVENTS_PATH ? eventsGuard(c, next) : perAddress(c, next);
   app.use(
     '/v1/*',
     // Everything under /v1 is no-store, except what a route sets for itself on success (the logo, addressed by its
@@ -177,7 +185,12 @@ export function createRelayApp({
       return next();
     },
     perVisitorAddress,
-    bodiesOnly(bodyLimit({ maxSize: settings.bodyLimitBytes, onError: (c) => errorResponse(c, new ApiError('payload_too_large')) })),
+    bodiesOnly(
+      bodyLimit({
+        maxSize: settings.bodyLimitBytes,
+        onError: (c) => errorResponse(c, new ApiError('payload_too_large')),
+      }),
+    ),
   );
   // Creating a conversation and every call on one: only from the relay's own frame. Hono's `/v1/conversation/*` also
   // matches `/v1/conversation` itself (DELETE), and not `/v1/conversations`. Nothing is served under
@@ -186,21 +199,35 @@ export function createRelayApp({
   app.use('/v1/conversations', ownFrameOnly);
   app.use('/v1/conversation/*', ownFrameOnly);
 
-  app.route('/v1/webchat-configuration', configurationRoutes({ configurations, deadlineMs, publicOrigin: settings.publicOrigin }));
+  app.route(
+    '/v1/webchat-configuration',
+    configurationRoutes({ configurations, deadlineMs, publicOrigin: settings.publicOrigin }),
+  );
   app.route(LOGO_ROUTE, logoRoutes({ configurations, deadlineMs }));
   app.route('/v1/locales', localeRoutes());
   const statusReadings = createStatusReadings({ maxAgeMs: settings.statusRefreshSeconds * 1000, now });
-  const live = createLiveHub({
+  // The one policy every read of a conversation's content goes through, the poll's and the stream's alike.
+  const readPolicy = createReadPolicy({
     read: createConversationReader(upstream, statusReadings),
+    revocations: stores.revocations,
+    now,
+  });
+  const live = createLiveHub({
+    policy: readPolicy,
     scheduler: createReadScheduler(settings.upstreamReadConcurrency),
-    isRevoked: (conversationId) => stores.revocations.isRevoked(conversationId),
     lifetimeMs: settings.streamLifetimeMs,
-    resolvedReadGraceMs: RESOLVED_READ_GRACE_MS,
     maxStreams: settings.maxStreams,
     // A handful of tabs; more is a script, and it polls instead.
     maxStreamsPerConversation: 5,
+    maxUnsentBytes: settings.streamMaxUnsentBytes,
     now,
   });
+  metrics.liveState(() => ({
+    streams: live.streams,
+    watches: live.watches,
+    draining: lifecycle.draining(),
+    eventsLinked: stores.events.linked(),
+  }));
   // A deploy never waits on a stream: each ends at once with a hint to reconnect (to another instance).
   lifecycle.onDrain(() => live.closeAll('shutdown'));
   // A service event reaches every instance (through Redis with REDIS_URL); the one watching the conversation reads it,
@@ -212,7 +239,13 @@ export function createRelayApp({
   if (settings.upstreamEventsSecret !== null) {
     app.route(
       UPSTREAM_EVENTS_PATH,
-      upstreamEventRoutes({ secret: settings.upstreamEventsSecret, eventIds: stores.eventIds, events: stores.events, now, onEvent: metrics.upstreamEvent }),
+      upstreamEventRoutes({
+        secret: settings.upstreamEventsSecret,
+        eventIds: stores.eventIds,
+        events: stores.events,
+        now,
+        onEvent: metrics.upstreamEvent,
+      }),
     );
   }
   const handles = createHandleSealer(settings.handleSecret, now);
@@ -227,6 +260,7 @@ export function createRelayApp({
       creations: stores.creations,
       revocations: stores.revocations,
       statusReadings,
+      readPolicy,
       live,
       unknownOutcomes: stores.unknownOutcomes,
       conversationLimiter: quota('conversations-per-address', settings.conversationsPerHourPerIp, HOUR),
@@ -236,11 +270,16 @@ export function createRelayApp({
       messageMaxLength: settings.messageMaxLength,
       deadlineMs,
       sendWindowMs: sendWindowMs(settings.upstreamTimeoutMs),
+      sendSettleMs: settings.sendSettleMs,
+      logger,
       now,
       metrics,
     }),
   );
-  app.route('/v1', conversationLanguageRoutes({ upstream, handles, revocations: stores.revocations, messageLimiter, deadlineMs }));
+  app.route(
+    '/v1',
+    conversationLanguageRoutes({ upstream, handles, revocations: stores.revocations, messageLimiter, deadlineMs }),
+  );
   app.route(
     '/frame',
     frameRoutes({
@@ -254,7 +293,9 @@ export function createRelayApp({
   app.route('/', staticRoutes({ distDir, publicDir, demoPages: settings.demoPages }));
   if (settings.demoPages) app.route('/', pageRoutes());
 
-  app.notFound((c) => (c.req.path.startsWith('/v1/') ? errorResponse(c, new ApiError('not_found')) : c.text('Not found.', 404)));
+  app.notFound((c) =>
+    c.req.path.startsWith('/v1/') ? errorResponse(c, new ApiError('not_found')) : c.text('Not found.', 404),
+  );
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
     // Only the error's class name: its message could quote request data.

@@ -39,8 +39,8 @@ export function createJsonLogger(write: (line: string) => void, now: () => Date 
   };
 }
 
-/** Upstream failures: the relay did its part, the service (or the way to it) did not. */
-const UPSTREAM_CODES = new Set(['upstream_unavailable', 'upstream_timeout']);
+/** Dependency failures: the relay did its part, the service or Redis (or the way to them) did not. */
+const UPSTREAM_CODES = new Set(['upstream_unavailable', 'upstream_timeout', 'storage_unavailable']);
 
 /**
  * A request line's level: `error` for a 5xx the relay itself caused (a bug: `internal`), `warn` for a 5xx the
@@ -103,7 +103,13 @@ export function createBatchedWriter(
     queued = [];
     queuedLength = 0;
     if (dropped > 0) {
-      lines.push(JSON.stringify({ time: new Date().toISOString(), level: 'warn', message: `dropped ${dropped} log lines: the log destination is not keeping up` }));
+      lines.push(
+        JSON.stringify({
+          time: new Date().toISOString(),
+          level: 'warn',
+          message: `dropped ${dropped} log lines: the log destination is not keeping up`,
+        }),
+      );
       dropped = 0;
     }
     writeChunk(lines.join('\n') + '\n');

@@ -49,7 +49,8 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 export function startRelayServer(options: RelayAppOptions): Promise<RunningRelay> {
   const lifecycle = options.lifecycle ?? createLifecycle();
   // Shared state (Redis for REDIS_URL) lives as long as this server; stores passed in belong to the caller.
-  const ownStores = options.stores === undefined ? createStores(options.settings, options.logger, options.now, options.metrics) : null;
+  const ownStores =
+    options.stores === undefined ? createStores(options.settings, options.logger, options.now, options.metrics) : null;
   const app = createRelayApp({ ...options, lifecycle, stores: options.stores ?? ownStores! });
   const { host, port } = options.settings;
   return new Promise((resolve, reject) => {
@@ -73,10 +74,12 @@ export function startRelayServer(options: RelayAppOptions): Promise<RunningRelay
             if ('closeAllConnections' in server) server.closeAllConnections();
           }),
         drain: (graceMs = options.settings.shutdownGraceMs, drainOptions = {}) =>
-          (stopping ??= drain(server as Server, lifecycle.startDraining, graceMs, drainOptions.onGraceOver).then(async (result) => {
-            if (ownStores !== null) await closeWithin(ownStores.close(), STORES_CLOSE_MS);
-            return result;
-          })),
+          (stopping ??= drain(server as Server, lifecycle.startDraining, graceMs, drainOptions.onGraceOver).then(
+            async (result) => {
+              if (ownStores !== null) await closeWithin(ownStores.close(), STORES_CLOSE_MS);
+              return result;
+            },
+          )),
       });
     });
     // A server property, not a createServer option, on Node 20.
@@ -92,7 +95,12 @@ async function closeWithin(closing: Promise<void>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-function drain(server: Server, startDraining: () => void, graceMs: number, onGraceOver?: () => void): Promise<DrainResult> {
+function drain(
+  server: Server,
+  startDraining: () => void,
+  graceMs: number,
+  onGraceOver?: () => void,
+): Promise<DrainResult> {
   startDraining();
   return new Promise((resolve) => {
     let graceOver = false;

@@ -49,6 +49,7 @@ const environmentSchema = z.object({
   STATUS_REFRESH_SECONDS: integer(10, 0, 60),
   UPSTREAM_TIMEOUT_MS: integer(5000, 100, 60_000),
   REQUEST_DEADLINE_MS: integer(8000, 200, 120_000),
+  SEND_SETTLE_MS: integer(15_000, 0, 600_000),
   HANDLE_TTL_HOURS: integer(12, 1, 24 * 30),
   REQUESTS_PER_MINUTE_PER_IP: integer(300, 1, 1_000_000),
   CONVERSATIONS_PER_HOUR_PER_IP: integer(20, 1, 1_000_000),
@@ -66,6 +67,9 @@ const environmentSchema = z.object({
   DEMO_PAGES: optionalFlag,
   STREAM_LIFETIME_SECONDS: integer(300, 10, 3600),
   MAX_STREAMS: integer(20_000, 0, 1_000_000),
+  // At least Node's 16 KB write buffer plus the largest message frame (2,000 characters, 6 bytes each as JSON escapes):
+  // a catch-up writes until the buffer is full, then one frame more, and must never be cut for it.
+  STREAM_MAX_UNSENT_BYTES: integer(64 * 1024, 32 * 1024, 4 * 1024 * 1024),
   UPSTREAM_READ_CONCURRENCY: integer(16, 1, 1000),
   UPSTREAM_EVENTS_PER_MINUTE_PER_IP: integer(6000, 1, 1_000_000),
   UPSTREAM_EVENTS_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -105,6 +109,11 @@ export interface RelaySettings {
   statusRefreshSeconds: number;
   upstreamTimeoutMs: number;
   requestDeadlineMs: number;
+  /**
+   * How long after a send began its outcome may still be unknown (the service finishing a request the relay stopped
+   * waiting for): no retry sends again before then. Never less than the send window plus the landing allowance.
+   */
+  sendSettleMs: number;
   handleTtlMs: number;
   requestsPerMinutePerIp: number;
   conversationsPerHourPerIp: number;
@@ -133,6 +142,11 @@ export interface RelaySettings {
   streamLifetimeMs: number;
   /** The most live streams this instance holds; beyond, panels poll. */
   maxStreams: number;
+  /**
+   * The most bytes one live stream may have written that its client has not taken; past it the connection is cut (the
+   * panel reads what it missed and reconnects). Bounds what streams that are never read can hold: MAX_STREAMS times this.
+   */
+  streamMaxUnsentBytes: number;
   /** The most upstream reads the live watches of this instance run at once. */
   upstreamReadConcurrency: number;
   /**
@@ -158,9 +172,14 @@ function isHttpsOrLoopback(address: string): boolean {
   return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
 }
 
-export function readSettings(environment: Record<string, string | undefined>, randomSecret: () => Uint8Array): RelaySettings {
+export function readSettings(
+  environment: Record<string, string | undefined>,
+  randomSecret: () => Uint8Array,
+): RelaySettings {
   // An empty variable means "not set", as in most shells' `VAR= npm start`.
-  const present = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''));
+  const present = Object.fromEntries(
+    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
+  );
   const parsed = environmentSchema.safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
@@ -169,30 +188,44 @@ export function readSettings(environment: Record<string, string | undefined>, ra
   const env = parsed.data;
   // Node refuses a headers timeout longer than the request's: say so by name rather than fail at listen.
   if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
-    throw new SettingsError('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS (the request timeout includes the headers).');
+    throw new SettingsError(
+      'HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS (the request timeout includes the headers).',
+    );
   }
   // Metrics on the public port would show every visitor the relay's traffic: a port of their own, or none.
   if (env.METRICS_PORT !== null && env.METRICS_PORT === env.PORT) {
-    throw new SettingsError('METRICS_PORT must differ from PORT: metrics are served on a listener of their own, never the public one.');
+    throw new SettingsError(
+      'METRICS_PORT must differ from PORT: metrics are served on a listener of their own, never the public one.',
+    );
   }
   const upstreamParts = [env.UPSTREAM_URL, env.UPSTREAM_USERNAME, env.UPSTREAM_PASSWORD];
   if (upstreamParts.some(Boolean) && !upstreamParts.every(Boolean)) {
-    throw new SettingsError('UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD go together: set all three or none.');
+    throw new SettingsError(
+      'UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD go together: set all three or none.',
+    );
   }
   // Safe by default: anything but an explicit development or test mode (unset, "Production", a typo) is production.
   const development = isDevelopmentMode(env.NODE_ENV);
   const production = !development;
   const modeName = `NODE_ENV is ${env.NODE_ENV === undefined ? 'unset' : JSON.stringify(env.NODE_ENV)}, so the relay runs as production`;
   if (production && env.HANDLE_SECRET === undefined) {
-    throw new SettingsError(`HANDLE_SECRET is required: ${modeName} (at least 32 random characters, e.g. \`openssl rand -base64 32\`; NODE_ENV=development for a local try).`);
+    throw new SettingsError(
+      `HANDLE_SECRET is required: ${modeName} (at least 32 random characters, e.g. \`openssl rand -base64 32\`; NODE_ENV=development for a local try).`,
+    );
   }
   if (env.HANDLE_SECRET !== undefined) {
     const weakness = secretWeakness(env.HANDLE_SECRET);
-    if (weakness !== null) throw new SettingsError(`HANDLE_SECRET ${weakness}: use at least 32 random bytes, e.g. \`openssl rand -base64 32\`.`);
+    if (weakness !== null)
+      throw new SettingsError(
+        `HANDLE_SECRET ${weakness}: use at least 32 random bytes, e.g. \`openssl rand -base64 32\`.`,
+      );
   }
   if (env.UPSTREAM_EVENTS_SECRET !== undefined) {
     const weakness = secretWeakness(env.UPSTREAM_EVENTS_SECRET);
-    if (weakness !== null) throw new SettingsError(`UPSTREAM_EVENTS_SECRET ${weakness}: use at least 32 random bytes, e.g. \`openssl rand -base64 32\`.`);
+    if (weakness !== null)
+      throw new SettingsError(
+        `UPSTREAM_EVENTS_SECRET ${weakness}: use at least 32 random bytes, e.g. \`openssl rand -base64 32\`.`,
+      );
   }
   // In production the built-in simulator, with its public demo account, must never stand in for the real service.
   if (production && env.UPSTREAM_URL === undefined) {
@@ -200,11 +233,15 @@ export function readSettings(environment: Record<string, string | undefined>, ra
   }
   // The password and the access token travel to the upstream: never in the clear, unless the operator says so by name.
   if (env.UPSTREAM_URL !== undefined && !isHttpsOrLoopback(env.UPSTREAM_URL) && !env.ALLOW_PLAIN_HTTP_UPSTREAM) {
-    throw new SettingsError('UPSTREAM_URL must be https:// (plain http only to a loopback address, or with ALLOW_PLAIN_HTTP_UPSTREAM=true).');
+    throw new SettingsError(
+      'UPSTREAM_URL must be https:// (plain http only to a loopback address, or with ALLOW_PLAIN_HTTP_UPSTREAM=true).',
+    );
   }
   // Without it the relay would take its origin from the Host header, which a DNS-rebinding page controls.
   if (production && env.PUBLIC_ORIGIN === undefined) {
-    throw new SettingsError(`PUBLIC_ORIGIN is required: ${modeName} (the relay's address as browsers see it, e.g. https://chat.practice.example).`);
+    throw new SettingsError(
+      `PUBLIC_ORIGIN is required: ${modeName} (the relay's address as browsers see it, e.g. https://chat.practice.example).`,
+    );
   }
   if (production && env.PUBLIC_ORIGIN !== undefined && !isHttpsOrLoopback(env.PUBLIC_ORIGIN)) {
     throw new SettingsError('PUBLIC_ORIGIN must be https:// in production (plain http only for a loopback address).');
@@ -213,7 +250,11 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     port: env.PORT,
     host: env.HOST,
     upstream: env.UPSTREAM_URL
-      ? { url: env.UPSTREAM_URL.replace(/\/+$/, ''), username: env.UPSTREAM_USERNAME!, password: env.UPSTREAM_PASSWORD! }
+      ? {
+          url: env.UPSTREAM_URL.replace(/\/+$/, ''),
+          username: env.UPSTREAM_USERNAME!,
+          password: env.UPSTREAM_PASSWORD!,
+        }
       : null,
     handleSecret: env.HANDLE_SECRET === undefined ? randomSecret() : new TextEncoder().encode(env.HANDLE_SECRET),
     handleSecretGenerated: env.HANDLE_SECRET === undefined,
@@ -224,6 +265,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     statusRefreshSeconds: env.STATUS_REFRESH_SECONDS,
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
     requestDeadlineMs: env.REQUEST_DEADLINE_MS,
+    sendSettleMs: env.SEND_SETTLE_MS,
     handleTtlMs: env.HANDLE_TTL_HOURS * 60 * 60 * 1000,
     requestsPerMinutePerIp: env.REQUESTS_PER_MINUTE_PER_IP,
     conversationsPerHourPerIp: env.CONVERSATIONS_PER_HOUR_PER_IP,
@@ -240,6 +282,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
     streamLifetimeMs: env.STREAM_LIFETIME_SECONDS * 1000,
     maxStreams: env.MAX_STREAMS,
+    streamMaxUnsentBytes: env.STREAM_MAX_UNSENT_BYTES,
     upstreamReadConcurrency: env.UPSTREAM_READ_CONCURRENCY,
     upstreamEventsSecret: env.UPSTREAM_EVENTS_SECRET ?? null,
     upstreamEventsPerMinutePerIp: env.UPSTREAM_EVENTS_PER_MINUTE_PER_IP,

@@ -23,14 +23,16 @@ export const DEFAULT_ICON_OPACITY = 100;
 export const DEFAULT_BOT_NAME = 'Aimee';
 export const BOT_NAME_MAX_LENGTH = 40;
 
-const HEX_COLOR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+// Opaque only: a colour with alpha draws the launcher's white icon on whatever the page shows through it (1.5:1 on a
+// white page), which no contrast check here can know, so it is refused like any other unusable colour.
+const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 // GA4 (G-), Google tag (GT-), Ads (AW-), Floodlight (DC-), and legacy Universal Analytics (UA-n-n).
 const GOOGLE_TAG_ID = /^(?:(?:G|GT|AW|DC)-[A-Z0-9]{4,20}|UA-\d{4,12}-\d{1,4})$/;
 /** Host names of this machine: http to them is allowed in development (logos here, the upstream in the relay). */
 export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 const BROWSER_LOGO = /^(?:https:\/\/[^/]|http:\/\/(?:localhost|127\.0\.0\.1|\[::1\])[:/])/i;
 
-/** A strict hex colour, or the default: `red;background:url(...)`, `var(--x)` and `</style>` never pass. */
+/** A strict opaque hex colour, or the default: `red;background:url(...)`, `var(--x)` and `</style>` never pass. */
 export function normalizeIconColor(value: unknown): string {
   return typeof value === 'string' && HEX_COLOR.test(value.trim()) ? value.trim().toLowerCase() : DEFAULT_ICON_COLOR;
 }
@@ -65,6 +67,7 @@ export function normalizeBotName(value: unknown): string {
     .replace(/<[^>]*>?/g, '')
     // Fold line breaks and tabs to spaces before dropping the remaining control characters.
     .replace(/\s+/g, ' ')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what this strips.
     .replace(/[\u0000-\u001f\u007f-\u009f<>]/g, '')
     // Dropping a character between two spaces leaves two: fold again, so normalising twice equals once.
     .replace(/ {2,}/g, ' ')
@@ -128,7 +131,10 @@ export function parseWebchatConfiguration(json: unknown): WebchatConfiguration |
     logo_url: typeof logo_url === 'string' && BROWSER_LOGO.test(logo_url) ? logo_url : null,
     icon_color: normalizeIconColor(value.icon_color),
     icon_opacity: normalizeIconOpacity(value.icon_opacity),
-    bot_name: typeof bot_name === 'string' && bot_name.trim() !== '' ? bot_name.trim().slice(0, BOT_NAME_MAX_LENGTH) : DEFAULT_BOT_NAME,
+    bot_name:
+      typeof bot_name === 'string' && bot_name.trim() !== ''
+        ? bot_name.trim().slice(0, BOT_NAME_MAX_LENGTH)
+        : DEFAULT_BOT_NAME,
     google_tag_id: normalizeGoogleTagId(value.google_tag_id),
   };
 }

@@ -46,9 +46,40 @@ export function accessibleAccent(accent: string): { background: string; text: st
   const text = readableTextOn(accent);
   // Move toward black under light text, toward white under dark text, in small steps, until AA holds.
   for (let step = 0; step <= 20; step++) {
-    const mix = (channel: number) => Math.round(text === LIGHT_TEXT ? channel * (1 - step / 20) : channel + (255 - channel) * (step / 20));
+    const mix = (channel: number) =>
+      Math.round(text === LIGHT_TEXT ? channel * (1 - step / 20) : channel + (255 - channel) * (step / 20));
     const background = `#${[mix(r), mix(g), mix(b)].map((channel) => channel.toString(16).padStart(2, '0')).join('')}`;
     if (contrastRatio(background, text) >= AA_CONTRAST) return { background, text };
   }
   return { background: text === LIGHT_TEXT ? '#000000' : '#ffffff', text };
+}
+
+/** WCAG 2 non-text contrast (1.4.11): the launcher's icon against its background. */
+export const GRAPHIC_CONTRAST = 3;
+
+/** Page colours a translucent launcher is checked over: black, white, the primaries and their mixes, and greys. */
+const pageSamples = () =>
+  [...Array(18).keys()]
+    .map((step) => [step * 15, step * 15, step * 15])
+    .concat([0, 255].flatMap((r) => [0, 255].flatMap((g) => [0, 255].map((b) => [r, g, b]))));
+
+const hex = (rgb: number[]) => `#${rgb.map((channel) => Math.round(channel).toString(16).padStart(2, '0')).join('')}`;
+const over = (top: string, page: number[], alpha: number) =>
+  hex(hexToRgb(top).map((channel, i) => channel * alpha + page[i]! * (1 - alpha)));
+
+/**
+ * The lowest whole-percent opacity at which the launcher's icon (`glyph`) still reaches 3:1 against its background
+ * whatever page shows through both: browsers blend a translucent element with what is behind it, which pulls the
+ * icon and its background towards the same colour. Checked over black, white, saturated colours and greys.
+ */
+export function launcherOpacityFloor(background: string, glyph: string): number {
+  const pages = pageSamples();
+  for (let percent = 0; percent < 100; percent++) {
+    const alpha = percent / 100;
+    if (
+      pages.every((page) => contrastRatio(over(glyph, page, alpha), over(background, page, alpha)) >= GRAPHIC_CONTRAST)
+    )
+      return percent;
+  }
+  return 100;
 }

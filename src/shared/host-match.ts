@@ -2,7 +2,9 @@
 // smile-dental.com.evil.example does not pass for smile-dental.com. Kept small and free of the domain normaliser:
 // the loader ships it, and the entries it gets were normalised by the relay (src/shared/domains.ts).
 
-export type HostMatch = { allowed: true; entry: string; how: 'exact' | 'wildcard' } | { allowed: false; why: 'no_domains' | 'no_entry_matches' };
+export type HostMatch =
+  | { allowed: true; entry: string; how: 'exact' | 'wildcard' }
+  | { allowed: false; why: 'no_domains' | 'no_entry_matches' };
 
 /**
  * Matches a page's host name, as the URL parser gives it (`location.hostname`, `new URL(...).hostname`: lower case,

@@ -3,7 +3,7 @@
 // configuration answer as `launcher`, in the visitor's language; the frame and the demo page keep reading the plain
 // configuration fields.
 import type { WebchatConfiguration } from './configuration.ts';
-import { readableTextOn } from './contrast.ts';
+import { launcherOpacityFloor, readableTextOn } from './contrast.ts';
 import { CATALOGS } from './locales/catalogs.ts';
 import { fill } from './locales/catalog.ts';
 import { localeInfo, type LocaleTag } from './locales/locale-list.ts';
@@ -29,14 +29,19 @@ export interface LauncherLook {
 /** A configuration as the relay answers it to browsers: the normalised fields plus the launcher's look. */
 export type ConfigurationAnswer = WebchatConfiguration & { launcher: LauncherLook };
 
-export function launcherLook({ icon_color, icon_opacity, bot_name }: WebchatConfiguration, locale: LocaleTag = 'en'): LauncherLook {
+export function launcherLook(
+  { icon_color, icon_opacity, bot_name }: WebchatConfiguration,
+  locale: LocaleTag = 'en',
+): LauncherLook {
   const { dir, lang } = localeInfo(locale);
   // The name is isolated in right-to-left labels, as the panel does (src/frame/i18n.ts).
   const bot = dir === 'rtl' ? `\u2068${bot_name}\u2069` : bot_name;
+  const color = readableTextOn(icon_color);
   return {
     background: icon_color,
-    color: readableTextOn(icon_color),
-    opacity: icon_opacity / 100,
+    color,
+    // Never so faint that the icon falls below 3:1 on some page: the practice's opacity, or the floor for its colour.
+    opacity: Math.max(icon_opacity, launcherOpacityFloor(icon_color, color)) / 100,
     label: fill(CATALOGS[locale].panelLabel, { bot }),
     locale: lang,
     dir,

@@ -34,14 +34,20 @@ function tagged(data: unknown): data is { tag: string; type: unknown; count?: un
 
 export function parseHostMessage(data: unknown): HostMessage | null {
   if (!tagged(data)) return null;
-  if (data.type === 'configure') return { type: 'configure', configuration: (data as { configuration?: unknown }).configuration };
+  if (data.type === 'configure')
+    return { type: 'configure', configuration: (data as { configuration?: unknown }).configuration };
   return data.type === 'open' || data.type === 'close' ? { type: data.type } : null;
 }
 
 export function parseFrameMessage(data: unknown): FrameMessage | null {
   // Object(): null and primitives become objects without our tag, so one destructuring reads any value safely.
   const { tag, type, count } = Object(data) as { tag?: unknown; type?: FrameMessage['type']; count?: unknown };
-  if (tag != TAG) return null;
-  if (type == 'ready' || type == 'close') return { type };
-  return (type == 'unread' || type == 'alert') && Number.isInteger(count) && (count as number) >= 0 && (count as number) < 1e6 ? { type, count: count as number } : null;
+  if (tag !== TAG) return null;
+  if (type === 'ready' || type === 'close') return { type };
+  return (type === 'unread' || type === 'alert') &&
+    Number.isInteger(count) &&
+    (count as number) >= 0 &&
+    (count as number) < 1e6
+    ? { type, count: count as number }
+    : null;
 }

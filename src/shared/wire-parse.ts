@@ -14,7 +14,8 @@ import {
 } from './wire.ts';
 
 type Fields = Record<string, unknown>;
-const record = (value: unknown): Fields | null => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : null);
+const record = (value: unknown): Fields | null =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : null;
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 const STATUSES: readonly unknown[] = ['open', 'escalated', 'resolved'] satisfies ConversationStatus[];
@@ -24,7 +25,14 @@ export function parseWireMessage(value: unknown): WireMessage | null {
   const m = record(value);
   if (!m || !isString(m.id) || !isCount(m.sequence) || !SENDERS.includes(m.sender)) return null;
   if (!isString(m.author_name) || !isString(m.text) || !isString(m.created_at)) return null;
-  return { id: m.id, sequence: m.sequence, sender: m.sender as WireMessage['sender'], author_name: m.author_name, text: m.text, created_at: m.created_at };
+  return {
+    id: m.id,
+    sequence: m.sequence,
+    sender: m.sender as WireMessage['sender'],
+    author_name: m.author_name,
+    text: m.text,
+    created_at: m.created_at,
+  };
 }
 
 export function parseCreatedConversation(value: unknown): CreatedConversation | null {
@@ -40,15 +48,29 @@ export function parseSentMessage(value: unknown): WireMessage | null {
 
 export function parseMessagesAfter(value: unknown): MessagesAfter | null {
   const a = record(value);
-  if (!a || !Array.isArray(a.messages) || !isCount(a.cursor) || !STATUSES.includes(a.status) || !isCount(a.status_as_of)) return null;
+  if (
+    !a ||
+    !Array.isArray(a.messages) ||
+    !isCount(a.cursor) ||
+    !STATUSES.includes(a.status) ||
+    !isCount(a.status_as_of)
+  )
+    return null;
   const messages = a.messages.map(parseWireMessage);
   if (messages.some((message) => message === null)) return null;
-  return { messages: messages as WireMessage[], cursor: a.cursor, status: a.status as ConversationStatus, status_as_of: a.status_as_of };
+  return {
+    messages: messages as WireMessage[],
+    cursor: a.cursor,
+    status: a.status as ConversationStatus,
+    status_as_of: a.status_as_of,
+  };
 }
 
 export function parseEscalated(value: unknown): Escalated | null {
   const e = record(value);
-  return e && STATUSES.includes(e.status) && isCount(e.status_as_of) ? { status: e.status as ConversationStatus, status_as_of: e.status_as_of } : null;
+  return e && STATUSES.includes(e.status) && isCount(e.status_as_of)
+    ? { status: e.status as ConversationStatus, status_as_of: e.status_as_of }
+    : null;
 }
 
 /** A live stream's `status` event: the same shape as an escalation's answer. */

@@ -20,7 +20,13 @@ import { registerWebchatConfigurationRoutes } from './routes/webchat-configurati
 import { createEventSender, type UpstreamEventsTarget } from './events/event-sender.ts';
 import { CONFIGURATIONS, PRACTICE_BOT_NAMES, PRACTICES, SEED, type ConfigurationSeed, type SeedIds } from './seed.ts';
 import type { CallRecord } from './calls-seed.ts';
-import { addMessage, createConversationStore, type ConversationRecord, type MessageRecord, type PatientLinkRecord } from './store.ts';
+import {
+  addMessage,
+  createConversationStore,
+  type ConversationRecord,
+  type MessageRecord,
+  type PatientLinkRecord,
+} from './store.ts';
 import { createTokenStore } from './tokens.ts';
 
 export type { FaultSettings } from './faults.ts';
@@ -96,7 +102,11 @@ export interface Simulator {
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const now = options.now ?? Date.now;
   const counters: Counters = { tokenRequests: 0, apiRequests: 0, conversationsCreated: 0, messagesReceived: 0 };
-  const tokens = createTokenStore({ now, lifetimeSeconds: options.tokenLifetimeSeconds ?? 3600, prefix: options.accessTokenPrefix ?? '' });
+  const tokens = createTokenStore({
+    now,
+    lifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
+    prefix: options.accessTokenPrefix ?? '',
+  });
   const events = options.events === undefined ? null : createEventSender(options.events, { now });
   const store = createConversationStore(events === null ? {} : { onChange: events.notify });
   const practices = new Map(PRACTICES.map((practice) => [practice.id, practice]));

@@ -21,7 +21,10 @@ export function bearerAuth(options: { tokens: TokenStore }): MiddlewareHandler {
     const match = BEARER.exec(header);
     if (!match?.[1]) {
       c.header('WWW-Authenticate', 'Bearer');
-      return c.json({ detail: 'Invalid Authorization header: expected "Bearer <token>".', code: 'not_authenticated' }, 401);
+      return c.json(
+        { detail: 'Invalid Authorization header: expected "Bearer <token>".', code: 'not_authenticated' },
+        401,
+      );
     }
     if (options.tokens.check(match[1]) !== 'valid') {
       c.header('WWW-Authenticate', 'Bearer');

@@ -24,7 +24,10 @@ const ENGLISH: Words = {
       /insurance|billing|\bbill|invoice|payment|\bpay\b|cost|price/i,
       'We accept most major insurance plans. For billing questions our office can look up your account; choose “Talk to a person”.',
     ],
-    [/hours|\bopen|\bclose|closing|weekend|saturday|sunday/i, 'We are open Monday to Friday from 8 am to 6 pm, and Saturday from 9 am to 1 pm.'],
+    [
+      /hours|\bopen|\bclose|closing|weekend|saturday|sunday/i,
+      'We are open Monday to Friday from 8 am to 6 pm, and Saturday from 9 am to 1 pm.',
+    ],
   ],
 };
 
@@ -43,7 +46,10 @@ const SPANISH: Words = {
       /seguro|factura|\bpago|\bpagar|costo|precio/i,
       'Aceptamos la mayoría de los planes de seguro. Para preguntas de facturación, nuestra oficina puede revisar su cuenta; elija “Hablar con una persona”.',
     ],
-    [/horario|abiert|abren|cierran|sábado|domingo|fin de semana/i, 'Abrimos de lunes a viernes de 8 a. m. a 6 p. m., y los sábados de 9 a. m. a 1 p. m.'],
+    [
+      /horario|abiert|abren|cierran|sábado|domingo|fin de semana/i,
+      'Abrimos de lunes a viernes de 8 a. m. a 6 p. m., y los sábados de 9 a. m. a 1 p. m.',
+    ],
   ],
 };
 
@@ -130,7 +136,12 @@ export function createResponder(options: {
       if (!authors) return;
       // Read when the greeting is written: the patient may switch languages while the team member is on the way.
       schedule(conversationId, options.agentJoinDelayMs, () =>
-        reply(conversationId, 'agent', wordsFor(options.store.conversations.get(conversationId)?.language).agentGreeting(authors.teamMember), 'agent'),
+        reply(
+          conversationId,
+          'agent',
+          wordsFor(options.store.conversations.get(conversationId)?.language).agentGreeting(authors.teamMember),
+          'agent',
+        ),
       );
     },
     staffJoined(conversationId) {

@@ -18,7 +18,10 @@ export const CALL_STATUSES = ['answered', 'missed', 'voicemail'] as const;
 const LATEST_CALL = Date.UTC(2025, 5, 30, 17, 0, 0);
 const CALLS_SEED = 20250630;
 
-export function generateCalls(organization: string, perPractice: ReadonlyArray<[practice: string, count: number]>): CallRecord[] {
+export function generateCalls(
+  organization: string,
+  perPractice: ReadonlyArray<[practice: string, count: number]>,
+): CallRecord[] {
   const random = createRandom(CALLS_SEED);
   const ids = new Set<string>();
   const calls: CallRecord[] = [];
@@ -26,7 +29,12 @@ export function generateCalls(organization: string, perPractice: ReadonlyArray<[
     let at = LATEST_CALL;
     for (let i = 0; i < count; i++) {
       let id: string;
-      do id = 'cal_' + Math.floor(random() * 0xffffffff).toString(16).padStart(8, '0');
+      do
+        id =
+          'cal_' +
+          Math.floor(random() * 0xffffffff)
+            .toString(16)
+            .padStart(8, '0');
       while (ids.has(id));
       ids.add(id);
       const roll = random();

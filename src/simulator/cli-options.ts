@@ -1,5 +1,6 @@
 // `npm run simulator` flags, parsed into server options with an error that names the flag. Kept apart from main.ts so
 // the rules are tested without starting a process.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { FaultSettings } from './faults.ts';
 
@@ -27,14 +28,17 @@ export const SIMULATOR_USAGE = `Usage: npm run simulator -- [options]
   --seed N                      seeds which requests get faults, so a run can be repeated
   --events-url URL              POST a signed upstream event to URL on every new message and status change
                                 (a relay's /v1/upstream-events)
-  --events-secret SECRET        the events' HMAC key: the relay's UPSTREAM_EVENTS_SECRET (with --events-url)`;
+  --events-secret-file PATH     a file holding the events' HMAC key (the relay's UPSTREAM_EVENTS_SECRET); or set
+                                UPSTREAM_EVENTS_SECRET in the environment (with --events-url)
+  --events-secret SECRET        the key on the command line, where ps shows it to every user: prefer the above`;
 
 export type ParseResult = { ok: true; options: SimulatorCliOptions } | { ok: false; error: string };
 
 class FlagError extends Error {}
 
 function wholeNumber(flag: string, raw: string, max = Number.MAX_SAFE_INTEGER): number {
-  if (!/^[0-9]+$/.test(raw) || Number(raw) > max) throw new FlagError(`--${flag} must be a whole number from 0 to ${max}, not "${raw}".`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) > max)
+    throw new FlagError(`--${flag} must be a whole number from 0 to ${max}, not "${raw}".`);
   return Number(raw);
 }
 
@@ -67,7 +71,34 @@ function pattern(flag: string, raw: string): RegExp {
   }
 }
 
-export function parseSimulatorArgs(args: readonly string[]): ParseResult {
+/** Where the events' secret may come from besides the flag: the environment and files (tests pass their own). */
+export interface SecretSources {
+  env: Readonly<Record<string, string | undefined>>;
+  readFile: (path: string) => string;
+}
+
+const processSources: SecretSources = { env: process.env, readFile: (path) => readFileSync(path, 'utf8') };
+
+function eventsSecretFrom(
+  flag: string | undefined,
+  file: string | undefined,
+  sources: SecretSources,
+): string | undefined {
+  if (flag !== undefined && file !== undefined)
+    throw new FlagError('give --events-secret or --events-secret-file, not both.');
+  if (flag !== undefined) return flag;
+  if (file !== undefined) {
+    try {
+      // A trailing newline is what `echo` and editors leave, not part of the key.
+      return sources.readFile(file).replace(/\r?\n$/, '');
+    } catch {
+      throw new FlagError(`--events-secret-file: cannot read "${file}".`);
+    }
+  }
+  return sources.env.UPSTREAM_EVENTS_SECRET;
+}
+
+export function parseSimulatorArgs(args: readonly string[], sources: SecretSources = processSources): ParseResult {
   try {
     const { values } = parseArgs({
       args: [...args],
@@ -84,6 +115,7 @@ export function parseSimulatorArgs(args: readonly string[]): ParseResult {
         seed: { type: 'string' },
         'events-url': { type: 'string' },
         'events-secret': { type: 'string' },
+        'events-secret-file': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -91,12 +123,19 @@ export function parseSimulatorArgs(args: readonly string[]): ParseResult {
     const faults: FaultSettings = {};
     if (values['latency-ms'] !== undefined) faults.latencyMs = wholeNumber('latency-ms', values['latency-ms'], 600_000);
     if (values['error-rate'] !== undefined) faults.errorRate = share('error-rate', values['error-rate']);
-    if (values['rate-limit-rate'] !== undefined) faults.rateLimitRate = share('rate-limit-rate', values['rate-limit-rate']);
-    if (values['retry-after-seconds'] !== undefined) faults.retryAfterSeconds = wholeNumber('retry-after-seconds', values['retry-after-seconds'], 86_400);
+    if (values['rate-limit-rate'] !== undefined)
+      faults.rateLimitRate = share('rate-limit-rate', values['rate-limit-rate']);
+    if (values['retry-after-seconds'] !== undefined)
+      faults.retryAfterSeconds = wholeNumber('retry-after-seconds', values['retry-after-seconds'], 86_400);
     if (values['drop-rate'] !== undefined) faults.dropRate = share('drop-rate', values['drop-rate']);
-    if (values['drop-after-handling-rate'] !== undefined) faults.dropAfterHandlingRate = share('drop-after-handling-rate', values['drop-after-handling-rate']);
+    if (values['drop-after-handling-rate'] !== undefined)
+      faults.dropAfterHandlingRate = share('drop-after-handling-rate', values['drop-after-handling-rate']);
     if (values['fault-paths'] !== undefined) faults.match = pattern('fault-paths', values['fault-paths']);
-    const total = (faults.errorRate ?? 0) + (faults.rateLimitRate ?? 0) + (faults.dropRate ?? 0) + (faults.dropAfterHandlingRate ?? 0);
+    const total =
+      (faults.errorRate ?? 0) +
+      (faults.rateLimitRate ?? 0) +
+      (faults.dropRate ?? 0) +
+      (faults.dropAfterHandlingRate ?? 0);
     if (total > 1) throw new FlagError(`the fault shares add up to ${total}; together they must be at most 1.`);
     const options: SimulatorCliOptions = {
       port: values.port === undefined ? DEFAULT_SIMULATOR_PORT : wholeNumber('port', values.port, 65_535),
@@ -105,9 +144,17 @@ export function parseSimulatorArgs(args: readonly string[]): ParseResult {
     };
     if (values.seed !== undefined) options.randomSeed = wholeNumber('seed', values.seed, 2 ** 32 - 1);
     const eventsUrl = values['events-url'];
-    const eventsSecret = values['events-secret'];
-    if ((eventsUrl === undefined) !== (eventsSecret === undefined)) {
+    const eventsSecret = eventsSecretFrom(values['events-secret'], values['events-secret-file'], sources);
+    if (
+      eventsUrl === undefined &&
+      (values['events-secret'] !== undefined || values['events-secret-file'] !== undefined)
+    ) {
       throw new FlagError('--events-url and --events-secret go together: give both or neither.');
+    }
+    if (eventsUrl !== undefined && eventsSecret === undefined) {
+      throw new FlagError(
+        '--events-url needs the events secret: UPSTREAM_EVENTS_SECRET in the environment, --events-secret-file or --events-secret.',
+      );
     }
     if (eventsUrl !== undefined && eventsSecret !== undefined) {
       // The secret is not echoed in the message: it may end up in a terminal's scrollback or a CI log.

@@ -18,7 +18,10 @@ export const LOGO_SVG =
 export interface LogoSigner {
   /** A URL on `origin` that expires `lifetimeSeconds` from now. */
   signedUrl(origin: string): string;
-  verify(expires: string | undefined, signature: string | undefined): { ok: true; remainingSeconds: number } | { ok: false };
+  verify(
+    expires: string | undefined,
+    signature: string | undefined,
+  ): { ok: true; remainingSeconds: number } | { ok: false };
 }
 
 /**
@@ -26,7 +29,8 @@ export interface LogoSigner {
  * neither can be changed, checked against the simulator's clock so tests can expire them.
  */
 export function createLogoSigner(options: { secret: string; lifetimeSeconds: number; now: () => number }): LogoSigner {
-  const sign = (expires: string): Buffer => createHmac('sha256', options.secret).update(`${LOGO_PATH}\n${expires}`).digest();
+  const sign = (expires: string): Buffer =>
+    createHmac('sha256', options.secret).update(`${LOGO_PATH}\n${expires}`).digest();
   const nowSeconds = () => Math.floor(options.now() / 1000);
 
   return {
@@ -38,7 +42,8 @@ export function createLogoSigner(options: { secret: string; lifetimeSeconds: num
       return url.toString();
     },
     verify(expires, signature) {
-      if (!expires || !/^[0-9]{1,12}$/.test(expires) || !signature || !/^[0-9a-f]{64}$/.test(signature)) return { ok: false };
+      if (!expires || !/^[0-9]{1,12}$/.test(expires) || !signature || !/^[0-9a-f]{64}$/.test(signature))
+        return { ok: false };
       if (!timingSafeEqual(sign(expires), Buffer.from(signature, 'hex'))) return { ok: false };
       const remainingSeconds = Number(expires) - nowSeconds();
       return remainingSeconds > 0 ? { ok: true, remainingSeconds } : { ok: false };

@@ -25,8 +25,12 @@ server.simulator.faults.set(faults);
 const { seed } = server.simulator;
 console.log(`Upstream simulator listening on ${server.url}`);
 // The seeded account is a public demo account (it is in the README), not a real credential.
-console.log(`Seeded account: ${seed.username} / ${seed.password} (granted practices ${seed.grantedPracticeId}, ${seed.smileDentalPracticeId})`);
-console.log('Webchat client ids: demo-client, smile-dental, demo-inactive, demo-other-practice, demo-empty-color, demo-analytics, demo-hostile');
+console.log(
+  `Seeded account: ${seed.username} / ${seed.password} (granted practices ${seed.grantedPracticeId}, ${seed.smileDentalPracticeId})`,
+);
+console.log(
+  'Webchat client ids: demo-client, smile-dental, demo-inactive, demo-other-practice, demo-empty-color, demo-analytics, demo-hostile',
+);
 const active = Object.entries(faults).map(([name, value]) => `${name}=${String(value)}`);
 if (active.length > 0) console.log(`Faults: ${active.join(', ')}`);
 console.log(`Staff page (play the practice's team member): ${server.url}/staff`);

@@ -146,5 +146,8 @@ export const CONFIGURATIONS: readonly ConfigurationSeed[] = [
  * same name (test/unit/simulator/staff-names.test.ts holds the seed to that); the first one is taken as it is written.
  */
 export const PRACTICE_BOT_NAMES: ReadonlyMap<string, string> = new Map(
-  PRACTICES.map((practice) => [practice.id, CONFIGURATIONS.find((config) => config.practice === practice.id)?.botName ?? 'Aimee']),
+  PRACTICES.map((practice) => [
+    practice.id,
+    CONFIGURATIONS.find((config) => config.practice === practice.id)?.botName ?? 'Aimee',
+  ]),
 );

@@ -45,7 +45,7 @@ function builtFiles(dir: string): string[] {
   });
 }
 
-describe('canaries never leave the relay\'s upstream client', () => {
+describe("canaries never leave the relay's upstream client", () => {
   it('the password, the access tokens and the message text appear in no log, error body, URL, storage, cookie or beacon', async () => {
     const context = await browser.newContext();
     const requested: string[] = [];
@@ -56,7 +56,8 @@ describe('canaries never leave the relay\'s upstream client', () => {
     const authorizations: Array<Promise<string | undefined>> = [];
     context.on('request', (request) => {
       requested.push(`${request.method()} ${request.url()}`);
-      if (request.url().startsWith('https://www.google-analytics.com/')) beacons.push(`${request.url()} ${request.postData() ?? ''}`);
+      if (request.url().startsWith('https://www.google-analytics.com/'))
+        beacons.push(`${request.url()} ${request.postData() ?? ''}`);
       if (request.url().includes('/v1/conversation/') || request.url().endsWith('/v1/conversation')) {
         authorizations.push(request.allHeaders().then((headers) => headers.authorization));
       }
@@ -83,7 +84,9 @@ describe('canaries never leave the relay\'s upstream client', () => {
       await expect.poll(() => bodies.length, { timeout: 10_000 }).toBeGreaterThan(0);
       product.simulator.faults.reset();
       product.simulator.revokeAllTokens();
-      await expect.poll(() => frame.locator('.message.visitor').last().innerText(), { timeout: 20_000 }).not.toMatch(/Sending|retrying|Not sent/i);
+      await expect
+        .poll(() => frame.locator('.message.visitor').last().innerText(), { timeout: 20_000 })
+        .not.toMatch(/Sending|retrying|Not sent/i);
       await frame.getByRole('button', { name: 'Talk to a person' }).click();
       await page.reload();
       await page.locator('practice-chat button').click();
@@ -92,7 +95,9 @@ describe('canaries never leave the relay\'s upstream client', () => {
       await expect.poll(() => beacons.length, { timeout: 10_000 }).toBeGreaterThan(0);
 
       const storage = async (target: Frame) =>
-        target.evaluate(() => JSON.stringify({ session: { ...sessionStorage }, local: { ...localStorage }, cookie: document.cookie }));
+        target.evaluate(() =>
+          JSON.stringify({ session: { ...sessionStorage }, local: { ...localStorage }, cookie: document.cookie }),
+        );
       const found = [
         ...product.logLines.flatMap((line) => leaks('relay log', line)),
         ...bodies.flatMap((body) => leaks('error body', body)),
@@ -126,7 +131,17 @@ describe('canaries never leave the relay\'s upstream client', () => {
   it('the built bundles hold no credential, token or upstream address', () => {
     const found = builtFiles(BUILT_DIST).flatMap((path) => {
       const text = readFileSync(path, 'utf8');
-      return ['demo-password', 'demo@practice.example', PASSWORD, TOKEN_PREFIX, 'access_token', 'refresh_token', 'oauth/token', 'UPSTREAM_PASSWORD', 'HANDLE_SECRET']
+      return [
+        'demo-password',
+        'demo@practice.example',
+        PASSWORD,
+        TOKEN_PREFIX,
+        'access_token',
+        'refresh_token',
+        'oauth/token',
+        'UPSTREAM_PASSWORD',
+        'HANDLE_SECRET',
+      ]
         .filter((needle) => text.includes(needle))
         .map((needle) => `${path}: ${needle}`);
     });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Response } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { BUILT_DIST, startProduct } from '../support/product.ts';
+import { smileDentalPage } from '../support/host-page.ts';
 
 let browser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
@@ -15,8 +16,7 @@ beforeAll(async () => {
   [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
   host = await serveHostPages({
     '/': () => ({
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${product.relayUrl}/loader.js" data-client-id="smile-dental"></script></body></html>`,
+      body: smileDentalPage(product.relayUrl),
     }),
   });
 });
@@ -26,7 +26,10 @@ afterAll(async () => {
 
 /** The frame's own files, from the build's manifest: its script and every stylesheet it links. */
 function frameAssets(): string[] {
-  const manifest = JSON.parse(readFileSync(join(BUILT_DIST, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string; css?: string[]; isEntry?: boolean }>;
+  const manifest = JSON.parse(readFileSync(join(BUILT_DIST, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    { file: string; css?: string[]; isEntry?: boolean }
+  >;
   const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
   if (!entry) throw new Error('no entry in the build manifest');
   return [entry.file, ...(entry.css ?? [])].map((file) => `/${file}`);

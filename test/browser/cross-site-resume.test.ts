@@ -81,7 +81,9 @@ describe('a conversation with the relay on another site than the practice page',
       await sendAndWaitForReply(frame, 'What are your opening hours?');
       await frame.getByRole('button', { name: 'End chat' }).click();
       await frame.getByRole('button', { name: 'Start a new chat' }).waitFor();
-      expect(await frame.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('practice-chat')))).toEqual([]);
+      expect(
+        await frame.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('practice-chat'))),
+      ).toEqual([]);
       await tab.reload();
       frame = await openPanel(tab);
       await tab.waitForTimeout(500);
@@ -100,7 +102,9 @@ describe('a conversation with the relay on another site than the practice page',
       const other = await openPanel(second.page);
       await second.page.waitForTimeout(500);
       expect(await other.locator('.message').count()).toBe(0);
-      expect(await other.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('practice-chat')))).toEqual([]);
+      expect(
+        await other.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('practice-chat'))),
+      ).toEqual([]);
     } finally {
       await Promise.all([first.context.close(), second.context.close()]);
     }
@@ -119,7 +123,9 @@ describe('a conversation with the relay on another site than the practice page',
       expect(hostState).toEqual({ session: [], local: [], cookie: '' });
       expect(await context.cookies()).toEqual([]);
       // The handle is in the frame's own, partitioned storage, and only the handle.
-      const frameState = await frame.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }));
+      const frameState = await frame.evaluate(
+        () => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }),
+      );
       expect(frameState).toMatch(/practice-chat:smile-dental/);
       expect(frameState).not.toMatch(/belongs to the host page/);
     } finally {
@@ -133,7 +139,11 @@ describe('a browser that denies the frame storage', () => {
   // as a visitor's "block third-party cookies and site data" setting does.
   let blocking: Browser;
   beforeAll(async () => {
-    blocking = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--host-resolver-rules=MAP *.test 127.0.0.1'] });
+    blocking = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: ['--no-sandbox', '--host-resolver-rules=MAP *.test 127.0.0.1'],
+    });
   });
   afterAll(async () => {
     await blocking?.close();
@@ -147,7 +157,18 @@ describe('a browser that denies the frame storage', () => {
       const { context, page: tab } = await openPage(blocking);
       try {
         const frame = await openPanel(tab, path);
-        await expect.poll(() => frame.evaluate(() => { try { sessionStorage.setItem('x', '1'); return 'usable'; } catch { return 'denied'; } })).toBe('denied');
+        await expect
+          .poll(() =>
+            frame.evaluate(() => {
+              try {
+                sessionStorage.setItem('x', '1');
+                return 'usable';
+              } catch {
+                return 'denied';
+              }
+            }),
+          )
+          .toBe('denied');
         const lines = frame.locator('.notice.no-resume');
         await expect.poll(() => lines.count()).toBe(1);
         expect(await lines.innerText()).toMatch(expected);

@@ -30,11 +30,16 @@ if (missing().length === 0) process.exit(0);
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const isDebian = existsSync('/etc/debian_version');
 if (isRoot && isDebian) {
-  console.log(`${missing().join(', ')} not found: installing the Debian packages firefox-esr, webkit2gtk-driver and xvfb for the browser tests…`);
+  console.log(
+    `${missing().join(', ')} not found: installing the Debian packages firefox-esr, webkit2gtk-driver and xvfb for the browser tests…`,
+  );
   try {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'firefox-esr', 'webkit2gtk-driver', 'xvfb'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', 'firefox-esr', 'webkit2gtk-driver', 'xvfb'], {
+      stdio: 'inherit',
+      env,
+    });
   } catch {
     fail('apt-get could not install them.');
   }

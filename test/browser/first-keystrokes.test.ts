@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
+import { smileDentalPage } from '../support/host-page.ts';
 
 const LOADS = 40;
 
@@ -18,8 +19,7 @@ beforeAll(async () => {
   [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
   host = await serveHostPages({
     '/': () => ({
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${relay()}/loader.js" data-client-id="smile-dental"></script></body></html>`,
+      body: smileDentalPage(relay()),
     }),
   });
 });
@@ -39,13 +39,19 @@ function recordTyping() {
   const record: TypingRecord = { composerAt: null, keys: [] };
   (window as unknown as { typing: TypingRecord }).typing = record;
   const now = () => performance.timeOrigin + performance.now();
-  addEventListener('keydown', (event) => record.keys.push({ key: event.key, at: now(), target: (event.composedPath()[0] as Element).tagName ?? '?' }), true);
+  addEventListener(
+    'keydown',
+    (event) =>
+      record.keys.push({ key: event.key, at: now(), target: (event.composedPath()[0] as Element).tagName ?? '?' }),
+    true,
+  );
   new MutationObserver(() => {
     if (record.composerAt === null && document.querySelector('textarea')) record.composerAt = now();
   }).observe(document, { childList: true, subtree: true });
 }
 
-const readRecord = (target: Page | Frame) => target.evaluate(() => (window as unknown as { typing: TypingRecord }).typing);
+const readRecord = (target: Page | Frame) =>
+  target.evaluate(() => (window as unknown as { typing: TypingRecord }).typing);
 
 // Long enough to go on well after the composer appears on a fresh load; letters only, so each key is one character.
 const TEXT = 'can i come in today my tooth hurts since yesterday evening';
@@ -67,15 +73,25 @@ describe('typing the moment the composer appears', () => {
         const frameElement = page.locator('practice-chat iframe');
         const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
         await frame.locator('textarea').waitFor();
-        const [inPage, inFrame, value] = await Promise.all([readRecord(page), readRecord(frame), frame.locator('textarea').inputValue()]);
+        const [inPage, inFrame, value] = await Promise.all([
+          readRecord(page),
+          readRecord(frame),
+          frame.locator('textarea').inputValue(),
+        ]);
         const composerAt = inFrame.composerAt!;
         // Every key pressed once the composer existed must have reached it, in the page or in the frame.
-        const astray = [...inPage.keys, ...inFrame.keys].filter((key) => key.at >= composerAt && key.target !== 'TEXTAREA');
+        const astray = [...inPage.keys, ...inFrame.keys].filter(
+          (key) => key.at >= composerAt && key.target !== 'TEXTAREA',
+        );
         const reached = inFrame.keys.filter((key) => key.at >= composerAt).length;
         if (reached > 0) exercised++;
         if (astray.length > 0 || !TEXT.endsWith(value) || value.length < reached) {
-          const focus = await frame.evaluate(() => `${document.activeElement?.tagName}, frame focused: ${document.hasFocus()}`);
-          failures.push(`load ${load}: ${astray.length} keys after the composer appeared went to ${[...new Set(astray.map((key) => key.target))].join(', ')}; the composer holds ${value.length} of the ${reached} typed after it appeared; focus in the frame: ${focus}`);
+          const focus = await frame.evaluate(
+            () => `${document.activeElement?.tagName}, frame focused: ${document.hasFocus()}`,
+          );
+          failures.push(
+            `load ${load}: ${astray.length} keys after the composer appeared went to ${[...new Set(astray.map((key) => key.target))].join(', ')}; the composer holds ${value.length} of the ${reached} typed after it appeared; focus in the frame: ${focus}`,
+          );
         }
       } finally {
         await context.close();

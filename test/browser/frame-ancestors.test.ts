@@ -21,11 +21,17 @@ afterAll(async () => {
 async function frameShownOn(hostName: string) {
   const { context, page, consoleLines } = await openPage(browser);
   try {
-    const frameLoaded = page.waitForEvent('framenavigated', { predicate: (frame) => frame !== page.mainFrame(), timeout: 10_000 });
+    const frameLoaded = page.waitForEvent('framenavigated', {
+      predicate: (frame) => frame !== page.mainFrame(),
+      timeout: 10_000,
+    });
     await page.goto(`http://${hostName}:${host.port}/`);
     const frame = await frameLoaded;
     await page.waitForLoadState('load');
-    const shown = await frame.locator('#panel').count().catch(() => 0);
+    const shown = await frame
+      .locator('#panel')
+      .count()
+      .catch(() => 0);
     return { shown: shown === 1, consoleLines };
   } finally {
     await context.close();
@@ -48,7 +54,13 @@ describe('frame-ancestors in real Chromium', () => {
   });
 
   // Look-alikes of the allowed entries, all resolving to loopback like the allowed ones: only the policy stops them.
-  for (const hostName of ['smile-dental.test', 'evil-smile-dental.test', 'www.smile-dental.test.evil.test', 'wwwsmile-dental.test', 'smile-dental.evil.test']) {
+  for (const hostName of [
+    'smile-dental.test',
+    'evil-smile-dental.test',
+    'www.smile-dental.test.evil.test',
+    'wwwsmile-dental.test',
+    'smile-dental.evil.test',
+  ]) {
     it(`refuses the frame on the look-alike ${hostName}`, async () => {
       const { shown, consoleLines } = await frameShownOn(hostName);
       expect(shown).toBe(false);

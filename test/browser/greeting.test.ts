@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
+import { smileDentalPage } from '../support/host-page.ts';
 
 let browser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
@@ -13,12 +14,10 @@ beforeAll(async () => {
   [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
   host = await serveHostPages({
     '/': () => ({
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${product.relayUrl}/loader.js" data-client-id="smile-dental"></script></body></html>`,
+      body: smileDentalPage(product.relayUrl),
     }),
     '/es': () => ({
-      body: `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${product.relayUrl}/loader.js" data-client-id="smile-dental" data-locale="es"></script></body></html>`,
+      body: smileDentalPage(product.relayUrl, ' data-locale="es"', 'es'),
     }),
   });
 });
@@ -41,7 +40,10 @@ async function openPanel(page: Page, path = '/'): Promise<Frame> {
 
 const conversationsUpstream = () => product.simulator.store.conversations.size;
 const visitorTextsUpstream = () =>
-  [...product.simulator.store.messages.values()].flat().filter((message) => message.sender === 'visitor').map((message) => message.text);
+  [...product.simulator.store.messages.values()]
+    .flat()
+    .filter((message) => message.sender === 'visitor')
+    .map((message) => message.text);
 
 describe('the greeting in real Chromium', () => {
   it('greets and suggests; a suggestion, picked by keyboard, sends exactly one message in exactly one conversation', async () => {
@@ -78,7 +80,9 @@ describe('the greeting in real Chromium', () => {
     const { context, page } = await openPage(browser);
     try {
       const frame = await openPanel(page, '/es');
-      await expect.poll(() => frame.locator('.greeting').innerText()).toMatch(/^Hola, soy Sunny\. ¿En qué puedo ayudarle\?/);
+      await expect
+        .poll(() => frame.locator('.greeting').innerText())
+        .toMatch(/^Hola, soy Sunny\. ¿En qué puedo ayudarle\?/);
       expect(await frame.getByRole('list', { name: 'Preguntas sugeridas' }).getByRole('button').count()).toBe(4);
     } finally {
       await context.close();

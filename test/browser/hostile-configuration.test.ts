@@ -17,7 +17,10 @@ const PUBLIC_DIR = fileURLToPath(new URL('../../public', import.meta.url));
 const valid = (id: string) => ({
   id,
   practice: 'prc_hostile',
-  webchat_domains: [{ id: 'd1', domain: 'localhost' }, { id: 'd2', domain: '127.0.0.1' }],
+  webchat_domains: [
+    { id: 'd1', domain: 'localhost' },
+    { id: 'd2', domain: '127.0.0.1' },
+  ],
   logo_signed_url: '',
   webchat_icon_color: '#0f766e',
   webchat_icon_opacity: 100,
@@ -28,20 +31,38 @@ const valid = (id: string) => ({
 
 /** Raw JSON bodies, so that __proto__ really arrives as a key, as it would from a hostile or broken upstream. */
 const BODIES: Record<string, string> = {
-  'css-in-colour': JSON.stringify({ ...valid('css-in-colour'), webchat_icon_color: 'red;}</style><script>__xss(1)</script><style>{' }),
-  'colour-expression': JSON.stringify({ ...valid('colour-expression'), webchat_icon_color: 'url(javascript:__xss(2))' }),
+  'css-in-colour': JSON.stringify({
+    ...valid('css-in-colour'),
+    webchat_icon_color: 'red;}</style><script>__xss(1)</script><style>{',
+  }),
+  'colour-expression': JSON.stringify({
+    ...valid('colour-expression'),
+    webchat_icon_color: 'url(javascript:__xss(2))',
+  }),
   'huge-opacity': JSON.stringify({ ...valid('huge-opacity'), webchat_icon_opacity: 1e15 }),
   'negative-opacity': JSON.stringify({ ...valid('negative-opacity'), webchat_icon_opacity: -500 }),
   'javascript-logo': JSON.stringify({ ...valid('javascript-logo'), logo_signed_url: 'javascript:__xss(3)' }),
-  'data-logo': JSON.stringify({ ...valid('data-logo'), logo_signed_url: 'data:image/svg+xml,<svg onload="__xss(4)"></svg>' }),
-  'long-bot-name': JSON.stringify({ ...valid('long-bot-name'), aimee_bot_name: `<img src=x onerror=__xss(5)>${'A'.repeat(10_000)}` }),
+  'data-logo': JSON.stringify({
+    ...valid('data-logo'),
+    logo_signed_url: 'data:image/svg+xml,<svg onload="__xss(4)"></svg>',
+  }),
+  'long-bot-name': JSON.stringify({
+    ...valid('long-bot-name'),
+    aimee_bot_name: `<img src=x onerror=__xss(5)>${'A'.repeat(10_000)}`,
+  }),
   'proto-everywhere': `{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":2}},"id":"proto-everywhere","practice":"prc_hostile",
     "webchat_domains":[{"id":"d1","domain":"localhost","__proto__":{"polluted":3}},{"id":"d2","domain":"127.0.0.1"}],"logo_signed_url":"",
     "webchat_icon_color":"#0f766e","webchat_icon_opacity":100,"google_tag_id":"","is_active":true,"aimee_bot_name":"Aimee"}`,
   'missing-fields': JSON.stringify({ id: 'missing-fields', is_active: true }),
-  'wrong-types': JSON.stringify({ ...valid('wrong-types'), is_active: 'true', webchat_domains: 'localhost', aimee_bot_name: 42, webchat_icon_opacity: '50' }),
+  'wrong-types': JSON.stringify({
+    ...valid('wrong-types'),
+    is_active: 'true',
+    webchat_domains: 'localhost',
+    aimee_bot_name: 42,
+    webchat_icon_opacity: '50',
+  }),
   'not-json': '{"id": "not-json", ',
-  'control': JSON.stringify(valid('control')),
+  control: JSON.stringify(valid('control')),
 };
 
 let browser: Browser;
@@ -53,7 +74,15 @@ beforeAll(async () => {
   upstream = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://upstream');
     if (url.pathname === '/api/oauth/token/') {
-      response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ access_token: 'tok', expires_in: 3600, token_type: 'Bearer', scope: 'offline_access', refresh_token: 'r' }));
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({
+          access_token: 'tok',
+          expires_in: 3600,
+          token_type: 'Bearer',
+          scope: 'offline_access',
+          refresh_token: 'r',
+        }),
+      );
       return;
     }
     const body = BODIES[url.searchParams.get('client_id') ?? ''];
@@ -88,14 +117,19 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), relay?.close(), host?.close(), new Promise((resolve) => upstream?.close(resolve))]);
+  await Promise.all([
+    browser?.close(),
+    relay?.close(),
+    host?.close(),
+    new Promise((resolve) => upstream?.close(resolve)),
+  ]);
 });
 
 const prototypeState = (target: Page | Frame) =>
   target.evaluate(() => ({
     names: Object.getOwnPropertyNames(Object.prototype).sort().join(','),
-    polluted: (({}) as Record<string, unknown>).polluted ?? null,
-    hits: [...(((window as unknown as { __xssHits?: unknown[] }).__xssHits) ?? [])],
+    polluted: ({} as Record<string, unknown>).polluted ?? null,
+    hits: [...((window as unknown as { __xssHits?: unknown[] }).__xssHits ?? [])],
   }));
 
 async function visit(clientId: string) {
@@ -112,7 +146,14 @@ async function visit(clientId: string) {
   page.on('console', (message) => consoleLines.push(message.text()));
   await page.goto(`${host.url}/${clientId}`);
   // The loader has decided once it shows a launcher or says why not.
-  await expect.poll(async () => (await page.locator('practice-chat button').count()) > 0 || consoleLines.some((line) => line.startsWith('Practice chat not shown:')), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        (await page.locator('practice-chat button').count()) > 0 ||
+        consoleLines.some((line) => line.startsWith('Practice chat not shown:')),
+      { timeout: 10_000 },
+    )
+    .toBe(true);
   return { context, page, pageErrors };
 }
 

@@ -8,6 +8,7 @@ import { launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServ
 import { startProduct } from '../support/product.ts';
 import { startBufferingProxy, type BufferingProxy } from '../support/buffering-proxy.ts';
 import { freePort } from '../support/free-port.ts';
+import { smileDentalPage } from '../support/host-page.ts';
 
 type Product = Awaited<ReturnType<typeof startProduct>>;
 
@@ -23,9 +24,7 @@ let proxyPort: number;
 const RELAY_HOST = 'chat.vendor-relay.test';
 const directRelay = () => `http://${RELAY_HOST}:${new URL(direct.relayUrl).port}`;
 const bufferedRelay = () => `http://${RELAY_HOST}:${proxyPort}`;
-const hostPage = (relay: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${relay}/loader.js" data-client-id="smile-dental" data-locale="en"></script></body></html>`;
+const hostPage = (relay: string) => smileDentalPage(relay, ' data-locale="en"');
 
 beforeAll(async () => {
   proxyPort = await freePort();
@@ -57,14 +56,19 @@ async function openPanel(tab: Page, path = '/'): Promise<Frame> {
 
 /** The relay's own record of the requests it answered (its request log: method and route, nothing else). */
 const relayRequests = (product: Product, method: string, route: string) =>
-  product.logLines.filter((line) => line.includes('"event":"request"') && line.includes(`"method":"${method}","route":"${route}"`)).length;
+  product.logLines.filter(
+    (line) => line.includes('"event":"request"') && line.includes(`"method":"${method}","route":"${route}"`),
+  ).length;
 const polls = (product: Product) => relayRequests(product, 'GET', '/v1/conversation/messages');
 const streams = (product: Product) => relayRequests(product, 'GET', '/v1/conversation/events');
 
 /** What a team member writes in the practice's own tool: stored upstream (the simulator's writeAs), and nothing else: no event, no wake. */
 function teamMemberWrites(product: Product, visitorText: string, text: string) {
-  const id = [...product.simulator.store.messages.entries()].find(([, messages]) => messages.some((message) => message.text === visitorText))?.[0];
-  if (id === undefined || !product.simulator.writeAs(id, 'agent', text)) throw new Error('no conversation upstream with that visitor message');
+  const id = [...product.simulator.store.messages.entries()].find(([, messages]) =>
+    messages.some((message) => message.text === visitorText),
+  )?.[0];
+  if (id === undefined || !product.simulator.writeAs(id, 'agent', text))
+    throw new Error('no conversation upstream with that visitor message');
 }
 
 async function startConversation(tab: Page, text: string, path = '/') {
@@ -75,14 +79,16 @@ async function startConversation(tab: Page, text: string, path = '/') {
 }
 
 describe('replies by the live stream', () => {
-  it('a team member\'s message reaches an open, idle panel with no poll of the relay in between', async () => {
+  it("a team member's message reaches an open, idle panel with no poll of the relay in between", async () => {
     const { context, page: tab } = await openPage(browser);
     try {
       const frame = await startConversation(tab, 'Can someone check my appointment?');
       const pollsBefore = polls(direct);
       expect(streams(direct)).toBeGreaterThan(0);
       teamMemberWrites(direct, 'Can someone check my appointment?', 'Hi, this is Maria from the front desk.');
-      await expect.poll(() => frame.locator('.message.agent .text').allInnerTexts(), { timeout: 25_000 }).toEqual(['Hi, this is Maria from the front desk.']);
+      await expect
+        .poll(() => frame.locator('.message.agent .text').allInnerTexts(), { timeout: 25_000 })
+        .toEqual(['Hi, this is Maria from the front desk.']);
       expect(polls(direct)).toBe(pollsBefore);
     } finally {
       await context.close();
@@ -115,7 +121,9 @@ describe('behind a proxy that buffers whole answers', () => {
       expect(proxy.requests).toContain('GET /v1/conversation/events');
       expect(proxy.requests).toContain('GET /v1/conversation/messages');
       teamMemberWrites(buffered, 'What are your opening hours?', 'We also open on Saturday mornings.');
-      await expect.poll(() => frame.locator('.message.agent .text').allInnerTexts(), { timeout: 25_000 }).toEqual(['We also open on Saturday mornings.']);
+      await expect
+        .poll(() => frame.locator('.message.agent .text').allInnerTexts(), { timeout: 25_000 })
+        .toEqual(['We also open on Saturday mornings.']);
     } finally {
       await context.close();
     }

@@ -10,8 +10,10 @@ let product: Awaited<ReturnType<typeof startProduct>>;
 let host: HostPageServer;
 const PREFIX = 'Practice chat not shown: ';
 
-const page = (body: string, head = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title>${head}</head><body><main><h1>Smile Dental</h1><a href="#top">Top</a></main>${body}</body></html>`;
-const tag = (clientId = 'smile-dental', extra = '') => `<script async src="${product.relayUrl}/loader.js" data-client-id="${clientId}" ${extra}></script>`;
+const page = (body: string, head = '') =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title>${head}</head><body><main><h1>Smile Dental</h1><a href="#top">Top</a></main>${body}</body></html>`;
+const tag = (clientId = 'smile-dental', extra = '') =>
+  `<script async src="${product.relayUrl}/loader.js" data-client-id="${clientId}" ${extra}></script>`;
 
 beforeAll(async () => {
   [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
@@ -55,10 +57,20 @@ describe('the loader in real Chromium', () => {
       await launcher(p).waitFor();
       const style = await launcher(p).evaluate((button) => {
         const computed = getComputedStyle(button);
-        return { background: computed.backgroundColor, opacity: computed.opacity, color: computed.color, label: button.getAttribute('aria-label') };
+        return {
+          background: computed.backgroundColor,
+          opacity: computed.opacity,
+          color: computed.color,
+          label: button.getAttribute('aria-label'),
+        };
       });
       // smile-dental: #1d4ed8 at 90 %, a light glyph on it.
-      expect(style).toEqual({ background: 'rgb(29, 78, 216)', opacity: '0.9', color: 'rgb(255, 255, 255)', label: 'Chat with Sunny' });
+      expect(style).toEqual({
+        background: 'rgb(29, 78, 216)',
+        opacity: '0.9',
+        color: 'rgb(255, 255, 255)',
+        label: 'Chat with Sunny',
+      });
       expect(consoleLines.filter((line) => line.startsWith(PREFIX))).toEqual([]);
       await launcher(p).hover();
       await expect.poll(() => launcher(p).evaluate((button) => getComputedStyle(button).opacity)).toBe('1');
@@ -71,7 +83,9 @@ describe('the loader in real Chromium', () => {
     const { context, page: p, consoleLines } = await visit(url('smile-dental.test.evil.test'));
     try {
       await expect.poll(() => consoleLines.filter((line) => line.startsWith(PREFIX)).length).toBe(1);
-      expect(consoleLines.filter((line) => line.startsWith(PREFIX))).toEqual([`${PREFIX}smile-dental.test.evil.test is not an allowed domain`]);
+      expect(consoleLines.filter((line) => line.startsWith(PREFIX))).toEqual([
+        `${PREFIX}smile-dental.test.evil.test is not an allowed domain`,
+      ]);
       expect(await p.locator('practice-chat').count()).toBe(0);
       expect(await p.evaluate(() => document.body.innerHTML.includes('<iframe'))).toBe(false);
     } finally {
@@ -82,7 +96,9 @@ describe('the loader in real Chromium', () => {
   it('shows nothing for an inactive configuration', async () => {
     const { context, page: p, consoleLines } = await visit(url('localhost', '/inactive'));
     try {
-      await expect.poll(() => consoleLines.filter((line) => line.startsWith(PREFIX))).toEqual([`${PREFIX}the chat is not active`]);
+      await expect
+        .poll(() => consoleLines.filter((line) => line.startsWith(PREFIX)))
+        .toEqual([`${PREFIX}the chat is not active`]);
       expect(await p.locator('practice-chat').count()).toBe(0);
     } finally {
       await context.close();

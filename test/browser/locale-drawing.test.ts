@@ -39,7 +39,9 @@ const drawnCharacters = (texts: string[]) => [...new Set(texts.join('').replace(
 async function framePage(tag: LocaleTag): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  await page.goto(`${product.relayUrl}/frame?${new URLSearchParams({ client_id: 'smile-dental', origin: 'http://www.smile-dental.test', locale: tag })}`);
+  await page.goto(
+    `${product.relayUrl}/frame?${new URLSearchParams({ client_id: 'smile-dental', origin: 'http://www.smile-dental.test', locale: tag })}`,
+  );
   await page.locator('textarea').waitFor();
   await page.locator('.greeting').waitFor();
   return page;
@@ -104,10 +106,16 @@ describe.each(LOCALE_TAGS)('%s as drawn in Chromium at 390 px', (tag) => {
   it('has a font for every glyph of its catalog, and of every language named in the switch', async () => {
     const page = await framePage(tag);
     try {
-      expect(await boxedCharacters(page, drawnCharacters(catalogTexts(tag)), localeInfo(tag).lang), `${tag} catalog`).toEqual([]);
+      expect(
+        await boxedCharacters(page, drawnCharacters(catalogTexts(tag)), localeInfo(tag).lang),
+        `${tag} catalog`,
+      ).toEqual([]);
       for (const other of LOCALE_TAGS) {
         const { autonym, lang } = localeInfo(other);
-        expect(await boxedCharacters(page, drawnCharacters([autonym]), lang), `${other}'s name in the ${tag} switch`).toEqual([]);
+        expect(
+          await boxedCharacters(page, drawnCharacters([autonym]), lang),
+          `${other}'s name in the ${tag} switch`,
+        ).toEqual([]);
       }
     } finally {
       await page.context().close();
@@ -118,7 +126,10 @@ describe.each(LOCALE_TAGS)('%s as drawn in Chromium at 390 px', (tag) => {
     const page = await framePage(tag);
     try {
       const title = (await drawnLines(page, '#chat-title')).flat();
-      expect(title.length === 1 || [...title.at(-1)!.trim()].length > 1, `title drawn as ${JSON.stringify(title)}`).toBe(true);
+      expect(
+        title.length === 1 || [...title.at(-1)!.trim()].length > 1,
+        `title drawn as ${JSON.stringify(title)}`,
+      ).toBe(true);
       if (tag === 'ko') {
         // A line that ends in a syllable while the next starts with one broke a word ("채/팅").
         for (const block of await drawnLines(page, 'body')) {
@@ -133,11 +144,14 @@ describe.each(LOCALE_TAGS)('%s as drawn in Chromium at 390 px', (tag) => {
     }
   });
 
-  it('joins its notices as the language writes sentences, and shows the empty composer\'s placeholder on its own side', async () => {
+  it("joins its notices as the language writes sentences, and shows the empty composer's placeholder on its own side", async () => {
     const page = await framePage(tag);
     try {
       // Chinese and Japanese put no space after a full-width stop.
-      const notice = await page.locator('.notice').filter({ has: page.locator('strong') }).textContent();
+      const notice = await page
+        .locator('.notice')
+        .filter({ has: page.locator('strong') })
+        .textContent();
       if (['zh-Hans', 'zh-Hant', 'ja'].includes(tag)) expect(notice).not.toMatch(/[。！？]\s/u);
       else expect(notice).toMatch(/[.!?։۔।]\s\S/u);
       // The placeholder is in the panel's language: an empty composer takes the panel's direction.

@@ -42,7 +42,10 @@ const HOW: Record<LocaleTag, { dataLocale?: string; browser: string }> = {
   fa: { browser: 'fa-IR' },
 };
 
-const STRINGS = Object.fromEntries(LOCALE_TAGS.map((tag) => [tag, createStrings(CATALOGS[tag], tag)])) as Record<LocaleTag, Strings>;
+const STRINGS = Object.fromEntries(LOCALE_TAGS.map((tag) => [tag, createStrings(CATALOGS[tag], tag)])) as Record<
+  LocaleTag,
+  Strings
+>;
 
 /** Every text a language's launcher and panel can show, as shown (with the bot's name and 911 filled in). */
 function textsOf(tag: LocaleTag): Set<string> {
@@ -54,7 +57,16 @@ function textsOf(tag: LocaleTag): Set<string> {
     else if (typeof value === 'object' && value !== null) Object.values(value).forEach(add);
   };
   add({ ...en, charactersLeft: undefined });
-  for (const fill of [en.panelLabel, en.automatedNotice, en.typing, en.agentLabel, en.botLabel, en.greeting, en.newMessageAnnouncement]) texts.add(fill(BOT));
+  for (const fill of [
+    en.panelLabel,
+    en.automatedNotice,
+    en.typing,
+    en.agentLabel,
+    en.botLabel,
+    en.greeting,
+    en.newMessageAnnouncement,
+  ])
+    texts.add(fill(BOT));
   texts.add(en.emergencyNotice());
   for (const count of [0, 1, 2, 5, 200]) texts.add(en.charactersLeft(count));
   for (const kinds of [['card'], ['ssn'], ['card', 'ssn']] as const) texts.add(en.sensitiveBody(kinds));
@@ -70,7 +82,10 @@ let host: HostPageServer;
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  [browser, product] = await Promise.all([launchBrowser(), startProduct({ simulator: { botReplyDelayMs: 100, agentJoinDelayMs: 300 } })]);
+  [browser, product] = await Promise.all([
+    launchBrowser(),
+    startProduct({ simulator: { botReplyDelayMs: 100, agentJoinDelayMs: 300 } }),
+  ]);
   host = await serveHostPages({
     '/': (request) => {
       const dataLocale = new URL(request.url ?? '/', 'http://host').searchParams.get('data-locale');
@@ -91,9 +106,10 @@ afterAll(async () => {
 const shownTexts = (frame: Frame) =>
   frame.evaluate(() => {
     const found: string[] = [document.title];
-    const skip = (node: Node) => !!(node.parentElement?.closest('.message .text, option'));
+    const skip = (node: Node) => !!node.parentElement?.closest('.message .text, option');
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) if (!skip(node)) found.push(node.textContent ?? '');
+    for (let node = walker.nextNode(); node; node = walker.nextNode())
+      if (!skip(node)) found.push(node.textContent ?? '');
     for (const element of document.querySelectorAll('[aria-label], [placeholder], [title], [alt]')) {
       for (const name of ['aria-label', 'placeholder', 'title', 'alt']) {
         const value = element.getAttribute(name);
@@ -107,23 +123,36 @@ const shownTexts = (frame: Frame) =>
 const overflowing = (frame: Frame) =>
   frame.evaluate(() => {
     const found: string[] = [];
-    if (document.documentElement.scrollWidth > document.documentElement.clientWidth) found.push(`the page is ${document.documentElement.scrollWidth}px wide`);
+    if (document.documentElement.scrollWidth > document.documentElement.clientWidth)
+      found.push(`the page is ${document.documentElement.scrollWidth}px wide`);
     for (const element of document.body.querySelectorAll<HTMLElement>('*')) {
       const style = getComputedStyle(element);
-      if (style.display === 'none' || element.closest('.visually-hidden') || /auto|scroll/.test(style.overflowX + style.overflowY)) continue;
+      if (
+        style.display === 'none' ||
+        element.closest('.visually-hidden') ||
+        /auto|scroll/.test(style.overflowX + style.overflowY)
+      )
+        continue;
       if (element.tagName === 'TEXTAREA' || element.tagName === 'OPTION') continue;
       if (element instanceof HTMLSelectElement) {
         // A closed menu cuts its text silently: the chosen option's words must fit beside the arrow (20 px).
         const context = document.createElement('canvas').getContext('2d')!;
         context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
         const text = context.measureText(element.selectedOptions[0]?.textContent ?? '').width;
-        const room = element.clientWidth - parseFloat(style.paddingInlineStart) - parseFloat(style.paddingInlineEnd) - 20;
+        const room =
+          element.clientWidth - parseFloat(style.paddingInlineStart) - parseFloat(style.paddingInlineEnd) - 20;
         if (text > room) found.push(`SELECT shows ${Math.round(text)}px of words in ${Math.round(room)}px`);
         continue;
       }
       const box = element.getBoundingClientRect();
-      if (box.right > innerWidth + 0.5 || box.left < -0.5) found.push(`${element.tagName}.${element.className} reaches ${Math.round(box.left)}–${Math.round(box.right)}px`);
-      if (element.scrollWidth > element.clientWidth + 1 && element.clientWidth > 0) found.push(`${element.tagName}.${element.className} text is ${element.scrollWidth}px in ${element.clientWidth}px`);
+      if (box.right > innerWidth + 0.5 || box.left < -0.5)
+        found.push(
+          `${element.tagName}.${element.className} reaches ${Math.round(box.left)}–${Math.round(box.right)}px`,
+        );
+      if (element.scrollWidth > element.clientWidth + 1 && element.clientWidth > 0)
+        found.push(
+          `${element.tagName}.${element.className} text is ${element.scrollWidth}px in ${element.clientWidth}px`,
+        );
     }
     return found;
   });
@@ -131,9 +160,20 @@ const overflowing = (frame: Frame) =>
 async function axeViolations(frame: Frame): Promise<string[]> {
   await frame.evaluate(AXE_SOURCE);
   return frame.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
+    return result.violations.map(
+      (violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
+    );
   });
 }
 
@@ -151,14 +191,21 @@ describe.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
   const { dir, lang } = localeInfo(tag);
   // An English text that is also this language's own word ("Message" in French) is no leftover.
   const own = textsOf(tag);
-  const english = (texts: string[]) => (tag === 'en' ? [] : texts.filter((text) => ENGLISH.has(text) && !own.has(text)));
+  const english = (texts: string[]) =>
+    tag === 'en' ? [] : texts.filter((text) => ENGLISH.has(text) && !own.has(text));
 
   it('shows the launcher and the panel in that language only, mirrored if right-to-left, usable and without overflow', async () => {
     const how = HOW[tag];
-    const context = await browser.newContext({ locale: how.browser, viewport: { width: 390, height: 844 }, hasTouch: false });
+    const context = await browser.newContext({
+      locale: how.browser,
+      viewport: { width: 390, height: 844 },
+      hasTouch: false,
+    });
     const page = await context.newPage();
     try {
-      await page.goto(`http://www.smile-dental.test:${host.port}/${how.dataLocale ? `?data-locale=${how.dataLocale}` : ''}`);
+      await page.goto(
+        `http://www.smile-dental.test:${host.port}/${how.dataLocale ? `?data-locale=${how.dataLocale}` : ''}`,
+      );
       // The launcher: its name and language, and its corner.
       const launcher = page.locator('practice-chat');
       const button = launcher.locator('button');
@@ -171,7 +218,10 @@ describe.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
       const frame = await openPanel(page);
       expect(english([(await page.locator('practice-chat iframe').getAttribute('title')) ?? ''])).toEqual([]);
       expect(await page.locator('practice-chat iframe').getAttribute('title')).toBe(strings.panelLabel(BOT));
-      expect(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([lang, dir]);
+      expect(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
+        lang,
+        dir,
+      ]);
 
       // The greeting, in this language.
       await expect.poll(() => frame.locator('.greeting .bubble').innerText()).toBe(strings.greeting(BOT));
@@ -193,14 +243,25 @@ describe.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
       // The service was told the patient's language, and the simulated bot answers in it where it has the words.
       expect([...product.simulator.store.conversations.values()].at(-1)?.language).toBe(tag);
       if (tag === 'es' || tag === 'en') {
-        expect(await frame.locator('.message.bot .text').first().innerText()).toBe(botReply('Do you take new patients? Ibuprofen 200 mg', tag));
+        expect(await frame.locator('.message.bot .text').first().innerText()).toBe(
+          botReply('Do you take new patients? Ibuprofen 200 mg', tag),
+        );
       }
       // The service names its assistant; the panel says, in this language, that it is automated.
-      expect(await frame.locator('.message.bot .author').first().innerText()).toContain(CATALOGS[tag].botLabel.replace('{name}', '').trim());
+      expect(await frame.locator('.message.bot .author').first().innerText()).toContain(
+        CATALOGS[tag].botLabel.replace('{name}', '').trim(),
+      );
       // The patient's Latin-script words keep their own direction inside a right-to-left panel.
-      expect(await frame.locator('.message.visitor .text').first().evaluate((element) => getComputedStyle(element).direction)).toBe('ltr');
+      expect(
+        await frame
+          .locator('.message.visitor .text')
+          .first()
+          .evaluate((element) => getComputedStyle(element).direction),
+      ).toBe('ltr');
       await frame.getByRole('button', { name: strings.talkToPerson }).click();
-      await expect.poll(() => frame.locator('.notice').last().innerText(), { timeout: 10_000 }).toContain(strings.escalated);
+      await expect
+        .poll(() => frame.locator('.notice').last().innerText(), { timeout: 10_000 })
+        .toContain(strings.escalated);
       await expect.poll(() => frame.locator('.message.agent').count(), { timeout: 10_000 }).toBeGreaterThan(0);
       const agent = await frame.locator('.message.agent .author').first().innerText();
       expect(agent).toContain(CATALOGS[tag].agentLabel.replace('{name}', '').trim());
@@ -261,7 +322,8 @@ describe('the demo page', () => {
     try {
       await page.goto(`${product.relayUrl}/demo/`);
       await page.locator('#icon-color-text').waitFor();
-      for (const tag of LOCALE_TAGS) expect(await page.getByRole('radio', { name: localeInfo(tag).autonym }).count(), tag).toBe(1);
+      for (const tag of LOCALE_TAGS)
+        expect(await page.getByRole('radio', { name: localeInfo(tag).autonym }).count(), tag).toBe(1);
       await page.getByText(localeInfo('ar').autonym, { exact: true }).click();
       const frame = page.frameLocator('iframe.preview-frame');
       await expect.poll(() => frame.locator('html').getAttribute('dir')).toBe('rtl');

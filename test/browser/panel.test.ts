@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
+import { smileDentalPage } from '../support/host-page.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -16,8 +17,7 @@ beforeAll(async () => {
   [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.smile-dental.test' })]);
   host = await serveHostPages({
     '/': () => ({
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${relaySameSite()}/loader.js" data-client-id="smile-dental"></script></body></html>`,
+      body: smileDentalPage(relaySameSite()),
     }),
   });
 });
@@ -50,7 +50,10 @@ async function send(frame: Frame, text: string) {
 
 const messagesText = (frame: Frame) => frame.locator('.messages').innerText();
 const visitorTextsUpstream = () =>
-  [...product.simulator.store.messages.values()].flat().filter((message) => message.sender === 'visitor').map((message) => message.text);
+  [...product.simulator.store.messages.values()]
+    .flat()
+    .filter((message) => message.sender === 'visitor')
+    .map((message) => message.text);
 
 describe('the chat panel in real Chromium', () => {
   it('a visitor sends a message and sees the bot reply', async () => {
@@ -65,13 +68,15 @@ describe('the chat panel in real Chromium', () => {
     }
   });
 
-  it('escalates and sees a team member\'s message, labelled as a person', async () => {
+  it("escalates and sees a team member's message, labelled as a person", async () => {
     const { context, page } = await openPage(browser);
     try {
       const frame = await openPanel(page);
       await send(frame, 'I have a question about my bill');
       await frame.getByRole('button', { name: 'Talk to a person' }).click();
-      await expect.poll(() => frame.locator('.notice').first().innerText()).toMatch(/team member has been asked to join/);
+      await expect
+        .poll(() => frame.locator('.notice').first().innerText())
+        .toMatch(/team member has been asked to join/);
       await expect.poll(() => frame.locator('.message.agent').count(), { timeout: 10_000 }).toBeGreaterThan(0);
       expect(await frame.locator('.message.agent .author').first().innerText()).toMatch(/\(team member\)$/);
     } finally {
@@ -85,8 +90,12 @@ describe('the chat panel in real Chromium', () => {
       let frame = await openPanel(page);
       await send(frame, 'Do you take Delta Dental insurance?');
       // Wait for the message to be sent (the greeting's own "insurance" suggestion would match any text at once).
-      await expect.poll(() => frame.locator('.message.visitor').last().innerText(), { timeout: 10_000 }).not.toMatch(/Sending/);
-      const stored = await frame.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }));
+      await expect
+        .poll(() => frame.locator('.message.visitor').last().innerText(), { timeout: 10_000 })
+        .not.toMatch(/Sending/);
+      const stored = await frame.evaluate(
+        () => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }),
+      );
       expect(stored).not.toMatch(/Delta Dental/);
       expect(stored).toMatch(/practice-chat:smile-dental/);
       await page.reload();
@@ -105,10 +114,18 @@ describe('the chat panel in real Chromium', () => {
       await expect.poll(() => frame.locator('.message.visitor').last().innerText()).not.toMatch(/Sending/);
       await product.stopRelay();
       await send(frame, 'Sent while the relay was down');
-      await expect.poll(() => frame.locator('.message.visitor').last().innerText(), { timeout: 10_000 }).toMatch(/retrying/i);
+      await expect
+        .poll(() => frame.locator('.message.visitor').last().innerText(), { timeout: 10_000 })
+        .toMatch(/retrying/i);
       await product.restartRelay();
-      await expect.poll(() => visitorTextsUpstream().filter((text) => text === 'Sent while the relay was down').length, { timeout: 25_000 }).toBe(1);
-      await expect.poll(() => frame.locator('.message.visitor').last().innerText(), { timeout: 10_000 }).not.toMatch(/retrying|Sending/i);
+      await expect
+        .poll(() => visitorTextsUpstream().filter((text) => text === 'Sent while the relay was down').length, {
+          timeout: 25_000,
+        })
+        .toBe(1);
+      await expect
+        .poll(() => frame.locator('.message.visitor').last().innerText(), { timeout: 10_000 })
+        .not.toMatch(/retrying|Sending/i);
       await page.waitForTimeout(1500);
       expect(visitorTextsUpstream().filter((text) => text === 'Sent while the relay was down')).toHaveLength(1);
     } finally {
@@ -123,7 +140,9 @@ describe('the chat panel in real Chromium', () => {
       await expect.poll(() => frame.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
       await frame.locator('textarea').press('Escape');
       await expect.poll(() => page.locator('practice-chat iframe').isVisible()).toBe(false);
-      await expect.poll(() => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.tagName)).toBe('BUTTON');
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.tagName))
+        .toBe('BUTTON');
       expect(await page.locator('practice-chat button').getAttribute('aria-expanded')).toBe('false');
     } finally {
       await context.close();
@@ -140,7 +159,16 @@ describe('the chat panel in real Chromium', () => {
         await expect.poll(() => messagesText(frame), { timeout: 10_000 }).toMatch(/Monday/);
         await frame.evaluate(AXE_SOURCE);
         const violations = await frame.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
+          const axe = (
+            window as unknown as {
+              axe: {
+                run(
+                  context: Document,
+                  options: object,
+                ): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }>;
+              };
+            }
+          ).axe;
           const result = await axe.run(document, { resultTypes: ['violations'] });
           return result.violations.map((violation) => `${violation.id} (${violation.nodes.length})`);
         });

@@ -29,7 +29,10 @@ addEventListener('message', (event) => event.data && event.data.type === 'ready'
 
 beforeAll(async () => {
   [engine, product] = await Promise.all([launchEngine(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
-  host = await serveHostPages({ '/': () => ({ body: hostPage('Smile Dental') }), '/services': () => ({ body: hostPage('Our services') }) });
+  host = await serveHostPages({
+    '/': () => ({ body: hostPage('Smile Dental') }),
+    '/services': () => ({ body: hostPage('Our services') }),
+  });
 }, 60_000);
 afterAll(async () => {
   await Promise.all([engine?.close(), product?.close(), host?.close()]);
@@ -62,10 +65,18 @@ const widget = (tab: Tab) =>
   });
 
 /** Where focus is in the frame, and whether the frame has it. */
-const frameFocus = (tab: Tab) => tab.evaluateInFrame(() => `${document.activeElement?.tagName}${document.hasFocus() ? '' : ' (frame not focused)'}`);
-const messages = (tab: Tab, kind = '') => tab.evaluateInFrame((selector) => [...document.querySelectorAll(selector)].map((node) => node.textContent ?? ''), `.message${kind} .text`);
+const frameFocus = (tab: Tab) =>
+  tab.evaluateInFrame(() => `${document.activeElement?.tagName}${document.hasFocus() ? '' : ' (frame not focused)'}`);
+const messages = (tab: Tab, kind = '') =>
+  tab.evaluateInFrame(
+    (selector) => [...document.querySelectorAll(selector)].map((node) => node.textContent ?? ''),
+    `.message${kind} .text`,
+  );
 const visitorTextsUpstream = () =>
-  [...product.simulator.store.messages.values()].flat().filter((message) => message.sender === 'visitor').map((message) => message.text);
+  [...product.simulator.store.messages.values()]
+    .flat()
+    .filter((message) => message.sender === 'visitor')
+    .map((message) => message.text);
 
 async function loaded(tab: Tab, path = '/') {
   await tab.goto(page(path));
@@ -76,7 +87,9 @@ async function loaded(tab: Tab, path = '/') {
 async function openPanel(tab: Tab, path = '/') {
   await loaded(tab, path);
   await tab.click({ launcher: true });
-  await expect.poll(() => tab.evaluateInFrame(() => !!document.querySelector('textarea')), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => tab.evaluateInFrame(() => !!document.querySelector('textarea')), { timeout: 10_000 })
+    .toBe(true);
 }
 
 async function send(tab: Tab, text: string) {
@@ -98,12 +111,16 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
   it('a click on the launcher before the frame has loaded opens the panel with the caret in the composer; Escape closes it', async () => {
     await withTab(async (tab) => {
       await openPanel(tab);
-      const marks = await tab.evaluate(() => (window as unknown as { marks: { click: number; frameReady: number } }).marks);
+      const marks = await tab.evaluate(
+        () => (window as unknown as { marks: { click: number; frameReady: number } }).marks,
+      );
       expect(marks.frameReady).toBeGreaterThan(marks.click);
       expect(await widget(tab)).toMatchObject({ expanded: 'true', frameShown: true });
       await expect.poll(() => frameFocus(tab), { timeout: 5_000 }).toBe('TEXTAREA');
       await tab.press('Escape');
-      await expect.poll(() => widget(tab)).toMatchObject({ expanded: 'false', frameShown: false, focus: 'launcher BUTTON' });
+      await expect
+        .poll(() => widget(tab))
+        .toMatchObject({ expanded: 'false', frameShown: false, focus: 'launcher BUTTON' });
     });
   });
 
@@ -111,7 +128,9 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
     await withTab(async (tab) => {
       await loaded(tab);
       await tab.evaluate(() => (window as unknown as { PracticeChat: { open(): void } }).PracticeChat.open());
-      await expect.poll(() => tab.evaluateInFrame(() => !!document.querySelector('textarea')), { timeout: 10_000 }).toBe(true);
+      await expect
+        .poll(() => tab.evaluateInFrame(() => !!document.querySelector('textarea')), { timeout: 10_000 })
+        .toBe(true);
       // Chromium and Firefox put the caret in the composer; WebKit refuses a cross-site frame focus without a recent
       // gesture, and the panel moves the caret to its composer on the first key instead (README, "The chat panel").
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -125,10 +144,14 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
   it('greets, and a suggestion sends exactly one message, answered by the bot', async () => {
     await withTab(async (tab) => {
       await openPanel(tab);
-      await expect.poll(() => tab.evaluateInFrame(() => document.querySelector('.greeting')?.textContent ?? '')).toMatch(/^Hi, I'm Sunny\. How can I help\?/);
+      await expect
+        .poll(() => tab.evaluateInFrame(() => document.querySelector('.greeting')?.textContent ?? ''))
+        .toMatch(/^Hi, I'm Sunny\. How can I help\?/);
       const before = visitorTextsUpstream().length;
       await tab.click({ button: 'What are your opening hours?' });
-      await expect.poll(async () => (await messages(tab, '.bot')).join(' '), { timeout: 10_000 }).toMatch(/Monday to Friday/);
+      await expect
+        .poll(async () => (await messages(tab, '.bot')).join(' '), { timeout: 10_000 })
+        .toMatch(/Monday to Friday/);
       expect(await messages(tab, '.visitor')).toEqual(['What are your opening hours?']);
       expect(visitorTextsUpstream().slice(before)).toEqual(['What are your opening hours?']);
       // The picked button went with the greeting; the caret went on to the composer.
@@ -140,9 +163,15 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
     await withTab(async (tab) => {
       await openPanel(tab);
       await sendAndWaitForReply(tab, 'Nothing of this belongs to the host page');
-      const hostState = await tab.evaluate(() => ({ session: Object.keys(sessionStorage), local: Object.keys(localStorage), cookie: document.cookie }));
+      const hostState = await tab.evaluate(() => ({
+        session: Object.keys(sessionStorage),
+        local: Object.keys(localStorage),
+        cookie: document.cookie,
+      }));
       expect(hostState).toEqual({ session: [], local: [], cookie: '' });
-      const frameState = await tab.evaluateInFrame(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }));
+      const frameState = await tab.evaluateInFrame(
+        () => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }),
+      );
       expect(frameState).toMatch(/practice-chat:smile-dental/);
       expect(frameState).not.toMatch(/belongs to the host page/);
     });
@@ -154,9 +183,13 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
       await sendAndWaitForReply(tab, 'Do you take Delta Dental insurance?');
       await tab.reload();
       await openPanel(tab);
-      await expect.poll(() => messages(tab, '.visitor'), { timeout: 10_000 }).toContain('Do you take Delta Dental insurance?');
+      await expect
+        .poll(() => messages(tab, '.visitor'), { timeout: 10_000 })
+        .toContain('Do you take Delta Dental insurance?');
       await openPanel(tab, '/services');
-      await expect.poll(() => messages(tab, '.visitor'), { timeout: 10_000 }).toContain('Do you take Delta Dental insurance?');
+      await expect
+        .poll(() => messages(tab, '.visitor'), { timeout: 10_000 })
+        .toContain('Do you take Delta Dental insurance?');
     });
   });
 
@@ -165,8 +198,14 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
       await openPanel(tab);
       await send(tab, 'I have a question about my bill');
       await tab.click({ button: 'Talk to a person' });
-      await expect.poll(() => tab.evaluateInFrame(() => document.querySelector('.notice')?.textContent ?? '')).toMatch(/team member has been asked to join/);
-      await expect.poll(() => tab.evaluateInFrame(() => document.querySelector('.message.agent .author')?.textContent ?? ''), { timeout: 10_000 }).toMatch(/\(team member\)$/);
+      await expect
+        .poll(() => tab.evaluateInFrame(() => document.querySelector('.notice')?.textContent ?? ''))
+        .toMatch(/team member has been asked to join/);
+      await expect
+        .poll(() => tab.evaluateInFrame(() => document.querySelector('.message.agent .author')?.textContent ?? ''), {
+          timeout: 10_000,
+        })
+        .toMatch(/\(team member\)$/);
     });
   });
 
@@ -175,8 +214,16 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
       await openPanel(tab);
       await sendAndWaitForReply(tab, 'What are your opening hours?');
       await tab.click({ button: 'End chat' });
-      await expect.poll(() => tab.evaluateInFrame(() => [...document.querySelectorAll('button')].some((button) => button.textContent === 'Start a new chat'))).toBe(true);
-      expect(await tab.evaluateInFrame(() => Object.keys(sessionStorage).filter((key) => key.startsWith('practice-chat')))).toEqual([]);
+      await expect
+        .poll(() =>
+          tab.evaluateInFrame(() =>
+            [...document.querySelectorAll('button')].some((button) => button.textContent === 'Start a new chat'),
+          ),
+        )
+        .toBe(true);
+      expect(
+        await tab.evaluateInFrame(() => Object.keys(sessionStorage).filter((key) => key.startsWith('practice-chat'))),
+      ).toEqual([]);
       await tab.reload();
       await openPanel(tab);
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -190,9 +237,13 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
       await tab.press('Tab');
       expect((await widget(tab)).focus).toBe('launcher BUTTON');
       await tab.press('Enter');
-      await expect.poll(() => tab.evaluateInFrame(() => !!document.querySelector('textarea')), { timeout: 10_000 }).toBe(true);
+      await expect
+        .poll(() => tab.evaluateInFrame(() => !!document.querySelector('textarea')), { timeout: 10_000 })
+        .toBe(true);
       await tab.type('Is parking available');
-      await expect.poll(() => tab.evaluateInFrame(() => document.querySelector('textarea')!.value)).toBe('Is parking available');
+      await expect
+        .poll(() => tab.evaluateInFrame(() => document.querySelector('textarea')!.value))
+        .toBe('Is parking available');
       await tab.press('Tab');
       expect(await tab.evaluateInFrame(() => document.activeElement?.className)).toMatch(/\bsend\b/);
       await tab.press('Shift+Tab');
@@ -200,7 +251,9 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
       await tab.press('Enter');
       await expect.poll(() => messages(tab, '.visitor'), { timeout: 10_000 }).toEqual(['Is parking available']);
       await tab.press('Escape');
-      await expect.poll(() => widget(tab)).toMatchObject({ expanded: 'false', frameShown: false, focus: 'launcher BUTTON' });
+      await expect
+        .poll(() => widget(tab))
+        .toMatchObject({ expanded: 'false', frameShown: false, focus: 'launcher BUTTON' });
     });
   });
 
@@ -209,9 +262,16 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
       async (tab) => {
         await openPanel(tab);
         const layout = await tab.evaluate(() => {
-          const frame = document.querySelector('practice-chat')!.shadowRoot!.querySelector('iframe')!.getBoundingClientRect();
+          const frame = document
+            .querySelector('practice-chat')!
+            .shadowRoot!.querySelector('iframe')!
+            .getBoundingClientRect();
           // Rounded: WebKit lays 100vw out to a fraction of a pixel less than innerWidth.
-          return { width: innerWidth, height: innerHeight, frame: [frame.left, frame.top, frame.width, frame.height].map(Math.round) };
+          return {
+            width: innerWidth,
+            height: innerHeight,
+            frame: [frame.left, frame.top, frame.width, frame.height].map(Math.round),
+          };
         });
         // WebKitGTK cannot narrow its window below about 447 px: still a phone's layout (at most 480 px).
         expect(layout.width).toBeLessThanOrEqual(480);
@@ -239,13 +299,16 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
               grows: CSS.supports('field-sizing', 'content'),
               height: field.clientHeight,
               lineHeight: parseFloat(getComputedStyle(field).fontSize) * 1.15,
-              scrollable: field.scrollHeight > field.clientHeight && /auto|scroll/.test(getComputedStyle(field).overflowY),
+              scrollable:
+                field.scrollHeight > field.clientHeight && /auto|scroll/.test(getComputedStyle(field).overflowY),
               sendInView: send.bottom <= innerHeight && send.right <= innerWidth,
             };
           });
         const empty = await box();
         await tab.click({ css: 'textarea' });
-        await tab.type('I would like to book a cleaning for my daughter and for myself, ideally on the same afternoon next week, if you have two slots free after school hours.');
+        await tab.type(
+          'I would like to book a cleaning for my daughter and for myself, ideally on the same afternoon next week, if you have two slots free after school hours.',
+        );
         const full = await box();
         await tab.screenshot(join(tmpdir(), `practice-chat-composer-${engine.name}.png`));
         expect(full.sendInView).toBe(true);
@@ -266,7 +329,13 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
       await sendAndWaitForReply(tab, 'What are your opening hours? https://smile.example/hours');
       await tab.injectIntoFrame(AXE_SOURCE);
       const violations = await tab.evaluateInFrame(async () => {
-        const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
+        const axe = (
+          window as unknown as {
+            axe: {
+              run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }>;
+            };
+          }
+        ).axe;
         const result = await axe.run(document, { resultTypes: ['violations'] });
         return result.violations.map((violation) => `${violation.id} (${violation.nodes.length})`);
       });

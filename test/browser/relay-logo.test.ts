@@ -32,7 +32,10 @@ beforeAll(async () => {
     startProduct({ simulator: { logoUrlLifetimeSeconds: 2 } }),
     startProduct({ simulator: { logoImage: { body: HOSTILE_SVG, contentType: 'image/svg+xml' } } }),
   ]);
-  host = await serveHostPages({ '/': () => strictPage(product.relayUrl), '/hostile': () => strictPage(hostile.relayUrl) });
+  host = await serveHostPages({
+    '/': () => strictPage(product.relayUrl),
+    '/hostile': () => strictPage(hostile.relayUrl),
+  });
 });
 afterAll(async () => {
   await Promise.all([browser?.close(), product?.close(), hostile?.close(), host?.close()]);
@@ -40,7 +43,10 @@ afterAll(async () => {
 
 /** The rendered image's source and whether it decoded (a blocked or failed image has no natural width). */
 const imageState = (frameOrPage: Page | Frame, selector: string) =>
-  frameOrPage.locator(selector).evaluate((image: HTMLImageElement) => ({ src: image.currentSrc, loaded: image.complete && image.naturalWidth > 0 }));
+  frameOrPage.locator(selector).evaluate((image: HTMLImageElement) => ({
+    src: image.currentSrc,
+    loaded: image.complete && image.naturalWidth > 0,
+  }));
 
 async function openStrictPage(path = '/') {
   const opened = await openPage(browser);
@@ -67,15 +73,19 @@ describe('the logo from the relay in real Chromium', () => {
       const { context, page, violations } = await openStrictPage();
       try {
         await page.locator('practice-chat button img').waitFor({ state: 'attached' });
-        await expect.poll(() => imageState(page, 'practice-chat button img')).toEqual({
-          src: expect.stringMatching(new RegExp(`^${product.relayUrl}/v1/logo\\?client_id=smile-dental&v=`)),
-          loaded: true,
-        });
+        await expect
+          .poll(() => imageState(page, 'practice-chat button img'))
+          .toEqual({
+            src: expect.stringMatching(new RegExp(`^${product.relayUrl}/v1/logo\\?client_id=smile-dental&v=`)),
+            loaded: true,
+          });
         const frame = await openPanel(page);
-        await expect.poll(() => imageState(frame, 'img.avatar')).toEqual({
-          src: expect.stringMatching(new RegExp(`^${product.relayUrl}/v1/logo\\?`)),
-          loaded: true,
-        });
+        await expect
+          .poll(() => imageState(frame, 'img.avatar'))
+          .toEqual({
+            src: expect.stringMatching(new RegExp(`^${product.relayUrl}/v1/logo\\?`)),
+            loaded: true,
+          });
         expect(violations, round).toEqual([]);
       } finally {
         await context.close();
@@ -85,7 +95,7 @@ describe('the logo from the relay in real Chromium', () => {
     }
   });
 
-  it('never runs an SVG logo\'s script, shown in the panel or opened directly', async () => {
+  it("never runs an SVG logo's script, shown in the panel or opened directly", async () => {
     const { context, page } = await openStrictPage('/hostile');
     const ran: string[] = [];
     context.on('console', (line) => {
@@ -102,7 +112,9 @@ describe('the logo from the relay in real Chromium', () => {
       expect(await direct.locator('rect').count()).toBe(1);
       expect(await direct.evaluate(() => document.documentElement.getAttribute('data-ran'))).toBeNull();
       expect(ran).toEqual([]);
-      expect(response?.headers()['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+      expect(response?.headers()['content-security-policy']).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      );
     } finally {
       await context.close();
     }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
+import { smileDentalPage } from '../support/host-page.ts';
 
 let browser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
@@ -13,8 +14,7 @@ let host: HostPageServer;
 beforeAll(async () => {
   [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
   host = await serveHostPages({
-    '/': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${product.relayUrl}/loader.js" data-client-id="smile-dental"></script></body></html>`,
+    '/': smileDentalPage(product.relayUrl),
   });
 });
 afterAll(async () => {

@@ -15,9 +15,15 @@ let upstream: SimulatorServer;
 let token: string;
 
 beforeAll(async () => {
-  [browser, upstream] = await Promise.all([launchBrowser(), startSimulatorServer({ port: 0, botReplyDelayMs: 50, agentJoinDelayMs: 60_000 })]);
+  [browser, upstream] = await Promise.all([
+    launchBrowser(),
+    startSimulatorServer({ port: 0, botReplyDelayMs: 50, agentJoinDelayMs: 60_000 }),
+  ]);
   const { username, password } = upstream.simulator.seed;
-  const answer = await fetch(`${upstream.url}/api/oauth/token/`, { method: 'POST', body: new URLSearchParams({ username, password }) });
+  const answer = await fetch(`${upstream.url}/api/oauth/token/`, {
+    method: 'POST',
+    body: new URLSearchParams({ username, password }),
+  });
   token = ((await answer.json()) as { access_token: string }).access_token;
 });
 
@@ -36,7 +42,11 @@ async function api<T>(path: string, method = 'GET', body?: unknown): Promise<T> 
 }
 
 async function openConversation(practice: string, visitorText: string, language?: string): Promise<string> {
-  const { id } = await api<{ id: string }>('/api/conversations/', 'POST', { practice, channel: 'webchat', ...(language && { language }) });
+  const { id } = await api<{ id: string }>('/api/conversations/', 'POST', {
+    practice,
+    channel: 'webchat',
+    ...(language && { language }),
+  });
   await api(`/api/conversations/${id}/messages/`, 'POST', { text: visitorText, sender: 'visitor' });
   return id;
 }
@@ -44,7 +54,13 @@ async function openConversation(practice: string, visitorText: string, language?
 async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((violation) => `${violation.id} (${violation.nodes.length})`);
   });
@@ -85,9 +101,17 @@ describe('the simulator’s staff page', () => {
       await page.keyboard.press('Enter');
 
       type Messages = { results: Array<{ sender: string; author_name: string; text: string }> };
-      await expect.poll(async () => (await api<Messages>(`/api/conversations/${id}/messages/?after=0`)).results.at(-1), { timeout: 10_000 }).toEqual(
-        expect.objectContaining({ sender: 'agent', author_name: 'Grace', text: 'Hello, this is Grace. We open at 8 tomorrow.' }),
-      );
+      await expect
+        .poll(async () => (await api<Messages>(`/api/conversations/${id}/messages/?after=0`)).results.at(-1), {
+          timeout: 10_000,
+        })
+        .toEqual(
+          expect.objectContaining({
+            sender: 'agent',
+            author_name: 'Grace',
+            text: 'Hello, this is Grace. We open at 8 tomorrow.',
+          }),
+        );
       expect(await api<{ mode: string }>(`/api/conversations/${id}/`)).toMatchObject({ mode: 'agent', status: 'open' });
       await expect.poll(() => log.innerText()).toContain('Grace (team member)');
       await expect.poll(() => reply.inputValue()).toBe('');
@@ -97,7 +121,9 @@ describe('the simulator’s staff page', () => {
       expect(await axeViolations(page)).toEqual([]);
 
       await page.getByRole('button', { name: 'Resolve conversation' }).press('Enter');
-      await expect.poll(async () => (await api<{ status: string }>(`/api/conversations/${id}/`)).status, { timeout: 10_000 }).toBe('resolved');
+      await expect
+        .poll(async () => (await api<{ status: string }>(`/api/conversations/${id}/`)).status, { timeout: 10_000 })
+        .toBe('resolved');
       await expect.poll(() => reply.isDisabled()).toBe(true);
       await expect.poll(() => items.nth(0).innerText(), { timeout: 10_000 }).toMatch(/resolved · agent mode/);
       expect(await axeViolations(page)).toEqual([]);

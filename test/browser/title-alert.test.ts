@@ -7,15 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
+import { smileDentalPage } from '../support/host-page.ts';
 
 let browser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
 let host: HostPageServer;
 
 const relay = () => `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
-const hostPage = (attributes = '') =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${relay()}/loader.js" data-client-id="smile-dental" data-locale="en" ${attributes}></script></body></html>`;
+const hostPage = (attributes = '') => smileDentalPage(relay(), ` data-locale="en" ${attributes}`);
 
 beforeAll(async () => {
   [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
@@ -34,7 +33,11 @@ async function startConversation(tab: Page, text: string, path = '/'): Promise<F
   await tab.evaluate(() => {
     const seen: string[] = [document.title];
     (window as unknown as { titles: string[] }).titles = seen;
-    new MutationObserver(() => seen.push(document.title)).observe(document.head, { subtree: true, childList: true, characterData: true });
+    new MutationObserver(() => seen.push(document.title)).observe(document.head, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
   });
   await tab.locator('practice-chat button').click();
   const frameElement = tab.locator('practice-chat iframe');
@@ -50,7 +53,10 @@ async function startConversation(tab: Page, text: string, path = '/'): Promise<F
 async function setHidden(tab: Page, frame: Frame, hidden: boolean) {
   for (const target of [tab, frame]) {
     await target.evaluate((value) => {
-      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (value ? 'hidden' : 'visible') });
+      Object.defineProperty(document, 'visibilityState', {
+        configurable: true,
+        get: () => (value ? 'hidden' : 'visible'),
+      });
       Object.defineProperty(document, 'hidden', { configurable: true, get: () => value });
       document.dispatchEvent(new Event('visibilitychange'));
     }, hidden);
@@ -58,8 +64,11 @@ async function setHidden(tab: Page, frame: Frame, hidden: boolean) {
 }
 
 function teamMemberWrites(visitorText: string, text: string) {
-  const id = [...product.simulator.store.messages.entries()].find(([, messages]) => messages.some((message) => message.text === visitorText))?.[0];
-  if (id === undefined || !product.simulator.writeAs(id, 'agent', text)) throw new Error('no conversation upstream with that visitor message');
+  const id = [...product.simulator.store.messages.entries()].find(([, messages]) =>
+    messages.some((message) => message.text === visitorText),
+  )?.[0];
+  if (id === undefined || !product.simulator.writeAs(id, 'agent', text))
+    throw new Error('no conversation upstream with that visitor message');
 }
 
 const agentTexts = (frame: Frame) => frame.locator('.message.agent .text').allInnerTexts();

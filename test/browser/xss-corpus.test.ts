@@ -20,7 +20,10 @@ beforeAll(async () => {
   [browser, product] = await Promise.all([
     launchBrowser(),
     // One visitor types the whole corpus; the per-conversation quota is not what this suite is about.
-    startProduct({ relayHost: 'chat.vendor-relay.test', environment: { MESSAGES_PER_MINUTE_PER_CONVERSATION: '1000' } }),
+    startProduct({
+      relayHost: 'chat.vendor-relay.test',
+      environment: { MESSAGES_PER_MINUTE_PER_CONVERSATION: '1000' },
+    }),
   ]);
   const relay = `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
   host = await serveHostPages({
@@ -64,17 +67,30 @@ function scan(target: Frame | Page): Promise<Scan> {
     const safe = new RegExp(safeHref, 'i');
     const all = [...document.querySelectorAll('*')];
     const onAttributes = all.flatMap((element) =>
-      [...element.attributes].filter((attribute) => /^on/i.test(attribute.name)).map((attribute) => `${element.tagName} ${attribute.name}`),
+      [...element.attributes]
+        .filter((attribute) => /^on/i.test(attribute.name))
+        .map((attribute) => `${element.tagName} ${attribute.name}`),
     );
     const unsafeHrefs = [...document.querySelectorAll('[href], [action], [formaction], [xlink\\:href]')]
-      .map((element) => element.getAttribute('href') ?? element.getAttribute('action') ?? element.getAttribute('formaction') ?? '')
+      .map(
+        (element) =>
+          element.getAttribute('href') ?? element.getAttribute('action') ?? element.getAttribute('formaction') ?? '',
+      )
       // The panel's own stylesheet link is the one same-origin href the page has.
       .filter((href) => !href.startsWith('/assets/') && !safe.test(href));
     const allowed = new Set(['LI', 'P', 'A', 'SPAN', 'DIV', 'TIME', 'BUTTON', 'UL', 'OL', 'STRONG', 'SMALL']);
     const list = document.querySelector('.messages');
-    const foreignTags = [...(list?.querySelectorAll('*') ?? [])].map((element) => element.tagName).filter((tag) => !allowed.has(tag));
+    const foreignTags = [...(list?.querySelectorAll('*') ?? [])]
+      .map((element) => element.tagName)
+      .filter((tag) => !allowed.has(tag));
     const texts = [...document.querySelectorAll('.message .text')].map((element) => element.textContent ?? '');
-    return { hits: [...((window as unknown as { __xssHits: unknown[] }).__xssHits ?? [])], onAttributes, unsafeHrefs, foreignTags, texts };
+    return {
+      hits: [...((window as unknown as { __xssHits: unknown[] }).__xssHits ?? [])],
+      onAttributes,
+      unsafeHrefs,
+      foreignTags,
+      texts,
+    };
   }, SAFE_HREF.source);
 }
 
@@ -110,7 +126,9 @@ describe('the XSS corpus in the real panel', () => {
     });
     try {
       // A page with no CSP that renders a payload as HTML, as a broken panel would.
-      await control.setContent(`<ul class="messages"><li class="message"><p class="text">${PAYLOADS[9]}</p></li></ul><a href="javascript:void 0">x</a>`);
+      await control.setContent(
+        `<ul class="messages"><li class="message"><p class="text">${PAYLOADS[9]}</p></li></ul><a href="javascript:void 0">x</a>`,
+      );
       await expect.poll(async () => (await scan(control)).hits).toEqual([9]);
       const result = await scan(control);
       expect(result.onAttributes).toEqual(['IMG onerror']);
@@ -127,13 +145,26 @@ describe('the XSS corpus in the real panel', () => {
     const start = 'Starting the XSS corpus run';
     await typeAndSend(frame, start);
     await expect.poll(() => product.simulator.store.messages.size, { timeout: 10_000 }).toBeGreaterThan(0);
-    await expect.poll(() => { try { return upstreamConversationWith(start); } catch { return null; } }, { timeout: 10_000 }).not.toBeNull();
+    await expect
+      .poll(
+        () => {
+          try {
+            return upstreamConversationWith(start);
+          } catch {
+            return null;
+          }
+        },
+        { timeout: 10_000 },
+      )
+      .not.toBeNull();
     const conversationId = upstreamConversationWith(start);
     // The panel keeps the latest 100 messages in the page: check in batches that fit.
     for (let from = 0; from < PAYLOADS.length; from += 40) {
       const batch = PAYLOADS.slice(from, from + 40);
       batch.forEach((payload, offset) => {
-        expect(product.simulator.writeAs(conversationId, (from + offset) % 2 === 0 ? 'bot' : 'agent', payload)).toBe(true);
+        expect(product.simulator.writeAs(conversationId, (from + offset) % 2 === 0 ? 'bot' : 'agent', payload)).toBe(
+          true,
+        );
       });
       await expect.poll(async () => (await scan(frame)).texts.includes(batch.at(-1)!), { timeout: 15_000 }).toBe(true);
       await expectClean(batch);
@@ -141,13 +172,19 @@ describe('the XSS corpus in the real panel', () => {
   }, 120_000);
 
   it('typed by the visitor: zero executed, shown as exact text', async () => {
-    for (let from = 0; from < PAYLOADS.length; from += 10) await typeAndSend(frame, PAYLOADS.slice(from, from + 10).join('\n'), 'paste');
+    for (let from = 0; from < PAYLOADS.length; from += 10)
+      await typeAndSend(frame, PAYLOADS.slice(from, from + 10).join('\n'), 'paste');
     const last = PAYLOADS.slice(Math.floor((PAYLOADS.length - 1) / 10) * 10).join('\n');
     await expect.poll(async () => (await scan(frame)).texts.includes(last), { timeout: 15_000 }).toBe(true);
     await expectClean([last]);
     // And upstream got exactly what was typed (the panel shows a message at once, before its send completes: wait).
-    const typed = () => [...product.simulator.store.messages.values()].flat().filter((message) => message.sender === 'visitor').map((message) => message.text);
+    const typed = () =>
+      [...product.simulator.store.messages.values()]
+        .flat()
+        .filter((message) => message.sender === 'visitor')
+        .map((message) => message.text);
     await expect.poll(() => typed().includes(last), { timeout: 15_000 }).toBe(true);
-    for (let from = 0; from < PAYLOADS.length; from += 10) expect(typed()).toContain(PAYLOADS.slice(from, from + 10).join('\n'));
+    for (let from = 0; from < PAYLOADS.length; from += 10)
+      expect(typed()).toContain(PAYLOADS.slice(from, from + 10).join('\n'));
   }, 120_000);
 });

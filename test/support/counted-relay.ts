@@ -7,12 +7,19 @@ import { readSettings } from '../../src/relay/settings.ts';
 import { createUpstreamClient, type UpstreamClient } from '../../src/relay/upstream/index.ts';
 import type { SimulatorServer } from '../../src/simulator/server.ts';
 
-export type FrameCall = (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
+export type FrameCall = (
+  path: string,
+  init?: { method?: string; body?: unknown; headers?: Record<string, string> },
+) => Promise<Response>;
 
 /** `environment` adds to NODE_ENV=test and PORT=0; the caller closes `relay`. */
 export async function startCountedRelay(simulator: SimulatorServer, environment: Record<string, string> = {}) {
   const settings = readSettings({ NODE_ENV: 'test', PORT: '0', ...environment }, () => new Uint8Array(32).fill(4));
-  const client = createUpstreamClient({ baseUrl: simulator.url, username: simulator.simulator.seed.username, password: simulator.simulator.seed.password });
+  const client = createUpstreamClient({
+    baseUrl: simulator.url,
+    username: simulator.simulator.seed.username,
+    password: simulator.simulator.seed.password,
+  });
   let reads = 0;
   const upstream: UpstreamClient = {
     ...client,

@@ -5,9 +5,27 @@ import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
 const TOOLS = [
-  { name: 'redis-server', variable: 'REDIS_SERVER_PATH', path: '/usr/bin/redis-server', debianPackage: 'redis-server', why: 'The shared-state tests need a real Redis server (or valkey-server).' },
-  { name: 'promtool', variable: 'PROMTOOL_PATH', path: '/usr/bin/promtool', debianPackage: 'prometheus', why: "The metrics tests check the relay's metrics and alert rules with Prometheus' promtool." },
-  { name: 'nginx', variable: 'NGINX_PATH', path: '/usr/sbin/nginx', debianPackage: 'nginx', why: 'The deployment tests put the shipped nginx configuration in front of two relays.' },
+  {
+    name: 'redis-server',
+    variable: 'REDIS_SERVER_PATH',
+    path: '/usr/bin/redis-server',
+    debianPackage: 'redis-server',
+    why: 'The shared-state tests need a real Redis server (or valkey-server).',
+  },
+  {
+    name: 'promtool',
+    variable: 'PROMTOOL_PATH',
+    path: '/usr/bin/promtool',
+    debianPackage: 'prometheus',
+    why: "The metrics tests check the relay's metrics and alert rules with Prometheus' promtool.",
+  },
+  {
+    name: 'nginx',
+    variable: 'NGINX_PATH',
+    path: '/usr/sbin/nginx',
+    debianPackage: 'nginx',
+    why: 'The deployment tests put the shipped nginx configuration in front of two relays.',
+  },
 ];
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -26,27 +44,34 @@ for (const tool of TOOLS) {
 if (missing.length > 0) {
   if (!(isRoot && isDebian)) fail(`No ${missing[0].name} found.`, missing[0]);
   const packages = missing.map((tool) => tool.debianPackage);
-  console.log(`${missing.map((tool) => tool.name).join(', ')} not found: installing the Debian package(s) ${packages.join(', ')} for the tests…`);
+  console.log(
+    `${missing.map((tool) => tool.name).join(', ')} not found: installing the Debian package(s) ${packages.join(', ')} for the tests…`,
+  );
   try {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], {
+      stdio: 'inherit',
+      env,
+    });
   } catch {
     fail(`apt-get could not install ${packages.join(', ')}.`, missing[0]);
   }
-  for (const tool of missing) if (!existsSync(tool.path)) fail(`apt-get finished, but ${tool.path} is still missing.`, tool);
+  for (const tool of missing)
+    if (!existsSync(tool.path)) fail(`apt-get finished, but ${tool.path} is still missing.`, tool);
 }
 
 // Fonts: the locale tests fail when a glyph of a catalog has no font (test/browser/locale-drawing.test.ts). Debian's
 // base fonts cover the Latin, Cyrillic, Arabic and Vietnamese catalogs; Korean, Japanese and Chinese need a CJK font.
 const FONTS = { debianPackage: 'fonts-noto-cjk', languages: ['ko', 'ja', 'zh-cn', 'zh-tw'] };
-const fontless = () => FONTS.languages.filter((language) => {
-  try {
-    return execFileSync('fc-list', [`:lang=${language}`, 'family'], { encoding: 'utf8' }).trim() === '';
-  } catch {
-    return true;
-  }
-});
+const fontless = () =>
+  FONTS.languages.filter((language) => {
+    try {
+      return execFileSync('fc-list', [`:lang=${language}`, 'family'], { encoding: 'utf8' }).trim() === '';
+    } catch {
+      return true;
+    }
+  });
 if (fontless().length > 0) {
   const why = `No font for ${fontless().join(', ')}: the locale tests would see missing-glyph boxes.`;
   if (!(isRoot && isDebian)) failFonts(why);
@@ -54,15 +79,21 @@ if (fontless().length > 0) {
   try {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', FONTS.debianPackage], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', FONTS.debianPackage], {
+      stdio: 'inherit',
+      env,
+    });
   } catch {
     failFonts(`apt-get could not install ${FONTS.debianPackage}.`);
   }
-  if (fontless().length > 0) failFonts(`apt-get finished, but fontconfig still has no font for ${fontless().join(', ')}.`);
+  if (fontless().length > 0)
+    failFonts(`apt-get finished, but fontconfig still has no font for ${fontless().join(', ')}.`);
 }
 
 function failFonts(why) {
-  console.error(`${why}\nInstall a CJK font that fontconfig finds (Debian/Ubuntu: sudo apt-get install ${FONTS.debianPackage}).`);
+  console.error(
+    `${why}\nInstall a CJK font that fontconfig finds (Debian/Ubuntu: sudo apt-get install ${FONTS.debianPackage}).`,
+  );
   process.exit(1);
 }
 

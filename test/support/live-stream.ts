@@ -28,34 +28,57 @@ export function readStream(answer: Response): OpenedStream {
         const { value, done } = await reader.read();
         if (done) break;
         raw += value;
-        let boundary: number;
-        while ((boundary = raw.indexOf('\n\n')) !== -1) {
+        for (let boundary = raw.indexOf('\n\n'); boundary !== -1; boundary = raw.indexOf('\n\n')) {
           const frame = raw.slice(0, boundary);
           raw = raw.slice(boundary + 2);
-          const fields = Object.fromEntries(frame.split('\n').filter((line) => !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
-          events.push(frame.startsWith(':') ? { event: 'comment', data: frame.slice(2) } : { event: fields.event ?? 'message', id: fields.id, data: fields.data === undefined ? undefined : JSON.parse(fields.data) });
-          waiters.splice(0).forEach((wake) => wake());
+          const fields = Object.fromEntries(
+            frame
+              .split('\n')
+              .filter((line) => !line.startsWith(':'))
+              .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
+          );
+          events.push(
+            frame.startsWith(':')
+              ? { event: 'comment', data: frame.slice(2) }
+              : {
+                  event: fields.event ?? 'message',
+                  id: fields.id,
+                  data: fields.data === undefined ? undefined : JSON.parse(fields.data),
+                },
+          );
+          waiters.splice(0).forEach((wake) => {
+            wake();
+          });
         }
       }
     } catch {
       // cancelled by the test
     }
     ended = true;
-    waiters.splice(0).forEach((wake) => wake());
+    waiters.splice(0).forEach((wake) => {
+      wake();
+    });
   })();
   const next = async (predicate: (event: StreamEvent) => boolean, timeoutMs = 5000) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = events.find(predicate);
       if (found) return found;
-      if (ended || Date.now() > deadline) throw new Error(`no such event within ${timeoutMs} ms; got ${JSON.stringify(events)}`);
+      if (ended || Date.now() > deadline)
+        throw new Error(`no such event within ${timeoutMs} ms; got ${JSON.stringify(events)}`);
       await new Promise<void>((resolve) => {
         waiters.push(resolve);
         setTimeout(resolve, 100);
       });
     }
   };
-  return { answer, events, next, ended: () => ended, cancel: async () => void (await answer.body?.cancel().catch(() => {})) };
+  return {
+    answer,
+    events,
+    next,
+    ended: () => ended,
+    cancel: async () => void (await answer.body?.cancel().catch(() => {})),
+  };
 }
 
 export const messageTexts = (events: StreamEvent[]) =>

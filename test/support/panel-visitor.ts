@@ -11,6 +11,8 @@ export interface PanelVisitor {
   delivery(): Array<{ text: string; delivery: string | null }>;
   /** Resolves when every visitor message is sent; rejects if one is shown as failed. */
   allSent(timeoutMs: number): Promise<void>;
+  /** The visitor presses "Try again" on each message shown as not sent (same Idempotency-Key); how many. */
+  retryFailed(): number;
   dispose(): void;
 }
 
@@ -18,15 +20,12 @@ export function createPanelVisitor(relayUrl: string, clientId = 'demo-client'): 
   const origin = new URL(relayUrl).origin;
   // A browser adds Origin to the frame's POSTs by itself; Node's fetch does not, so it is added here as the browser
   // would (the frame is on the relay's origin).
-  const transport = createTransport(
-    (input, init) => {
-      const method = (init?.method ?? 'GET').toUpperCase();
-      const headers = new Headers(init?.headers);
-      if (method !== 'GET') headers.set('Origin', origin);
-      return fetch(input, { ...init, headers });
-    },
-    origin,
-  );
+  const transport = createTransport((input, init) => {
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const headers = new Headers(init?.headers);
+    if (method !== 'GET') headers.set('Origin', origin);
+    return fetch(input, { ...init, headers });
+  }, origin);
   const model = createChatModel({
     transport,
     clientId,
@@ -51,9 +50,17 @@ export function createPanelVisitor(relayUrl: string, clientId = 'demo-client'): 
         const failed = messages.filter((message) => message.delivery === 'failed');
         if (failed.length > 0) throw new Error(`${failed.length} message(s) shown as not sent`);
         if (messages.every((message) => message.delivery === 'sent')) return;
-        if (Date.now() > end) throw new Error(`not all sent in time: ${JSON.stringify(messages.map((message) => message.delivery))}`);
+        if (Date.now() > end)
+          throw new Error(`not all sent in time: ${JSON.stringify(messages.map((message) => message.delivery))}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
+    },
+    retryFailed() {
+      const failed = visitorMessages().filter((message) => message.delivery === 'failed');
+      failed.forEach((message) => {
+        model.retry(message.key);
+      });
+      return failed.length;
     },
     dispose: () => model.dispose(),
   };

@@ -28,12 +28,24 @@ export interface ProductOptions {
   relayHost?: string;
 }
 
-
-export async function startProduct({ distDir = BUILT_DIST, environment = {}, simulator: simulatorOptions = {}, relayPort = 0, relayHost }: ProductOptions = {}) {
-  const upstream = await startSimulatorServer({ port: 0, botReplyDelayMs: 50, agentJoinDelayMs: 100, ...simulatorOptions });
+export async function startProduct({
+  distDir = BUILT_DIST,
+  environment = {},
+  simulator: simulatorOptions = {},
+  relayPort = 0,
+  relayHost,
+}: ProductOptions = {}) {
+  const upstream = await startSimulatorServer({
+    port: 0,
+    botReplyDelayMs: 50,
+    agentJoinDelayMs: 100,
+    ...simulatorOptions,
+  });
   const port = relayHost !== undefined && relayPort === 0 ? await freePort() : relayPort;
   const publicOrigin = relayHost === undefined ? {} : { PUBLIC_ORIGIN: `http://${relayHost}:${port}` };
-  const settings = readSettings({ NODE_ENV: 'test', PORT: String(port), ...publicOrigin, ...environment }, () => new Uint8Array(32).fill(9));
+  const settings = readSettings({ NODE_ENV: 'test', PORT: String(port), ...publicOrigin, ...environment }, () =>
+    new Uint8Array(32).fill(9),
+  );
   const logLines: string[] = [];
   const relayOptions = {
     settings,

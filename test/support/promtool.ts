@@ -5,6 +5,9 @@ import { existsSync } from 'node:fs';
 export const PROMTOOL = process.env.PROMTOOL_PATH || '/usr/bin/promtool';
 
 export function requirePromtool(): string {
-  if (!existsSync(PROMTOOL)) throw new Error(`${PROMTOOL} not found: these tests check with Prometheus' promtool (Debian: apt-get install prometheus; or set PROMTOOL_PATH).`);
+  if (!existsSync(PROMTOOL))
+    throw new Error(
+      `${PROMTOOL} not found: these tests check with Prometheus' promtool (Debian: apt-get install prometheus; or set PROMTOOL_PATH).`,
+    );
   return PROMTOOL;
 }

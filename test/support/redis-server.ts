@@ -19,23 +19,32 @@ export interface TestRedis {
   stop(): Promise<void>;
   /** Starts it again on the same port: empty, or with its data when `persistent`. */
   start(): Promise<void>;
+  /** Sends a signal to the running server: SIGSTOP hangs it (connections stay open, nothing answers), SIGCONT resumes. */
+  signal(signal: NodeJS.Signals): void;
   /** A client of its own, for assertions; closed by close(). */
   client: Redis;
   close(): Promise<void>;
 }
-
 
 export async function startTestRedis({ persistent = false }: { persistent?: boolean } = {}): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | null = null;
   // A directory of its own either way: a test may turn persistence on with CONFIG SET, which writes into it.
   const dataDir = mkdtempSync(join(tmpdir(), 'pwc-redis-'));
-  const storage = ['--dir', dataDir, ...(persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'])];
+  const storage = [
+    '--dir',
+    dataDir,
+    ...(persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
+  ];
 
   async function start(): Promise<void> {
-    child = spawn(REDIS_SERVER_PATH, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...storage, '--protected-mode', 'yes'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      REDIS_SERVER_PATH,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...storage, '--protected-mode', 'yes'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('redis-server did not start within 10 s')), 10_000);
       child!.stdout!.on('data', (chunk: Buffer) => {
@@ -70,6 +79,7 @@ export async function startTestRedis({ persistent = false }: { persistent?: bool
     port,
     stop,
     start,
+    signal: (signal) => void child?.kill(signal),
     client,
     close: async () => {
       client.disconnect();

@@ -15,7 +15,6 @@ export interface RelayProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-
 export async function startRelayProcess(environment: Record<string, string>): Promise<RelayProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,

@@ -23,11 +23,16 @@ export async function startSlowUpstream({ delayMs }: { delayMs: number }) {
     const body = await bodyOf(request);
     if (request.method === 'POST' && /\/messages\/?$/.test(request.url ?? '')) {
       sendsArrived += 1;
-      arrivals.splice(0).forEach((arrived) => arrived());
+      arrivals.splice(0).forEach((arrived) => {
+        arrived();
+      });
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
     const headers = Object.fromEntries(
-      Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && !['host', 'connection', 'content-length'].includes(entry[0])),
+      Object.entries(request.headers).filter(
+        (entry): entry is [string, string] =>
+          typeof entry[1] === 'string' && !['host', 'connection', 'content-length'].includes(entry[0]),
+      ),
     );
     const answer = await fetch(`${simulator.url}${request.url}`, {
       method: request.method ?? 'GET',
@@ -35,7 +40,9 @@ export async function startSlowUpstream({ delayMs }: { delayMs: number }) {
       ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
     });
     const bytes = Buffer.from(await answer.arrayBuffer());
-    response.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/octet-stream' });
+    response.writeHead(answer.status, {
+      'Content-Type': answer.headers.get('content-type') ?? 'application/octet-stream',
+    });
     response.end(bytes);
   }
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
@@ -61,9 +68,18 @@ export async function startSlowUpstream({ delayMs }: { delayMs: number }) {
  * Starts a conversation on the relay, then a send that the slow upstream holds; resolves once the send has reached the
  * upstream, with the browser's pending answer.
  */
-export async function sendHeldByUpstream(relayUrl: string, upstream: Awaited<ReturnType<typeof startSlowUpstream>>, key: string, text: string) {
+export async function sendHeldByUpstream(
+  relayUrl: string,
+  upstream: Awaited<ReturnType<typeof startSlowUpstream>>,
+  key: string,
+  text: string,
+) {
   const headers = { 'Content-Type': 'application/json', Origin: relayUrl };
-  const created = await fetch(`${relayUrl}/v1/conversations`, { method: 'POST', headers, body: JSON.stringify({ client_id: 'demo-client' }) });
+  const created = await fetch(`${relayUrl}/v1/conversations`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ client_id: 'demo-client' }),
+  });
   if (created.status !== 201) throw new Error(`could not start a conversation: ${created.status}`);
   const { conversation } = (await created.json()) as { conversation: string };
   const arrived = upstream.nextSendArrives();
@@ -73,7 +89,10 @@ export async function sendHeldByUpstream(relayUrl: string, upstream: Awaited<Ret
     body: JSON.stringify({ text }),
   });
   // A failed send must fail the test, not hang it until the arrival that never comes.
-  await Promise.race([arrived, send.then((response) => Promise.reject(new Error(`the send answered ${response.status} too early`)))]);
+  await Promise.race([
+    arrived,
+    send.then((response) => Promise.reject(new Error(`the send answered ${response.status} too early`))),
+  ]);
   return { send };
 }
 

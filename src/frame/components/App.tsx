@@ -6,7 +6,9 @@ import type { ChatModel } from '../model/chat-model.ts';
 import { Composer } from './Composer.tsx';
 import { Greeting } from './Greeting.tsx';
 import { Header } from './Header.tsx';
+import { coversPage, wrapTab } from '../covers-page.ts';
 import { MessageList } from './MessageList.tsx';
+import { StatusAnnouncer } from './StatusAnnouncer.tsx';
 import { sentenceGap } from '../text/sentence-gap.ts';
 
 export interface AppProps {
@@ -27,9 +29,30 @@ export interface AppProps {
   storageUnavailable?: boolean;
 }
 
-export function App({ model, configuration, strings, locale, maxLength, onClose, refreshLogo, composerRef, preview = false, storageUnavailable = false, onLanguage }: AppProps) {
+export function App({
+  model,
+  configuration,
+  strings,
+  locale,
+  maxLength,
+  onClose,
+  refreshLogo,
+  composerRef,
+  preview = false,
+  storageUnavailable = false,
+  onLanguage,
+}: AppProps) {
   const ownRef = useRef<HTMLTextAreaElement>(null);
   const inputRef = composerRef ?? ownRef;
+  const newChatRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  // The demo's preview sits in the demo page beside its settings: never modal there. Read at each render and each key,
+  // so a resized window is right by its next change.
+  const covers = () => !preview && coversPage();
+  // Where focus was before this render: an action that removes its own button (Talk to a person, End chat, Try
+  // again, Start a new chat) would otherwise leave it on <body>, where a screen reader says nothing useful.
+  const focusBefore = useRef<Element | null>(null);
+  focusBefore.current = document.activeElement;
   const [escalationError, setEscalationError] = useState<string | null>(null);
   const accent = accessibleAccent(configuration.icon_color);
   const phase = model.phase.value;
@@ -46,11 +69,27 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onClose();
-      else if (event.target === document.body && event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) inputRef.current?.focus();
+      // Where the panel covers the page it is modal: Tab never reaches the launcher or the page hidden beneath it.
+      // keyCode: WebKitGTK names Shift+Tab (its ISO_Left_Tab key) "Unidentified", but keeps Tab's code.
+      else if (event.keyCode === 9 && panelRef.current && covers()) wrapTab(event, panelRef.current);
+      else if (
+        event.target === document.body &&
+        event.key.length === 1 &&
+        !event.ctrlKey &&
+        !event.metaKey &&
+        !event.altKey
+      )
+        inputRef.current?.focus();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
+
+  useEffect(() => {
+    const active = document.activeElement;
+    if (focusBefore.current?.isConnected === false && (!active || active === document.body))
+      (inputRef.current ?? newChatRef.current)?.focus();
+  });
 
   async function escalate() {
     const failure = await model.escalate();
@@ -59,13 +98,24 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
 
   return (
     <div
+      ref={panelRef}
       class="panel"
       role="dialog"
+      aria-modal={covers()}
       aria-labelledby="chat-title"
       style={{ '--accent': accent.background, '--on-accent': accent.text }}
     >
       {/* Keyed by the logo, so a new configuration (the demo's preview) starts its logo checks afresh. */}
-      <Header key={configuration.logo_url ?? ''} botName={botName} logoUrl={configuration.logo_url} strings={strings} locale={locale} onLanguage={onLanguage} refreshLogo={refreshLogo} onClose={onClose} />
+      <Header
+        key={configuration.logo_url ?? ''}
+        botName={botName}
+        logoUrl={configuration.logo_url}
+        strings={strings}
+        locale={locale}
+        onLanguage={onLanguage}
+        refreshLogo={refreshLogo}
+        onClose={onClose}
+      />
       {preview && <p class="notice preview">{strings.preview}</p>}
       {storageUnavailable && !preview && <p class="notice no-resume">{strings.noResume}</p>}
       <p class="notice">
@@ -82,7 +132,13 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
           onTalkToPerson={() => (void escalate(), inputRef.current?.focus())}
         />
       ) : (
-        <MessageList messages={model.messages.value} strings={strings} locale={locale} onRetry={model.retry} greeting={strings.greeting(botName)} />
+        <MessageList
+          messages={model.messages.value}
+          strings={strings}
+          locale={locale}
+          onRetry={model.retry}
+          greeting={strings.greeting(botName)}
+        />
       )}
       {model.typing.value && (
         <p class="typing" aria-hidden="true">
@@ -93,12 +149,15 @@ export function App({ model, configuration, strings, locale, maxLength, onClose,
       {escalationError && <p class="notice trouble">{escalationError}</p>}
       {/* Announces each new reply once; the history is never read out again. */}
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">
-        {latest ? `${strings.newMessageAnnouncement(latest.sender === 'agent' ? strings.agentLabel(latest.authorName) : latest.authorName)}: ${latest.text}` : ''}
+        {latest
+          ? `${strings.newMessageAnnouncement(latest.sender === 'agent' ? strings.agentLabel(latest.authorName) : latest.authorName)}: ${latest.text}`
+          : ''}
       </div>
+      <StatusAnnouncer model={model} strings={strings} />
       {finished ? (
         <div class="ended">
           <p>{phase === 'resolved' ? strings.resolved : strings.ended}</p>
-          <button type="button" class="primary" onClick={() => (model.startNewChat(), inputRef.current?.focus())}>
+          <button ref={newChatRef} type="button" class="primary" onClick={model.startNewChat}>
             {strings.newChat}
           </button>
         </div>

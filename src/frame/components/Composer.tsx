@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Strings } from '../i18n.ts';
 import { findSensitiveNumbers, type SensitiveKind } from '../text/sensitive.ts';
 
@@ -16,6 +16,18 @@ export function Composer({ strings, maxLength, onSend, inputRef }: ComposerProps
   const [text, setText] = useState('');
   const [warning, setWarning] = useState<SensitiveKind[] | null>(null);
   const left = maxLength - text.length;
+  const editRef = useRef<HTMLButtonElement>(null);
+  const shown = warning !== null;
+
+  // The warning is a dialog: it takes focus, to the choice that keeps the message here.
+  useEffect(() => {
+    if (shown) editRef.current?.focus();
+  }, [shown]);
+
+  function closeWarning() {
+    setWarning(null);
+    inputRef?.current?.focus();
+  }
 
   // `current` is what the textarea holds right now: an Enter pressed before the last keystroke's render reached the
   // state would otherwise send nothing (or the text without its last characters).
@@ -32,16 +44,26 @@ export function Composer({ strings, maxLength, onSend, inputRef }: ComposerProps
   }
 
   return (
-    <div class="composer">
+    // biome-ignore lint/a11y/noStaticElementInteractions: not a control; it hears the Escape that bubbles from its own textarea and warning buttons
+    <div
+      class="composer"
+      onKeyDown={(event) => {
+        // Escape closes only the warning (the panel's own Escape, at the document, never hears it); the text stays.
+        if (event.key === 'Escape' && warning) {
+          event.stopPropagation();
+          closeWarning();
+        }
+      }}
+    >
       {warning && (
         <div class="warning" role="alertdialog" aria-labelledby="sensitive-title" aria-describedby="sensitive-body">
           <strong id="sensitive-title">{strings.sensitiveTitle}</strong>
           <p id="sensitive-body">{strings.sensitiveBody(warning)}</p>
           <div class="row">
-            <button type="button" class="secondary" onClick={() => (setWarning(null), inputRef?.current?.focus())}>
+            <button ref={editRef} type="button" class="secondary" onClick={closeWarning}>
               {strings.edit}
             </button>
-            <button type="button" class="primary" onClick={() => send(true)}>
+            <button type="button" class="primary" onClick={() => (send(true), inputRef?.current?.focus())}>
               {strings.sendAnyway}
             </button>
           </div>

@@ -15,7 +15,7 @@ interface GreetingProps {
  */
 export function Greeting({ botName, strings, onSuggest, onTalkToPerson }: GreetingProps) {
   return (
-    <div class="messages greeting" role="region" aria-label={strings.conversationLabel}>
+    <section class="messages greeting" aria-label={strings.conversationLabel}>
       <p class="bubble">{strings.greeting(botName)}</p>
       <ul class="suggestions" aria-label={strings.suggestionsLabel}>
         {strings.suggestions.map((text) => (
@@ -31,6 +31,6 @@ export function Greeting({ botName, strings, onSuggest, onTalkToPerson }: Greeti
           </button>
         </li>
       </ul>
-    </div>
+    </section>
   );
 }

@@ -78,10 +78,13 @@ export function createFollower(deps: FollowerDependencies) {
     live = false;
     streamFailures = 0;
     clearTimer(streamRetryTimer);
-    streamRetryTimer = setTimer(() => {
-      live = true;
-      catchUp();
-    }, Math.max(STREAM_RETRY_MS, retryAfterMs));
+    streamRetryTimer = setTimer(
+      () => {
+        live = true;
+        catchUp();
+      },
+      Math.max(STREAM_RETRY_MS, retryAfterMs),
+    );
     schedulePoll(0);
   }
 

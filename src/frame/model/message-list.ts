@@ -42,7 +42,12 @@ export function updateMessage(list: readonly ChatMessage[], key: string, change:
 /** The visitor's message was accepted: it takes the relay's id, unless a poll already brought that id in. */
 export function confirmSent(list: readonly ChatMessage[], key: string, sent: WireMessage): ChatMessage[] {
   if (list.some((message) => message.id === sent.id)) return list.filter((message) => message.key !== key);
-  return updateMessage(list, key, { id: sent.id, sequence: sent.sequence, createdAt: sent.created_at, delivery: 'sent' });
+  return updateMessage(list, key, {
+    id: sent.id,
+    sequence: sent.sequence,
+    createdAt: sent.created_at,
+    delivery: 'sent',
+  });
 }
 
 /**
@@ -50,7 +55,10 @@ export function confirmSent(list: readonly ChatMessage[], key: string, sent: Wir
  * message that comes after it in the conversation, so that two sources overlapping after a gap still show each message
  * once and in order; answers the list and the messages that were new.
  */
-export function mergeIncoming(list: readonly ChatMessage[], incoming: readonly WireMessage[]): { list: ChatMessage[]; added: ChatMessage[] } {
+export function mergeIncoming(
+  list: readonly ChatMessage[],
+  incoming: readonly WireMessage[],
+): { list: ChatMessage[]; added: ChatMessage[] } {
   const merged = [...list];
   const added: ChatMessage[] = [];
   const known = new Set(list.map((message) => message.id));

@@ -6,18 +6,31 @@ import type { Transport } from '../transport.ts';
 /** How long the preview bot and the preview team member take to answer, like the real ones. */
 export const PREVIEW_REPLY_MS = 600;
 
-export function createPreviewTransport(getConfiguration: Transport['getConfiguration'], now: () => number, botName: () => string): Transport {
+export function createPreviewTransport(
+  getConfiguration: Transport['getConfiguration'],
+  now: () => number,
+  botName: () => string,
+): Transport {
   const messages: Array<WireMessage & { visibleFrom: number }> = [];
   let status: ConversationStatus = 'open';
   let statusChangedAt = now();
 
   const add = (sender: WireMessage['sender'], author: string, text: string, delay = 0) => {
     const sequence = messages.length + 1;
-    const message = { id: `preview-${sequence}`, sequence, sender, author_name: author, text, created_at: new Date(now() + delay).toISOString(), visibleFrom: now() + delay };
+    const message = {
+      id: `preview-${sequence}`,
+      sequence,
+      sender,
+      author_name: author,
+      text,
+      created_at: new Date(now() + delay).toISOString(),
+      visibleFrom: now() + delay,
+    };
     messages.push(message);
     return message;
   };
-  const strip = ({ visibleFrom: _visibleFrom, ...message }: WireMessage & { visibleFrom: number }): WireMessage => message;
+  const strip = ({ visibleFrom: _visibleFrom, ...message }: WireMessage & { visibleFrom: number }): WireMessage =>
+    message;
 
   return {
     getConfiguration,
@@ -49,7 +62,12 @@ export function createPreviewTransport(getConfiguration: Transport['getConfigura
     async escalate() {
       status = 'escalated';
       statusChangedAt = now();
-      add('agent', 'Preview', 'A team member would join here. (Preview: no one at the practice is notified.)', PREVIEW_REPLY_MS);
+      add(
+        'agent',
+        'Preview',
+        'A team member would join here. (Preview: no one at the practice is notified.)',
+        PREVIEW_REPLY_MS,
+      );
       return { status, status_as_of: statusChangedAt };
     },
     // Nothing to retire: the preview never had a relay handle.

@@ -6,6 +6,11 @@ import { browserConfiguration } from '../logo/logo-url.ts';
 import type { ResolvedConfiguration } from './configuration-service.ts';
 
 /** `publicOrigin` null (development): the logo is on the origin this request came to. `locale`: the visitor's. */
-export function configurationAnswer(resolved: ResolvedConfiguration, publicOrigin: string | null, requestUrl: string, locale?: LocaleTag): ConfigurationAnswer {
+export function configurationAnswer(
+  resolved: ResolvedConfiguration,
+  publicOrigin: string | null,
+  requestUrl: string,
+  locale?: LocaleTag,
+): ConfigurationAnswer {
   return withLauncherLook(browserConfiguration(resolved, publicOrigin ?? new URL(requestUrl).origin), locale);
 }

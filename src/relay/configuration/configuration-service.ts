@@ -55,7 +55,10 @@ export function createConfigurationService({
 }: ConfigurationServiceOptions): ConfigurationService {
   const cache = new Map<string, CacheEntry>();
 
-  async function load(clientId: string, previous: Promise<ResolvedConfiguration> | undefined): Promise<ResolvedConfiguration> {
+  async function load(
+    clientId: string,
+    previous: Promise<ResolvedConfiguration> | undefined,
+  ): Promise<ResolvedConfiguration> {
     const raw = await upstream.getWebchatConfiguration(clientId);
     const configuration = normalizeConfiguration(
       {
@@ -74,7 +77,14 @@ export function createConfigurationService({
     // Fetched once per configuration refresh, whoever asks: the relay's copy outlives the signed URL's expiry. When
     // the storage host fails for a moment, the logo this client already had is kept rather than dropped.
     const logo =
-      signedUrl === null ? null : ((await fetchLogo(signedUrl)) ?? (await previous?.then((resolved) => resolved.logo, () => null)) ?? null);
+      signedUrl === null
+        ? null
+        : ((await fetchLogo(signedUrl)) ??
+          (await previous?.then(
+            (resolved) => resolved.logo,
+            () => null,
+          )) ??
+          null);
     // The shared rules cannot know the Public Suffix List (too big for the browser bundles), so the relay applies it.
     const domains = withoutPublicSuffixWildcards(configuration.domains);
     return { practice: raw.practice, configuration: { ...configuration, domains, logo_url: null }, logo };

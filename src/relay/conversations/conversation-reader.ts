@@ -8,8 +8,12 @@ import { stillCurrent, type StatusReading, type StatusReadings } from './status-
 export type ConversationReader = (
   conversationId: string,
   cursor: number,
-  /** How old a status reading may be and still serve (StatusReadings.recent); the readings' own limit by default. */
-  options?: { acceptStatusAgeMs?: number },
+  options?: {
+    /** How old a status reading may be and still serve (StatusReadings.recent); the readings' own limit by default. */
+    acceptStatusAgeMs?: number;
+    /** The most messages read (the upstream's own page size, at most 100, by default). */
+    pageSize?: number;
+  },
 ) => Promise<{
   page: Awaited<ReturnType<UpstreamClient['listMessagesAfter']>>;
   conversation: StatusReading;
@@ -25,15 +29,19 @@ export function createConversationReader(
     statusReadings.remember(conversationId, reading);
     return reading;
   };
-  return async (conversationId, cursor, { acceptStatusAgeMs } = {}) => {
+  return async (conversationId, cursor, { acceptStatusAgeMs, pageSize } = {}) => {
+    const size = pageSize === undefined ? {} : { pageSize };
     const recent = statusReadings.recent(conversationId, acceptStatusAgeMs);
     if (recent === null) {
       // Read side by side, the status may predate a message on the page; it vouches only for what the visitor had
       // already seen (the cursor), so the next read that brings anything reads it again.
-      const [page, conversation] = await Promise.all([upstream.listMessagesAfter(conversationId, cursor), readStatus(conversationId, cursor)]);
+      const [page, conversation] = await Promise.all([
+        upstream.listMessagesAfter(conversationId, cursor, size),
+        readStatus(conversationId, cursor),
+      ]);
       return { page, conversation };
     }
-    const page = await upstream.listMessagesAfter(conversationId, cursor);
+    const page = await upstream.listMessagesAfter(conversationId, cursor, size);
     // Read after the page, the status is at least as new as every message on it.
     const newest = page.messages.at(-1)?.sequence ?? cursor;
     return { page, conversation: stillCurrent(recent, newest) ? recent : await readStatus(conversationId, newest) };

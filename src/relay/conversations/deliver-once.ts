@@ -4,8 +4,11 @@
 // out, so the visitor's retry comes back here with the same key.
 //
 // Every attempt is recorded (unknown-outcomes.ts) before it goes upstream and forgotten once upstream has answered.
-// A retry that finds a record waits until that attempt can no longer land (its upstream call is aborted by
-// `settlesBy`), reads the conversation back, and sends only if the message is not there.
+// One rule holds for an attempt whose outcome is unknown, whatever cut it (the instance died, the call timed out, the
+// stop's grace ran out, the connection dropped): a server normally finishes a request after its client hung up, so
+// no retry sends again until the attempt's start plus the settle window. Until then the retry is told "still
+// sending" (AttemptStillSettling, which the route answers as a timeout with Retry-After); after it, the conversation
+// is read back and the message is sent only if it is not there.
 import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
 import type { UnknownOutcomeStore } from './unknown-outcomes.ts';
 import { bodyFingerprint } from './idempotency.ts';
@@ -15,10 +18,29 @@ export const CLOCK_SKEW_ALLOWANCE_MS = 5_000;
 
 /**
  * After an attempt's upstream call is aborted, how long the service may still take to store a request it had already
- * received: the read-back waits this much longer. The service documents nothing here; a second is generous for a
- * write that answers in milliseconds.
+ * received, at the least: the settle window never ends sooner than the send window plus this.
  */
 export const LANDING_ALLOWANCE_MS = 1_000;
+
+/**
+ * This attempt failed without the service saying it stored nothing: `cause` is the upstream failure, and a retry can
+ * decide only after `retryAfterMs`, so the answer asks for that long rather than invite a retry that must wait.
+ */
+export class SendOutcomeUnknown extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly retryAfterMs: number,
+  ) {
+    super('The send failed and may still be stored upstream.');
+  }
+}
+
+/** A retry came while an earlier attempt with its key may still land: answer "still sending", try again later. */
+export class AttemptStillSettling extends Error {
+  constructor(readonly retryAfterMs: number) {
+    super('An earlier attempt with this key may still be stored upstream.');
+  }
+}
 
 /**
  * Whether upstream may have stored the message although the call failed: no answer at all (dropped, timed out, cut),
@@ -38,18 +60,30 @@ export interface DeliverOnceOptions {
    * attempt whose instance died can be known to be over by its start plus this.
    */
   sendWindowMs: number;
+  /**
+   * Counted from an attempt's start: by then the service has stored it or never will (SEND_SETTLE_MS). Raised to the
+   * send window plus the landing allowance when shorter, since the relay's own call may run that long.
+   */
+  settleWindowMs: number;
   now: () => number;
-  /** Waits `ms`; tests pass a fake clock's. */
-  sleep?: (ms: number) => Promise<void>;
   /** A read-back of an earlier attempt: whether the message was found stored (metrics). */
   onReadBack?: (found: boolean) => void;
 }
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-export function createDeliverOnce({ upstream, outcomes, sendWindowMs, now, sleep = realSleep, onReadBack }: DeliverOnceOptions) {
+export function createDeliverOnce({
+  upstream,
+  outcomes,
+  sendWindowMs,
+  settleWindowMs,
+  now,
+  onReadBack,
+}: DeliverOnceOptions) {
+  const settleMs = Math.max(settleWindowMs, sendWindowMs + LANDING_ALLOWANCE_MS);
   /** The visitor message with this body stored since the attempt began and not already another key's answer. */
-  async function findStored(conversationId: string, attempt: { bodyHash: string; startedAt: number }): Promise<Message | null> {
+  async function findStored(
+    conversationId: string,
+    attempt: { bodyHash: string; startedAt: number },
+  ): Promise<Message | null> {
     const since = attempt.startedAt - CLOCK_SKEW_ALLOWANCE_MS;
     let after = 0;
     for (;;) {
@@ -73,7 +107,10 @@ export function createDeliverOnce({ upstream, outcomes, sendWindowMs, now, sleep
   /** The send, aborted at the window's end so that its record's `settlesBy` holds whatever upstream does. */
   async function sendWithin(conversationId: string, text: string): Promise<Message> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new UpstreamError('upstream_timeout', { path: 'send window' })), sendWindowMs);
+    const timer = setTimeout(
+      () => controller.abort(new UpstreamError('upstream_timeout', { path: 'send window' })),
+      sendWindowMs,
+    );
     try {
       return await upstream.sendMessage(conversationId, text, { signal: controller.signal });
     } finally {
@@ -81,20 +118,16 @@ export function createDeliverOnce({ upstream, outcomes, sendWindowMs, now, sleep
     }
   }
 
-  /** `onWait`: called when this send waits for an earlier attempt (a dead instance's) to be over. */
-  return async function deliverOnce(conversationId: string, key: string, text: string, onWait?: () => void): Promise<Message> {
+  return async function deliverOnce(conversationId: string, key: string, text: string): Promise<Message> {
     const hash = bodyFingerprint(text);
     const record = await outcomes.get(conversationId, key);
     const earlier = record !== null && record.bodyHash === hash ? record : null;
     if (earlier !== null) {
-      // The earlier attempt's owner is gone (its answer was lost, or its instance died): once its call can no longer
-      // land, what upstream holds is the truth. A read-back that fails throws, and the record stays for the next
-      // retry: never send blind.
+      // The earlier attempt's owner is gone (its answer was lost, it was cut, or its instance died): once it can no
+      // longer land, what upstream holds is the truth. A read-back that fails throws, and the record stays for the
+      // next retry: never send blind.
       const wait = earlier.settlesBy - now();
-      if (wait > 0) {
-        onWait?.();
-        await sleep(wait);
-      }
+      if (wait > 0) throw new AttemptStillSettling(wait);
       const stored = await findStored(conversationId, earlier);
       onReadBack?.(stored !== null);
       if (stored !== null) {
@@ -104,22 +137,25 @@ export function createDeliverOnce({ upstream, outcomes, sendWindowMs, now, sleep
     }
     // Recorded before it goes: if this instance dies during the send, the retry on another one finds this record.
     // A store that cannot record refuses (the panel retries), rather than send with no trace.
-    const attempt = { bodyHash: hash, startedAt: earlier?.startedAt ?? now() };
-    await outcomes.remember(conversationId, key, { ...attempt, settlesBy: now() + sendWindowMs + LANDING_ALLOWANCE_MS });
+    // `startedAt` stays the first attempt's, so the read-back looks far enough back; `settlesBy` is this attempt's.
+    const attempt = { bodyHash: hash, startedAt: earlier?.startedAt ?? now(), settlesBy: now() + settleMs };
+    await outcomes.remember(conversationId, key, attempt);
     let message: Message;
     try {
       message = await sendWithin(conversationId, text);
     } catch (error) {
-      // Upstream said it did not store it: nothing to read back. Otherwise the record stays for the retry, which
-      // need not wait for the whole window: this attempt is over.
-      const settled = outcomeIsUnknown(error)
-        ? outcomes.remember(conversationId, key, { ...attempt, settlesBy: now() + LANDING_ALLOWANCE_MS })
-        : outcomes.forget(conversationId, key);
-      await settled.catch(() => undefined);
-      throw error;
+      // Upstream said it did not store it: nothing to read back. Otherwise the record stays as it is: the service may
+      // still be storing the message after the relay stopped waiting, so the retry waits out the whole window.
+      if (!outcomeIsUnknown(error)) {
+        await outcomes.forget(conversationId, key).catch(() => undefined);
+        throw error;
+      }
+      throw new SendOutcomeUnknown(error, Math.max(0, attempt.settlesBy - now()));
     }
     // Bookkeeping after the send: if it fails, the message was still sent, so it is answered all the same.
-    await Promise.all([outcomes.forget(conversationId, key), outcomes.claim(conversationId, message.id)]).catch(() => undefined);
+    await Promise.all([outcomes.forget(conversationId, key), outcomes.claim(conversationId, message.id)]).catch(
+      () => undefined,
+    );
     return message;
   };
 }

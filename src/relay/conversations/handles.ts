@@ -30,7 +30,11 @@ export const MAX_HANDLE_LENGTH = 512;
  */
 export const OPENED_HANDLE_CACHE_SIZE = 4096;
 
-export function createHandleSealer(secret: Uint8Array, now: () => number = Date.now, cacheSize = OPENED_HANDLE_CACHE_SIZE): HandleSealer {
+export function createHandleSealer(
+  secret: Uint8Array,
+  now: () => number = Date.now,
+  cacheSize = OPENED_HANDLE_CACHE_SIZE,
+): HandleSealer {
   // A key of its own, derived from the configured secret, so the secret may serve other purposes later.
   const key = Buffer.from(hkdfSync('sha256', secret, 'practice-webchat', 'conversation-handle/v1', 32));
   const opened = new Map<string, Readonly<HandleClaims>>();
@@ -39,10 +43,15 @@ export function createHandleSealer(secret: Uint8Array, now: () => number = Date.
     seal(claims) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const plaintext = Buffer.from(JSON.stringify([VERSION, claims.clientId, claims.conversationId, claims.expiresAt]));
-      const sealed = Buffer.concat([iv, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]).toString('base64url');
+      const plaintext = Buffer.from(
+        JSON.stringify([VERSION, claims.clientId, claims.conversationId, claims.expiresAt]),
+      );
+      const sealed = Buffer.concat([iv, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]).toString(
+        'base64url',
+      );
       // A handle that open() and the frame would refuse must not be handed out: fail loudly here instead.
-      if (sealed.length > MAX_HANDLE_LENGTH) throw new RangeError('conversation handle would exceed its maximum length');
+      if (sealed.length > MAX_HANDLE_LENGTH)
+        throw new RangeError('conversation handle would exceed its maximum length');
       return sealed;
     },
 
@@ -73,7 +82,10 @@ export function createHandleSealer(secret: Uint8Array, now: () => number = Date.
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
       decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-      plaintext = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      plaintext = Buffer.concat([
+        decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     } catch {
       return null;
     }

@@ -14,7 +14,13 @@ export interface IdempotencyStore<T = unknown> {
    * when this request waits on another one's send with the key (here or on another instance), so that a deadline
    * reached meanwhile is logged as such rather than as the upstream's slowness.
    */
-  run(scope: string, key: string, body: string, send: () => Promise<T>, onWait?: () => void): Promise<IdempotentOutcome<T>>;
+  run(
+    scope: string,
+    key: string,
+    body: string,
+    send: () => Promise<T>,
+    onWait?: () => void,
+  ): Promise<IdempotentOutcome<T>>;
 }
 
 /** What a store keeps of a body: enough to tell "the same body" from "another body", nothing to read it back. */

@@ -14,12 +14,22 @@ const TAG_BYTES = 16;
 
 export function createRecordSealer(secret: Uint8Array, purpose: string): RecordSealer {
   const keyFor = (scope: string, idempotencyKey: string) =>
-    Buffer.from(hkdfSync('sha256', Buffer.concat([Buffer.from(secret), Buffer.from(`\u0000${idempotencyKey}`)]), scope, `practice-webchat/${purpose}/v1`, 32));
+    Buffer.from(
+      hkdfSync(
+        'sha256',
+        Buffer.concat([Buffer.from(secret), Buffer.from(`\u0000${idempotencyKey}`)]),
+        scope,
+        `practice-webchat/${purpose}/v1`,
+        32,
+      ),
+    );
   return {
     seal(scope, idempotencyKey, plaintext) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', keyFor(scope, idempotencyKey), iv);
-      return Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64url');
+      return Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]).toString(
+        'base64url',
+      );
     },
     open(scope, idempotencyKey, sealed) {
       const bytes = Buffer.from(sealed, 'base64url');
@@ -27,7 +37,10 @@ export function createRecordSealer(secret: Uint8Array, purpose: string): RecordS
       try {
         const decipher = createDecipheriv('aes-256-gcm', keyFor(scope, idempotencyKey), bytes.subarray(0, IV_BYTES));
         decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-        return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+        return Buffer.concat([
+          decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+          decipher.final(),
+        ]).toString('utf8');
       } catch {
         return null;
       }

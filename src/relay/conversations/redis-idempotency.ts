@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ApiError } from '../http/api-error.ts';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
 import { digest } from './digest.ts';
+import { storageCauseOf, storageUnavailable } from '../shared-state/storage-unavailable.ts';
 import { bodyFingerprint, type IdempotencyStore, type IdempotentOutcome } from './idempotency.ts';
 import type { RecordSealer } from './record-seal.ts';
 
@@ -47,7 +48,8 @@ export interface RedisIdempotencyOptions<T> {
 // Deletes the lease only if it is still this attempt's: a lease that expired and was taken by a retry stays.
 const RELEASE_IF_OWNER = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 // Extends the lease only if it is still this attempt's.
-const RENEW_IF_OWNER = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
+const RENEW_IF_OWNER =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
 
 /** The message sends' records; other kinds pass their own prefix. */
 export const SEND_KEY_PREFIX = 'pwc:idem:';
@@ -77,18 +79,20 @@ export function createRedisIdempotencyStore<T>({
   const legacySentSchema = z.object({ state: z.literal('sent'), fingerprint: z.string(), result: resultSchema });
 
   async function redis<R>(command: () => Promise<R>): Promise<R> {
-    if (isReconnecting(client)) throw unreachable();
+    if (isReconnecting(client)) throw storageUnavailable('redis_unreachable');
     try {
       return await command();
     } catch {
-      throw unreachable();
+      throw storageUnavailable(storageCauseOf(client));
     }
   }
 
   return {
     async run(scope, key, body, send, onWait): Promise<IdempotentOutcome<T>> {
       // The scope is an upstream conversation id (or a visitor's address): hashed, like the body, so Redis holds neither.
-      const id = hashKeys ? `${keyPrefix}${digest(`${scope}\u0000${key}`)}` : `${keyPrefix}${bodyFingerprint(scope)}:${key}`;
+      const id = hashKeys
+        ? `${keyPrefix}${digest(`${scope}\u0000${key}`)}`
+        : `${keyPrefix}${bodyFingerprint(scope)}:${key}`;
       const fingerprint = bodyFingerprint(body);
       const lease = JSON.stringify({ state: 'sending', fingerprint, owner: randomUUID() });
       const waitUntil = Date.now() + waitMs;
@@ -108,7 +112,10 @@ export function createRedisIdempotencyStore<T>({
 
       // A renewal that fails (Redis away for a moment) is tried again at the next tick; if the lease runs out all the
       // same, a retry that takes over waits for this attempt to settle before it reads back (deliver-once.ts).
-      const renewal = setInterval(() => void client.eval(RENEW_IF_OWNER, 1, id, lease, leaseMs).catch(() => undefined), Math.max(1, Math.floor(leaseMs / 3)));
+      const renewal = setInterval(
+        () => void client.eval(RENEW_IF_OWNER, 1, id, lease, leaseMs).catch(() => undefined),
+        Math.max(1, Math.floor(leaseMs / 3)),
+      );
       renewal.unref();
       let result: T;
       try {
@@ -129,7 +136,11 @@ export function createRedisIdempotencyStore<T>({
   };
 
   /** The record, its result opened; null when it is not one this store wrote (or not for this scope and key). */
-  function parseRecord(stored: string, scope: string, key: string): { state: 'sending'; fingerprint: string } | { state: 'sent'; fingerprint: string; result: T } | null {
+  function parseRecord(
+    stored: string,
+    scope: string,
+    key: string,
+  ): { state: 'sending'; fingerprint: string } | { state: 'sent'; fingerprint: string; result: T } | null {
     let value: unknown;
     try {
       value = JSON.parse(stored);

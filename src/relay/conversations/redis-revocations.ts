@@ -3,8 +3,8 @@
 // (restart without persistence, failover, eviction) the chats open at that moment end rather than retired handles
 // working again. While Redis is unreachable a check answers "live", so reads keep working (the data is still there,
 // only out of reach); creating a conversation and End chat then fail with upstream_unavailable, and the panel retries.
-import { ApiError } from '../http/api-error.ts';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
+import { storageCauseOf, storageUnavailable } from '../shared-state/storage-unavailable.ts';
 import { revocationKey, type RevocationStore } from './revocations.ts';
 
 const KEY_PREFIX = 'pwc:live:';
@@ -16,14 +16,14 @@ export function createRedisRevocationStore(client: RedisClient, onUnavailable: (
       try {
         await client.set(keyOf(conversationId), '1', 'PXAT', Math.max(Date.now() + 1, Math.ceil(until)));
       } catch {
-        throw new ApiError('upstream_unavailable', 2);
+        throw storageUnavailable(storageCauseOf(client));
       }
     },
     async revoke(conversationId) {
       try {
         await client.del(keyOf(conversationId));
       } catch {
-        throw new ApiError('upstream_unavailable', 2);
+        throw storageUnavailable(storageCauseOf(client));
       }
     },
     async isRevoked(conversationId) {

@@ -2,8 +2,8 @@
 // lands (deliver-once.ts): a hash of the body and when the attempt began, and the upstream ids already given as an
 // answer. Never the text, and the conversation id only as a digest.
 import { z } from 'zod';
-import { ApiError } from '../http/api-error.ts';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
+import { storageCauseOf, storageUnavailable } from '../shared-state/storage-unavailable.ts';
 import { bodyFingerprint } from './idempotency.ts';
 import type { UnknownAttempt, UnknownOutcomeStore } from './unknown-outcomes.ts';
 
@@ -11,16 +11,18 @@ import type { UnknownAttempt, UnknownOutcomeStore } from './unknown-outcomes.ts'
 const attemptSchema = z.object({ bodyHash: z.string(), startedAt: z.number(), settlesBy: z.number().default(0) });
 
 export function createRedisUnknownOutcomeStore(client: RedisClient, ttlMs = 24 * 60 * 60 * 1000): UnknownOutcomeStore {
-  const attemptKey = (scope: string, key: string) => `pwc:lost:${bodyFingerprint(scope)}:${key}`;
-  const claimKey = (scope: string, messageId: string) => `pwc:answered:${bodyFingerprint(scope)}:${bodyFingerprint(messageId)}`;
+  // The key as a digest too: a create's key is what its maker presents to be answered.
+  const attemptKey = (scope: string, key: string) => `pwc:lost:${bodyFingerprint(scope)}:${bodyFingerprint(key)}`;
+  const claimKey = (scope: string, messageId: string) =>
+    `pwc:answered:${bodyFingerprint(scope)}:${bodyFingerprint(messageId)}`;
 
   /** Not knowing whether an earlier attempt was lost must not turn into sending blind: refuse, and the panel retries. */
   async function redis<R>(command: () => Promise<R>): Promise<R> {
-    if (isReconnecting(client)) throw new ApiError('upstream_unavailable', 2);
+    if (isReconnecting(client)) throw storageUnavailable('redis_unreachable');
     try {
       return await command();
     } catch {
-      throw new ApiError('upstream_unavailable', 2);
+      throw storageUnavailable(storageCauseOf(client));
     }
   }
 

@@ -69,4 +69,5 @@ export function createStatusReadings({
 }
 
 /** Whether a reading still speaks for messages up to `newestSequence`: none arrived after it was taken. */
-export const stillCurrent = (reading: StatusReading, newestSequence: number) => newestSequence <= reading.newestSequence;
+export const stillCurrent = (reading: StatusReading, newestSequence: number) =>
+  newestSequence <= reading.newestSequence;

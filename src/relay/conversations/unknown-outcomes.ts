@@ -37,7 +37,11 @@ export interface UnknownOutcomeOptions {
 }
 
 /** In memory, per relay process. A relay restarted between a lost answer and its retry has no record to check. */
-export function createUnknownOutcomeStore({ ttlMs = 24 * 60 * 60 * 1000, maxEntries = 50_000, now = Date.now }: UnknownOutcomeOptions = {}): UnknownOutcomeStore {
+export function createUnknownOutcomeStore({
+  ttlMs = 24 * 60 * 60 * 1000,
+  maxEntries = 50_000,
+  now = Date.now,
+}: UnknownOutcomeOptions = {}): UnknownOutcomeStore {
   const attempts = new Map<string, UnknownAttempt & { storedAt: number }>();
   const claimed = new Map<string, number>();
   const id = (scope: string, part: string) => `${scope}\u0000${part}`;
@@ -54,13 +58,20 @@ export function createUnknownOutcomeStore({ ttlMs = 24 * 60 * 60 * 1000, maxEntr
     async remember(scope, key, attempt) {
       const entry = id(scope, key);
       attempts.delete(entry);
-      attempts.set(entry, { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt, settlesBy: attempt.settlesBy, storedAt: now() });
+      attempts.set(entry, {
+        bodyHash: attempt.bodyHash,
+        startedAt: attempt.startedAt,
+        settlesBy: attempt.settlesBy,
+        storedAt: now(),
+      });
       evict(attempts, (value) => value.storedAt);
     },
     async get(scope, key) {
       evict(attempts, (value) => value.storedAt);
       const attempt = attempts.get(id(scope, key));
-      return attempt === undefined ? null : { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt, settlesBy: attempt.settlesBy };
+      return attempt === undefined
+        ? null
+        : { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt, settlesBy: attempt.settlesBy };
     },
     async forget(scope, key) {
       attempts.delete(id(scope, key));

@@ -13,7 +13,9 @@ export function createPageCompressor(maxEntries = 256) {
       cache.set(html, hit);
       return hit;
     }
-    const body = brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(html) } });
+    const body = brotliCompressSync(html, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(html) },
+    });
     cache.set(html, body);
     if (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
     return body;

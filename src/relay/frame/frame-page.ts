@@ -67,7 +67,10 @@ const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (character) => `&#$
  * script runs), the title, and that one language's catalog as a JSON block the panel reads. Only this language
  * travels: the panel's script holds none (test/unit/bundles).
  */
-export function withLocale(page: string, locale: { tag: string; lang: string; dir: 'ltr' | 'rtl'; title: string; catalog: unknown }): string {
+export function withLocale(
+  page: string,
+  locale: { tag: string; lang: string; dir: 'ltr' | 'rtl'; title: string; catalog: unknown },
+): string {
   return page
     .replace('<html lang="en">', () => `<html lang="${escapeHtml(locale.lang)}" dir="${locale.dir}">`)
     .replace('<title>Chat</title>', () => `<title>${escapeHtml(locale.title)}</title>`)

@@ -26,7 +26,11 @@ export const DEFAULT_DELAY_WINDOW_MS = 5_000;
  * probes (a test, a single instance) runs no sampling timer; Node's timer behind `monitorEventLoopDelay` never keeps the process alive, and there is no
  * timer of ours.
  */
-export function createEventLoopDelaySampler({ windowMs = DEFAULT_DELAY_WINDOW_MS, resolutionMs = 20, now = () => performance.now() }: EventLoopDelayOptions = {}): () => number {
+export function createEventLoopDelaySampler({
+  windowMs = DEFAULT_DELAY_WINDOW_MS,
+  resolutionMs = 20,
+  now = () => performance.now(),
+}: EventLoopDelayOptions = {}): () => number {
   let histogram: IntervalHistogram | null = null;
   let windowStart = 0;
   let previousMaxMs = 0;

@@ -16,7 +16,9 @@ export function createLifecycle(): Lifecycle {
     startDraining: () => {
       if (draining) return;
       draining = true;
-      listeners.splice(0).forEach((listener) => listener());
+      listeners.splice(0).forEach((listener) => {
+        listener();
+      });
     },
     onDrain: (listener) => void (draining ? listener() : listeners.push(listener)),
   };

@@ -59,14 +59,22 @@ async function runCheck(check: DependencyCheck, timeoutMs: number): Promise<stri
   }
 }
 
-export function createReadiness({ tokenState, dependencies = {}, timeoutMs = DEFAULT_DEPENDENCY_TIMEOUT_MS, eventLoopDelayMs, maxEventLoopDelayMs }: ReadinessOptions) {
+export function createReadiness({
+  tokenState,
+  dependencies = {},
+  timeoutMs = DEFAULT_DEPENDENCY_TIMEOUT_MS,
+  eventLoopDelayMs,
+  maxEventLoopDelayMs,
+}: ReadinessOptions) {
   if (UPSTREAM_TOKEN in dependencies) throw new TypeError(`the dependency name "${UPSTREAM_TOKEN}" is the relay's own`);
   const named = Object.entries(dependencies);
   return async function report(): Promise<ReadinessReport> {
     // Read before the checks run, so that their wait is not counted against the loop.
     const delayMs = Math.round(eventLoopDelayMs());
     const responsive = delayMs <= maxEventLoopDelayMs;
-    const checked = await Promise.all(named.map(async ([name, check]) => [name, await runCheck(check, timeoutMs)] as const));
+    const checked = await Promise.all(
+      named.map(async ([name, check]) => [name, await runCheck(check, timeoutMs)] as const),
+    );
     return {
       ready: responsive,
       instance: { event_loop: responsive ? 'responsive' : 'slow', event_loop_delay_ms: delayMs },

@@ -5,10 +5,12 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ApiErrorBody, ApiErrorCode } from '../../shared/wire.ts';
 
 /**
- * The browser-facing codes (src/shared/wire.ts), and `bad_signature`, which only the service's own calls to the relay
- * (POST /v1/upstream-events) can get, so the panel never needs words for it.
+ * The browser-facing codes (src/shared/wire.ts), and two the panel has no words of its own for: `bad_signature`, which
+ * only the service's own calls to the relay (POST /v1/upstream-events) can get, and `storage_unavailable` (503, Redis
+ * could not be used), which the panel, as for any 5xx code it does not know, treats as `upstream_unavailable`: it
+ * keeps the message and retries. The code tells the operator, in the answer and the log, that Redis refused.
  */
-export type RelayErrorCode = ApiErrorCode | 'bad_signature';
+export type RelayErrorCode = ApiErrorCode | 'bad_signature' | 'storage_unavailable';
 
 const STATUS: Record<RelayErrorCode, ContentfulStatusCode> = {
   bad_request: 400,
@@ -25,6 +27,7 @@ const STATUS: Record<RelayErrorCode, ContentfulStatusCode> = {
   upstream_timeout: 504,
   internal: 500,
   bad_signature: 401,
+  storage_unavailable: 503,
 };
 
 const MESSAGE: Record<RelayErrorCode, string> = {
@@ -42,6 +45,7 @@ const MESSAGE: Record<RelayErrorCode, string> = {
   upstream_timeout: 'The chat service did not answer in time; try again shortly.',
   internal: 'Something went wrong.',
   bad_signature: 'The event is not signed with the shared secret, or its timestamp is too far from now.',
+  storage_unavailable: "The relay's shared storage is unavailable; try again shortly.",
 };
 
 export class ApiError extends Error {
@@ -69,7 +73,9 @@ export function withReason(error: ApiError, reason: string): ApiError {
 
 export function errorResponse(c: Context, error: ApiError): Response {
   // The shape of ApiErrorBody (src/shared/wire.ts), with the relay-only code allowed.
-  const body: { error: { code: RelayErrorCode; message: ApiErrorBody['error']['message'] } } = { error: { code: error.code, message: error.message } };
+  const body: { error: { code: RelayErrorCode; message: ApiErrorBody['error']['message'] } } = {
+    error: { code: error.code, message: error.message },
+  };
   c.set('errorCode', error.code);
   if (error.reason !== undefined) c.set('errorCause', error.reason);
   const status = STATUS[error.code];

@@ -15,7 +15,9 @@ const BEARER = new RegExp(`^bearer ([A-Za-z0-9_-]{1,${MAX_HANDLE_LENGTH}})$`, 'i
  */
 export function bearerHandle(authorization: string | undefined): string {
   // Checked before the pattern: a long header costs nothing more than its length test.
-  const match = authorization !== undefined && authorization.length <= MAX_HANDLE_LENGTH + 7 ? BEARER.exec(authorization) : null;
-  if (match === null) throw new ApiError('session_expired', undefined, 'Send the conversation handle as Authorization: Bearer <handle>.');
+  const match =
+    authorization !== undefined && authorization.length <= MAX_HANDLE_LENGTH + 7 ? BEARER.exec(authorization) : null;
+  if (match === null)
+    throw new ApiError('session_expired', undefined, 'Send the conversation handle as Authorization: Bearer <handle>.');
   return match[1]!;
 }

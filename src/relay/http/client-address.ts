@@ -21,7 +21,8 @@ export function proxyTrust(trusted: TrustedProxies): ProxyTrust {
   const list = new BlockList();
   for (const entry of trusted.addresses) {
     const parsed = parseProxyEntry(entry);
-    if (parsed === null) throw new TypeError('TRUST_PROXY holds an entry that is not an address (readSettings checks them)');
+    if (parsed === null)
+      throw new TypeError('TRUST_PROXY holds an entry that is not an address (readSettings checks them)');
     const type = parsed.family === 4 ? 'ipv4' : 'ipv6';
     if (parsed.prefix === null) list.addAddress(parsed.address, type);
     else list.addSubnet(parsed.address, parsed.prefix, type);
@@ -65,7 +66,11 @@ export function quotaKeyOf(address: string, ipv6Prefix: number): string {
  * The client's address from the connection's peer (`undefined` when there is none, as under app.request) and the
  * X-Forwarded-For header (several headers arrive joined by commas, which is the same list).
  */
-export function clientAddressFrom(socketAddress: string | undefined, forwardedFor: string | undefined, trusts: ProxyTrust): string {
+export function clientAddressFrom(
+  socketAddress: string | undefined,
+  forwardedFor: string | undefined,
+  trusts: ProxyTrust,
+): string {
   const forwarded = (forwardedFor ?? '')
     .split(',')
     .map((entry) => entry.trim())
@@ -80,7 +85,8 @@ export function clientAddressFrom(socketAddress: string | undefined, forwardedFo
 /** The request's client, as quotas count it: its address, or its IPv6 network of `ipv6Prefix` bits. */
 export function createClientAddress(trusted: TrustedProxies, ipv6Prefix: number): (c: Context) => string {
   const trusts = proxyTrust(trusted);
-  return (c) => quotaKeyOf(clientAddressFrom(socketAddress(c.env), c.req.header('X-Forwarded-For'), trusts), ipv6Prefix);
+  return (c) =>
+    quotaKeyOf(clientAddressFrom(socketAddress(c.env), c.req.header('X-Forwarded-For'), trusts), ipv6Prefix);
 }
 
 /** @hono/node-server puts Node's request on `env.incoming`; under app.request() there is none. */

@@ -31,7 +31,13 @@ export interface EventFloodGuardOptions {
  * @example
  * app.use(UPSTREAM_EVENTS_PATH, eventFloodGuard({ calls, refusals, keyOf: addressOf, logger }))
  */
-export function eventFloodGuard({ calls, refusals, keyOf, logger, now = Date.now }: EventFloodGuardOptions): MiddlewareHandler<RelayEnv> {
+export function eventFloodGuard({
+  calls,
+  refusals,
+  keyOf,
+  logger,
+  now = Date.now,
+}: EventFloodGuardOptions): MiddlewareHandler<RelayEnv> {
   const cutOffUntil = new Map<string, number>();
   const streak = refusalStreak(logger, now);
 

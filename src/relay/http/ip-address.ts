@@ -39,7 +39,9 @@ function ipv4Value(text: string): bigint {
 
 /** An IPv4-mapped IPv6 address as the IPv4 address it is; anything else unchanged. */
 export function unmapped(address: IpAddress): IpAddress {
-  return address.family === 6 && address.value >> 32n === 0xffffn ? { family: 4, value: address.value & 0xffffffffn } : address;
+  return address.family === 6 && address.value >> 32n === 0xffffn
+    ? { family: 4, value: address.value & 0xffffffffn }
+    : address;
 }
 
 /** The one spelling: dotted IPv4; IPv6 in lower case with the longest run of zero groups compressed (RFC 5952). */

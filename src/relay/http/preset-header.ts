@@ -18,6 +18,12 @@ export function presetHeader(c: Context, name: string, value: string): void {
 function nodeResponse(env: unknown): { setHeader(name: string, value: string): unknown } | undefined {
   if (typeof env !== 'object' || env === null || !('outgoing' in env)) return undefined;
   const outgoing = env.outgoing;
-  if (typeof outgoing !== 'object' || outgoing === null || !('setHeader' in outgoing) || typeof outgoing.setHeader !== 'function') return undefined;
+  if (
+    typeof outgoing !== 'object' ||
+    outgoing === null ||
+    !('setHeader' in outgoing) ||
+    typeof outgoing.setHeader !== 'function'
+  )
+    return undefined;
   return outgoing as { setHeader(name: string, value: string): unknown };
 }

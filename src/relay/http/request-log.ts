@@ -40,17 +40,20 @@ export function requestLog({
       const cause = c.get('errorCause');
       const route = routePath(c, -1);
       const elapsedMs = now() - startedAt;
-      if (c.get('unlogged') !== true) logger.request({
-        request_id: requestId,
-        method: c.req.method,
-        route,
-        client_id: c.get('clientId'),
-        status: c.res.status,
-        latency_ms: Math.round(elapsedMs * 10) / 10,
-        ...(code === undefined ? {} : { code }),
-        ...(cause === undefined ? {} : { cause }),
-      });
+      if (c.get('unlogged') !== true)
+        logger.request({
+          request_id: requestId,
+          method: c.req.method,
+          route,
+          client_id: c.get('clientId'),
+          status: c.res.status,
+          latency_ms: Math.round(elapsedMs * 10) / 10,
+          ...(code === undefined ? {} : { code }),
+          ...(cause === undefined ? {} : { cause }),
+        });
       metrics.request(c.req.method, route, c.res.status, elapsedMs / 1000);
+      if (code === 'storage_unavailable') metrics.storageRefused();
+      if (code === 'session_expired') metrics.sessionExpired();
     }
   };
 }

@@ -39,12 +39,16 @@ export function parseTrustProxy(text: string | undefined): TrustedProxies | { re
   }
   if (/^\d+$/.test(value)) {
     const hops = Number(value);
-    return hops <= MAX_TRUSTED_HOPS ? { hops } : { refused: `must be a number of proxies from 0 to ${MAX_TRUSTED_HOPS}, or their addresses` };
+    return hops <= MAX_TRUSTED_HOPS
+      ? { hops }
+      : { refused: `must be a number of proxies from 0 to ${MAX_TRUSTED_HOPS}, or their addresses` };
   }
   const entries = value.split(',').map((entry) => entry.trim());
   const bad = entries.filter((entry) => parseProxyEntry(entry) === null);
   if (bad.length > 0) {
-    return { refused: `${bad.map((entry) => JSON.stringify(entry)).join(', ')} is not an address or network: give a number of proxies (e.g. 1) or addresses and CIDR networks separated by commas (e.g. 10.0.0.0/8, 127.0.0.1, ::1)` };
+    return {
+      refused: `${bad.map((entry) => JSON.stringify(entry)).join(', ')} is not an address or network: give a number of proxies (e.g. 1) or addresses and CIDR networks separated by commas (e.g. 10.0.0.0/8, 127.0.0.1, ::1)`,
+    };
   }
   const covered = coverage(entries);
   if (covered.ipv4 === IPV4_SPACE || covered.ipv6 === IPV6_SPACE) {

@@ -40,7 +40,8 @@ export interface CadenceState {
  */
 export function nextReadDelayMs(state: CadenceState, random: () => number): number {
   const jitter = (ms: number) => Math.round(ms * (1 + 0.2 * random()));
-  if (state.failures > 0) return Math.max(jitter(Math.min(MAX_BACKOFF_MS, IDLE_MS * 2 ** (state.failures - 1))), state.retryAfterMs);
+  if (state.failures > 0)
+    return Math.max(jitter(Math.min(MAX_BACKOFF_MS, IDLE_MS * 2 ** (state.failures - 1))), state.retryAfterMs);
   if (state.eventsLive) return jitter(SAFETY_NET_MS);
   if (state.now - state.lastActivityAt < FAST_FOR_MS) return FAST_MS;
   return jitter(IDLE_MS);

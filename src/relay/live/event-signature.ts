@@ -12,7 +12,12 @@ export function signEvent(secret: string, timestampSeconds: number, rawBody: str
   return `t=${timestampSeconds},v1=${mac}`;
 }
 
-export function signatureIsValid(secret: string, header: string | undefined, rawBody: string, nowSeconds: number): boolean {
+export function signatureIsValid(
+  secret: string,
+  header: string | undefined,
+  rawBody: string,
+  nowSeconds: number,
+): boolean {
   const match = header === undefined ? null : HEADER.exec(header);
   if (match === null) return false;
   const timestamp = Number(match[1]);

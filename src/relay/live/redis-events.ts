@@ -1,6 +1,9 @@
 // The upstream events' shared state in Redis: accepted event ids (SET NX with an expiry, by digest) and the pub/sub
-// channel that carries "this conversation changed" to every instance. Subscribing needs a connection of its own.
+// channel that carries "this conversation changed" to every instance. Subscribing needs a connection of its own. The
+// conversation's id crosses the channel sealed (the relay's secret, the same on every instance): whoever watches Redis
+// (MONITOR, a subscriber of their own) learns no upstream id.
 import { digest } from '../conversations/digest.ts';
+import type { RecordSealer } from '../conversations/record-seal.ts';
 import type { RedisClient } from '../shared-state/redis-client.ts';
 import type { EventBus } from './event-bus.ts';
 import { EVENT_ID_TTL_MS, type EventIdStore } from './event-ids.ts';
@@ -21,22 +24,40 @@ export function createRedisEventIdStore(client: RedisClient): EventIdStore {
   };
 }
 
-export function createRedisEventBus(client: RedisClient): EventBus {
+const SEAL_SCOPE = 'events';
+
+export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): EventBus {
   // Subscribed again on every (re)connection by us rather than by ioredis: its own re-subscription after a reconnect
   // is a promise nobody awaits, which rejects unhandled when the connection drops again at once.
   const subscriber = client.duplicate({ autoResubscribe: false });
   // Its failures are the main client's to report (redis-client.ts); this one just reconnects.
   subscriber.on('error', () => {});
   const listeners: ((conversationId: string) => void)[] = [];
-  subscriber.on('message', (channel: string, conversationId: string) => {
-    if (channel === EVENTS_CHANNEL) listeners.forEach((listener) => listener(conversationId));
+  subscriber.on('message', (channel: string, sealed: string) => {
+    const conversationId = channel === EVENTS_CHANNEL ? sealer.open(SEAL_SCOPE, EVENTS_CHANNEL, sealed) : null;
+    if (conversationId !== null)
+      listeners.forEach((listener) => {
+        listener(conversationId);
+      });
   });
-  subscriber.on('ready', () => void subscriber.subscribe(EVENTS_CHANNEL).catch(() => {}));
+  let subscribed = false;
+  subscriber.on('ready', () => {
+    subscriber.subscribe(EVENTS_CHANNEL).then(
+      () => {
+        subscribed = true;
+      },
+      () => {},
+    );
+  });
+  subscriber.on('close', () => {
+    subscribed = false;
+  });
   return {
     publish: async (conversationId) => {
-      await client.publish(EVENTS_CHANNEL, conversationId).catch(() => {});
+      await client.publish(EVENTS_CHANNEL, sealer.seal(SEAL_SCOPE, EVENTS_CHANNEL, conversationId)).catch(() => {});
     },
     subscribe: (listener) => void listeners.push(listener),
+    linked: () => subscribed,
     close: async () => {
       await subscriber.quit().catch(() => subscriber.disconnect());
     },

@@ -1,15 +1,30 @@
 // Where a stream's bytes go. On @hono/node-server, straight onto Node's ServerResponse: a Web ReadableStream per idle
 // connection costs about 2.5 times the resident memory (about 31 KB against 12 KB), and the relay holds thousands.
 // Under app.request() (tests, in-process use) there is no ServerResponse, so a ReadableStream stands in.
+//
+// Either way the sink tells its writer when the client has not taken what was written (write() returns false, and
+// `unsent` says how much waits), so that nothing is written faster than the client reads, and a connection whose
+// stream has ended is cut if the client has not taken its last bytes soon: a client that never reads must not hold
+// the relay's memory, or its place among the streams, for as long as it likes.
 import type { ServerResponse } from 'node:http';
 
 export interface StreamSink {
-  /** A frame as text, or already encoded (the heartbeat, the same bytes for every stream). */
-  write(text: string | Uint8Array): void;
+  /** A frame as text, or already encoded (the heartbeat, the same bytes for every stream). False: wait for drained(). */
+  write(text: string | Uint8Array): boolean;
+  /** Bytes written that the client has not taken yet (held by the relay, not yet by the operating system). */
+  readonly unsent: number;
+  /** Resolves once nothing waits unsent, or the connection is gone. */
+  drained(): Promise<void>;
+  /** Ends the stream after what was written; a client that has not taken it within END_GRACE_MS is cut off. */
   end(): void;
-  /** Called once when the client goes away (or end() was called). */
+  /** Cuts the connection now, whatever waits unsent. */
+  destroy(): void;
+  /** Called once when the connection is gone (after end() or destroy(), or when the client went away). */
   onClose(listener: () => void): void;
 }
+
+/** How long an ended stream's client has to take its last bytes (a reconnect hint, an error) before it is cut off. */
+export const END_GRACE_MS = 2000;
 
 export const STREAM_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'text/event-stream; charset=utf-8',
@@ -24,33 +39,99 @@ export function nodeSink(response: ServerResponse, headers: Record<string, strin
   // rather than three (size, data, CRLF). Ten thousand idle streams write 667 heartbeats a second between them.
   response.useChunkedEncodingByDefault = false;
   response.writeHead(200, { ...STREAM_HEADERS, ...headers });
+  // The connection, not the response: the stream counts until its socket is gone.
+  const connection = response.socket;
+  let closed = connection === null || connection.destroyed;
+  let cutOff: NodeJS.Timeout | null = null;
+  const listeners: (() => void)[] = [];
+  const close = () => {
+    closed = true;
+    if (cutOff !== null) clearTimeout(cutOff);
+    listeners.splice(0).forEach((listener) => {
+      listener();
+    });
+  };
+  connection?.once('close', close);
   return {
-    write: (text) => void response.write(text),
-    end: () => response.end(),
-    onClose: (listener) => void response.once('close', listener),
+    write: (text) => (closed ? false : response.write(text)),
+    get unsent() {
+      return closed ? 0 : response.writableLength;
+    },
+    drained: () =>
+      closed || !response.writableNeedDrain
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const done = () => {
+              response.off('drain', done);
+              connection?.off('close', done);
+              resolve();
+            };
+            response.once('drain', done);
+            connection?.once('close', done);
+          }),
+    end: () => {
+      if (closed) return;
+      response.end();
+      cutOff ??= setTimeout(() => response.destroy(), END_GRACE_MS);
+      cutOff.unref();
+    },
+    destroy: () => void response.destroy(),
+    onClose: (listener) => void (closed ? listener() : listeners.push(listener)),
   };
 }
 
-export function webSink(): { sink: StreamSink; body: ReadableStream<Uint8Array> } {
+/** The same over a Web ReadableStream, whose queue counts bytes: `unsent` is what the reader has not pulled. */
+export function webSink(highWaterMark = 16 * 1024): { sink: StreamSink; body: ReadableStream<Uint8Array> } {
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let closed = false;
   const listeners: (() => void)[] = [];
+  let waiters: (() => void)[] = [];
+  const wakeWaiters = () =>
+    waiters.splice(0).forEach((wake) => {
+      wake();
+    });
   const close = () => {
     if (closed) return;
     closed = true;
-    listeners.splice(0).forEach((listener) => listener());
+    wakeWaiters();
+    listeners.splice(0).forEach((listener) => {
+      listener();
+    });
   };
-  const body = new ReadableStream<Uint8Array>({
-    start: (c) => void (controller = c),
-    cancel: close,
-  });
+  const unsent = () => (closed ? 0 : Math.max(0, highWaterMark - (controller.desiredSize ?? highWaterMark)));
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start: (c) => {
+        controller = c;
+      },
+      // Called whenever the queue is below its high-water mark again: the reader has taken enough.
+      pull: wakeWaiters,
+      cancel: close,
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark }),
+  );
   return {
     body,
     sink: {
-      write: (text) => void (closed || controller.enqueue(typeof text === 'string' ? encoder.encode(text) : text)),
+      write: (text) => {
+        if (closed) return false;
+        controller.enqueue(typeof text === 'string' ? encoder.encode(text) : text);
+        return (controller.desiredSize ?? 0) > 0;
+      },
+      get unsent() {
+        return unsent();
+      },
+      drained: () =>
+        closed || (controller.desiredSize ?? 0) > 0
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => void waiters.push(resolve)),
       end: () => {
         if (!closed) controller.close();
+        close();
+      },
+      destroy: () => {
+        if (!closed) controller.error(new Error('stream cut off'));
         close();
       },
       onClose: (listener) => void (closed ? listener() : listeners.push(listener)),

@@ -24,7 +24,11 @@ export interface LogoFetcherOptions {
 export const LOGO_MAX_BYTES = 256 * 1024;
 
 /** Fetches and checks a logo; null when it cannot be used (refused, too big, not an allowed image, unreachable). */
-export function createLogoFetcher({ fetch = (input, init) => globalThis.fetch(input, init), maxBytes = LOGO_MAX_BYTES, timeoutMs = 3000 }: LogoFetcherOptions = {}): LogoFetcher {
+export function createLogoFetcher({
+  fetch = (input, init) => globalThis.fetch(input, init),
+  maxBytes = LOGO_MAX_BYTES,
+  timeoutMs = 3000,
+}: LogoFetcherOptions = {}): LogoFetcher {
   return async (signedUrl) => {
     try {
       const response = await fetch(signedUrl, {

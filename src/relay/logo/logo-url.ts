@@ -14,6 +14,12 @@ export function relayLogoUrl(relayOrigin: string, clientId: string, hash: string
 }
 
 /** The configuration as browsers receive it: the logo, when there is a usable one, on the relay's origin. */
-export function browserConfiguration({ configuration, logo }: ResolvedConfiguration, relayOrigin: string): WebchatConfiguration {
-  return { ...configuration, logo_url: logo === null ? null : relayLogoUrl(relayOrigin, configuration.client_id, logo.hash) };
+export function browserConfiguration(
+  { configuration, logo }: ResolvedConfiguration,
+  relayOrigin: string,
+): WebchatConfiguration {
+  return {
+    ...configuration,
+    logo_url: logo === null ? null : relayLogoUrl(relayOrigin, configuration.client_id, logo.hash),
+  };
 }

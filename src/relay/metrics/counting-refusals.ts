@@ -2,7 +2,11 @@
 import type { RateDecision, RateLimiter } from '../protection/rate-limiter.ts';
 import type { RelayMetrics } from './metrics.ts';
 
-export function countingRefusals(limiter: RateLimiter, name: string, metrics: Pick<RelayMetrics, 'quotaRefused'>): RateLimiter {
+export function countingRefusals(
+  limiter: RateLimiter,
+  name: string,
+  metrics: Pick<RelayMetrics, 'quotaRefused'>,
+): RateLimiter {
   const count = (decision: RateDecision) => {
     if (!decision.allowed) metrics.quotaRefused(name);
     return decision;

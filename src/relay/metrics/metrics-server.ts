@@ -9,15 +9,25 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export function startMetricsServer({ registry, host, port }: { registry: Registry; host: string; port: number }): Promise<MetricsServer> {
+export function startMetricsServer({
+  registry,
+  host,
+  port,
+}: {
+  registry: Registry;
+  host: string;
+  port: number;
+}): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
     if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
       response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found.');
       return;
     }
     registry.metrics().then(
-      (text) => response.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' }).end(text),
-      () => response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Metrics could not be collected.'),
+      (text) =>
+        response.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' }).end(text),
+      () =>
+        response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Metrics could not be collected.'),
     );
   });
   return new Promise((resolve, reject) => {

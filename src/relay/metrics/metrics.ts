@@ -19,26 +19,49 @@ export interface RelayMetrics {
   redisUp(up: boolean): void;
   /** A Redis command failed (unreachable, timed out, refused). */
   redisCommandError(): void;
+  /** A conversation call answered `session_expired`: the panel ends that chat and starts a new one. */
+  sessionExpired(): void;
+  /** Where this instance's live state is read at scrape time: open streams, conversations watched, draining. */
+  liveState(read: () => LiveState): void;
+  /** A request refused because Redis could not be used (`storage_unavailable`). */
+  storageRefused(): void;
   /** A request refused by a quota (`quota`: the quota's fixed name). */
   quotaRefused(quota: string): void;
   /** A send or create answered from its idempotency record rather than done again. */
   idempotentReplay(operation: 'send' | 'create'): void;
   /** A send of unknown outcome read back from the conversation: was the message there? */
   readBack(found: boolean): void;
+  /** A create whose answer was lost, found upstream by its reference and used rather than created again. */
+  createRecovered(): void;
+  /** Upstream conversations left empty: created twice for one visitor's create (create-once.ts). */
+  emptyConversations(count: number): void;
   /** A webchat configuration (and its logo, cached with it) looked up in the relay's cache. */
   configurationCache(result: CacheResult): void;
   /** A call to POST /v1/upstream-events, by how it ended. */
   upstreamEvent(outcome: 'accepted' | 'replayed' | 'bad_signature' | 'bad_request'): void;
 }
 
+export interface LiveState {
+  streams: number;
+  watches: number;
+  draining: boolean;
+  /** Subscribed to the other instances' events (through Redis; always in memory). */
+  eventsLinked: boolean;
+}
+
 export const noMetrics: RelayMetrics = {
+  sessionExpired: () => {},
+  liveState: () => {},
   request: () => {},
   upstreamCall: () => {},
   redisUp: () => {},
   redisCommandError: () => {},
+  storageRefused: () => {},
   quotaRefused: () => {},
   idempotentReplay: () => {},
   readBack: () => {},
+  createRecovered: () => {},
+  emptyConversations: () => {},
   configurationCache: () => {},
   upstreamEvent: () => {},
 };

@@ -2,7 +2,7 @@
 // relays in one process, as in tests, do not share series). Names follow Prometheus' conventions (`_total`
 // counters, `_seconds` histograms), and `promtool check metrics` accepts them (test/unit/metrics/).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { RelayMetrics } from './metrics.ts';
+import type { LiveState, RelayMetrics } from './metrics.ts';
 
 // From a cached poll (a few ms) to the relay's own deadline (8 s by default).
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -21,7 +21,12 @@ export function createPrometheusMetrics(): PrometheusMetrics {
   collectDefaultMetrics({ register: registry });
   // Three of those are gauges named like counters, which Prometheus' linter refuses (and rate() on them would
   // mislead); their per-type breakdowns (nodejs_active_handles{type}, …) stay and sum to the same numbers.
-  for (const misnamed of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(misnamed);
+  for (const misnamed of [
+    'nodejs_active_handles_total',
+    'nodejs_active_requests_total',
+    'nodejs_active_resources_total',
+  ])
+    registry.removeSingleMetric(misnamed);
 
   const requests = new Histogram({
     name: 'pwc_http_request_duration_seconds',
@@ -37,8 +42,60 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     buckets: UPSTREAM_BUCKETS,
     registers: [registry],
   });
-  const redisUp = new Gauge({ name: 'pwc_redis_up', help: 'Whether this instance is connected to Redis (REDIS_URL): 1 or 0.', registers: [registry] });
-  const redisErrors = new Counter({ name: 'pwc_redis_command_errors_total', help: 'Redis commands that failed (unreachable, timed out, refused).', registers: [registry] });
+  const redisUp = new Gauge({
+    name: 'pwc_redis_up',
+    help: 'Whether this instance is connected to Redis (REDIS_URL): 1 or 0.',
+    registers: [registry],
+  });
+  const redisErrors = new Counter({
+    name: 'pwc_redis_command_errors_total',
+    help: 'Redis commands that failed (unreachable, timed out, refused).',
+    registers: [registry],
+  });
+  const sessionsExpired = new Counter({
+    name: 'pwc_session_expired_total',
+    help: 'Conversation calls answered session_expired (a handle expired, retired, or unknown to Redis): the panel starts a new chat.',
+    registers: [registry],
+  });
+  // Read when scraped, from whatever the relay app registered (nothing yet: zeros).
+  let readLive: () => LiveState = () => ({ streams: 0, watches: 0, draining: false, eventsLinked: false });
+  new Gauge({
+    name: 'pwc_live_streams',
+    help: 'Live streams (GET /v1/conversation/events) open on this instance.',
+    registers: [registry],
+    collect() {
+      this.set(readLive().streams);
+    },
+  });
+  new Gauge({
+    name: 'pwc_live_watches',
+    help: 'Conversations this instance watches upstream for its live streams.',
+    registers: [registry],
+    collect() {
+      this.set(readLive().watches);
+    },
+  });
+  new Gauge({
+    name: 'pwc_events_link_up',
+    help: 'Whether this instance hears the upstream events other instances receive (Redis pub/sub; always 1 without Redis): 1 or 0.',
+    registers: [registry],
+    collect() {
+      this.set(readLive().eventsLinked ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'pwc_draining',
+    help: 'Whether this instance is stopping (draining): 1 or 0.',
+    registers: [registry],
+    collect() {
+      this.set(readLive().draining ? 1 : 0);
+    },
+  });
+  const storageRefusals = new Counter({
+    name: 'pwc_storage_refusals_total',
+    help: 'Requests refused because Redis could not be used (storage_unavailable): unreachable, hung or a failed command.',
+    registers: [registry],
+  });
   const quotaRefusals = new Counter({
     name: 'pwc_quota_refusals_total',
     help: 'Requests refused by a quota (429), by quota.',
@@ -55,6 +112,16 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     name: 'pwc_send_read_backs_total',
     help: 'Sends of unknown outcome read back from the conversation, by whether the message was found there.',
     labelNames: ['found'] as const,
+    registers: [registry],
+  });
+  const createsRecovered = new Counter({
+    name: 'pwc_lost_creates_recovered_total',
+    help: 'Creates whose answer was lost, found upstream by their reference and used instead of created again.',
+    registers: [registry],
+  });
+  const emptyConversations = new Counter({
+    name: 'pwc_empty_conversations_total',
+    help: 'Upstream conversations left empty: created more than once for one create of a visitor.',
     registers: [registry],
   });
   const configurationCache = new Counter({
@@ -75,9 +142,16 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     upstreamCall: (operation, outcome, seconds) => upstream.labels(operation, outcome).observe(seconds),
     redisUp: (up) => redisUp.set(up ? 1 : 0),
     redisCommandError: () => redisErrors.inc(),
+    storageRefused: () => storageRefusals.inc(),
+    sessionExpired: () => sessionsExpired.inc(),
+    liveState: (read) => {
+      readLive = read;
+    },
     quotaRefused: (quota) => quotaRefusals.labels(quota).inc(),
     idempotentReplay: (operation) => replays.labels(operation).inc(),
     readBack: (found) => readBacks.labels(String(found)).inc(),
+    createRecovered: () => createsRecovered.inc(),
+    emptyConversations: (count) => emptyConversations.inc(count),
     configurationCache: (result) => configurationCache.labels(result).inc(),
     upstreamEvent: (outcome) => upstreamEvents.labels(outcome).inc(),
   };
@@ -85,7 +159,14 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     metrics,
     registry,
     gaugeAtScrape: (name, help, read) => {
-      new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      });
     },
   };
 }

@@ -16,7 +16,9 @@ export interface RateLimitOptions {
   now?: () => number;
 }
 
-export function createRateLimiter({ limit, windowMs, maxKeys = 100_000, now = Date.now }: RateLimitOptions): { hit(key: string): RateDecision } {
+export function createRateLimiter({ limit, windowMs, maxKeys = 100_000, now = Date.now }: RateLimitOptions): {
+  hit(key: string): RateDecision;
+} {
   const windows = new Map<string, { startedAt: number; count: number }>();
 
   return {

@@ -16,7 +16,13 @@ export interface RedisRateLimitOptions {
   onUnavailable: () => void;
 }
 
-export function createRedisRateLimiter({ client, name, limit, windowMs, onUnavailable }: RedisRateLimitOptions): RateLimiter {
+export function createRedisRateLimiter({
+  client,
+  name,
+  limit,
+  windowMs,
+  onUnavailable,
+}: RedisRateLimitOptions): RateLimiter {
   const limiter = new RateLimiterRedis({
     storeClient: client,
     keyPrefix: `pwc:quota:${name}`,

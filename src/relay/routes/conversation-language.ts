@@ -6,7 +6,6 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { LOCALE_TAGS } from '../../shared/locales/locale-list.ts';
 import { ApiError } from '../http/api-error.ts';
-import { bearerHandle } from '../http/bearer-handle.ts';
 import { withDeadline } from '../http/deadline.ts';
 import type { RelayEnv } from '../http/env.ts';
 import { readJson, requireJson } from '../http/json-body.ts';
@@ -16,6 +15,7 @@ import type { HandleSealer } from '../conversations/handles.ts';
 import type { RevocationStore } from '../conversations/revocations.ts';
 import type { RateLimiter } from '../protection/rate-limiter.ts';
 import type { UpstreamClient } from '../upstream/index.ts';
+import { createHandleClaims } from './handle-claims.ts';
 
 export interface ConversationLanguageOptions {
   upstream: UpstreamClient;
@@ -29,17 +29,29 @@ export interface ConversationLanguageOptions {
 const languageBody = z.strictObject({ language: patientLanguage });
 
 /** Mounted at /v1, beside conversationRoutes. */
-export function conversationLanguageRoutes({ upstream, handles, revocations, messageLimiter, deadlineMs }: ConversationLanguageOptions) {
+export function conversationLanguageRoutes({
+  upstream,
+  handles,
+  revocations,
+  messageLimiter,
+  deadlineMs,
+}: ConversationLanguageOptions) {
+  const { live: liveClaims } = createHandleClaims(handles, revocations);
   return new Hono<RelayEnv>().put('/conversation/language', requireJson(), async (c) => {
-    // As every conversation call: a missing, forged, expired or retired handle is `session_expired`, before upstream.
-    const claims = handles.open(bearerHandle(c.req.header('Authorization')));
-    if (claims === null || (await revocations.isRevoked(claims.conversationId))) throw new ApiError('session_expired');
-    c.set('clientId', claims.clientId);
+    const claims = await liveClaims(c);
     const body = languageBody.safeParse(await readJson(c));
-    if (!body.success) throw new ApiError('bad_request', undefined, `The body must be {"language": "..."}, one of ${LOCALE_TAGS.join(', ')}.`);
+    if (!body.success)
+      throw new ApiError(
+        'bad_request',
+        undefined,
+        `The body must be {"language": "..."}, one of ${LOCALE_TAGS.join(', ')}.`,
+      );
     const decision = await messageLimiter.hit(claims.conversationId);
     if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
-    await withDeadline(deadlineMs, upstream.updateConversation(claims.conversationId, { language: body.data.language })).catch((error: unknown) => {
+    await withDeadline(
+      deadlineMs,
+      upstream.updateConversation(claims.conversationId, { language: body.data.language }),
+    ).catch((error: unknown) => {
       throw apiErrorFromUpstream(error);
     });
     return c.body(null, 204);

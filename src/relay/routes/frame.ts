@@ -28,7 +28,13 @@ export interface FrameRouteOptions {
   previewAllowed: boolean;
 }
 
-export function frameRoutes({ configurations, readFramePage, deadlineMs, publicOrigin, previewAllowed }: FrameRouteOptions) {
+export function frameRoutes({
+  configurations,
+  readFramePage,
+  deadlineMs,
+  publicOrigin,
+  previewAllowed,
+}: FrameRouteOptions) {
   const compressedPage = createPageCompressor();
   return new Hono<RelayEnv>().get('/', async (c) => {
     // The preview relaxes the frame's policy (any https: image) for the demo page alone: without the demo, no preview.
@@ -59,7 +65,12 @@ export function frameRoutes({ configurations, readFramePage, deadlineMs, publicO
     // The same answer as GET /v1/webchat-configuration gives, so the panel need not ask for it.
     const answer = configurationAnswer(resolved, publicOrigin, c.req.url, locale);
     const catalog = CATALOGS[locale];
-    const html = withLocale(withConfiguration(page, answer), { tag: locale, ...localeInfo(locale), title: answer.launcher.label, catalog });
+    const html = withLocale(withConfiguration(page, answer), {
+      tag: locale,
+      ...localeInfo(locale),
+      title: answer.launcher.label,
+      catalog,
+    });
     c.header('Vary', 'Accept-Encoding');
     if (!acceptsBrotli(c.req.header('Accept-Encoding'))) return c.html(html);
     // The page carries the visitor's catalog: compressed, it costs what the words cost, not their UTF-8 bytes.

@@ -18,7 +18,13 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Without the current `v` (an old page, a hand-typed URL): the current logo, checked again each time. */
 const REVALIDATE = 'public, max-age=0, must-revalidate';
 
-export function logoRoutes({ configurations, deadlineMs }: { configurations: ConfigurationService; deadlineMs: number }) {
+export function logoRoutes({
+  configurations,
+  deadlineMs,
+}: {
+  configurations: ConfigurationService;
+  deadlineMs: number;
+}) {
   return new Hono<RelayEnv>().get('/', async (c) => {
     const clientId = clientIdFromQuery(c.req.query('client_id'));
     c.set('clientId', clientId);

@@ -37,7 +37,8 @@ export function pageRoutes() {
 </main></body></html>`);
     })
     .get('/try', (c) => {
-      const clientId = c.req.query('client_id') === undefined ? 'demo-client' : clientIdFromQuery(c.req.query('client_id'));
+      const clientId =
+        c.req.query('client_id') === undefined ? 'demo-client' : clientIdFromQuery(c.req.query('client_id'));
       c.header('Content-Security-Policy', TRY_PAGE_POLICY);
       c.header('Cache-Control', 'no-store');
       return c.html(`<!doctype html>

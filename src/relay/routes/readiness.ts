@@ -7,7 +7,13 @@ import type { RelayEnv } from '../http/env.ts';
 import type { Lifecycle } from '../health/lifecycle.ts';
 import type { ReadinessReport } from '../health/readiness.ts';
 
-export function readinessRoutes({ lifecycle, report }: { lifecycle: Lifecycle; report: () => Promise<ReadinessReport> }) {
+export function readinessRoutes({
+  lifecycle,
+  report,
+}: {
+  lifecycle: Lifecycle;
+  report: () => Promise<ReadinessReport>;
+}) {
   return new Hono<RelayEnv>().get('/', async (c) => {
     c.header('Cache-Control', 'no-store');
     if (lifecycle.draining()) return c.json({ status: 'draining' }, 503);

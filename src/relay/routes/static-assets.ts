@@ -25,7 +25,6 @@ const DEMO_PAGE_POLICY = [
   "frame-ancestors 'self'",
 ].join('; ');
 
-
 /** Headers for a file that was found; Vary on every representation, so no cache hands br to a browser without it
  * (serveStatic adds Vary only when it picks a compressed file). */
 function foundHeaders(cacheControl: string) {
@@ -40,11 +39,26 @@ function foundHeaders(cacheControl: string) {
 /** Every file of the demo page's build is named so (vite.config.ts), which is how it is left out when demo pages are off. */
 export const DEMO_ASSET_PREFIX = 'demo-';
 
-export function staticRoutes({ distDir, publicDir, demoPages }: { distDir: string; publicDir: string; demoPages: boolean }) {
+export function staticRoutes({
+  distDir,
+  publicDir,
+  demoPages,
+}: {
+  distDir: string;
+  publicDir: string;
+  demoPages: boolean;
+}) {
   // `npm run build` writes a .br (brotli, quality 11) and a .gz beside each file (scripts/precompress.mjs);
   // @hono/node-server's serveStatic picks the one the browser's Accept-Encoding allows, else the plain file, and
   // refuses paths that step outside its root.
-  const loader = serveStatic({ root: distDir, path: 'loader.js', precompressed: true, onFound: foundHeaders(LOADER_CACHE_CONTROL) });
+  const loader = serveStatic({
+    root: distDir,
+    path: 'loader.js',
+    precompressed: true,
+    onFound: foundHeaders(LOADER_CACHE_CONTROL),
+  });
+  // Its source map, for a developer who asks for it by name: loader.js does not name it, so no browser fetches it.
+  const loaderMap = serveStatic({ root: distDir, path: 'loader.js.map', onFound: foundHeaders(LOADER_CACHE_CONTROL) });
   const assets = serveStatic({ root: distDir, precompressed: true, onFound: foundHeaders(IMMUTABLE_CACHE_CONTROL) });
   const routes = new Hono<RelayEnv>()
     // The loader changes in place (its URL is in every practice's page), so it is revalidated after max-age: an
@@ -53,8 +67,11 @@ export function staticRoutes({ distDir, publicDir, demoPages }: { distDir: strin
       const found = await loader(c, next);
       return found ?? c.text('The loader has not been built: run `npm run build`.', 503);
     })
+    .get('/loader.js.map', loaderMap)
     // Without demo pages, the demo's assets fall through to not found, as if they had never been built.
-    .get('/assets/:name{.+}', (c, next) => (!demoPages && c.req.param('name').startsWith(DEMO_ASSET_PREFIX) ? next() : assets(c, next)))
+    .get('/assets/:name{.+}', (c, next) =>
+      !demoPages && c.req.param('name').startsWith(DEMO_ASSET_PREFIX) ? next() : assets(c, next),
+    )
     // Browsers ask every origin for a favicon; answering "nothing" keeps a 404 out of practices' consoles.
     .get('/favicon.ico', (c) => c.body(null, 204))
     .get('/robots.txt', async (c) => {

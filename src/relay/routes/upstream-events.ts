@@ -23,7 +23,13 @@ export interface UpstreamEventRouteOptions {
   onEvent?: (outcome: UpstreamEventOutcome) => void;
 }
 
-export function upstreamEventRoutes({ secret, eventIds, events, now = Date.now, onEvent = () => {} }: UpstreamEventRouteOptions) {
+export function upstreamEventRoutes({
+  secret,
+  eventIds,
+  events,
+  now = Date.now,
+  onEvent = () => {},
+}: UpstreamEventRouteOptions) {
   return new Hono<RelayEnv>().post('/', async (c) => {
     // Declared too long: refused before a byte of it is read.
     if (Number(c.req.header('Content-Length') ?? 0) > UPSTREAM_EVENT_MAX_BYTES) throw new ApiError('payload_too_large');
@@ -42,7 +48,11 @@ export function upstreamEventRoutes({ secret, eventIds, events, now = Date.now, 
     const event = upstreamEventSchema.safeParse(json);
     if (!event.success) {
       onEvent('bad_request');
-      throw new ApiError('bad_request', undefined, 'The event is not one the relay knows (id, type, conversation, occurred_at).');
+      throw new ApiError(
+        'bad_request',
+        undefined,
+        'The event is not one the relay knows (id, type, conversation, occurred_at).',
+      );
     }
     if (!(await eventIds.firstSeen(event.data.id))) {
       onEvent('replayed');

@@ -7,15 +7,35 @@ import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
 
 export type RedisClient = Redis;
 
+/** How often the relay asks Redis whether it still answers, and how long it waits for the answer. */
+export const REDIS_PROBE_INTERVAL_MS = 2_000;
+export const REDIS_PROBE_TIMEOUT_MS = 1_000;
+
+/** Set while Redis may be hung: marked by the probe when a PING gets no answer in time. */
+const unresponsive = new WeakSet<RedisClient>();
+
+/**
+ * A key the relay keeps in Redis for as long as Redis keeps its data: found missing after a reconnection, it says
+ * Redis came back without the relay's keys (restarted without persistence, failed over to an empty replica, flushed).
+ */
+export const PRESENCE_KEY = 'pwc:present';
+
 /**
  * A client that fails soon while Redis is unreachable (every command gives up after a second, and after one failed
  * reconnection), so a send answers `upstream_unavailable` with Retry-After and the panel retries; it reconnects by
  * itself. Commands issued while it first connects wait for the connection rather than fail.
  */
-export function createRedisClient(url: string, logger: Logger, metrics: Pick<RelayMetrics, 'redisUp' | 'redisCommandError'> = noMetrics): RedisClient {
+export function createRedisClient(
+  url: string,
+  logger: Logger,
+  metrics: Pick<RelayMetrics, 'redisUp' | 'redisCommandError'> = noMetrics,
+): RedisClient {
   const client = new Redis(url, {
     maxRetriesPerRequest: 1,
     commandTimeout: 1_000,
+    // CLIENT SETINFO, which ioredis sends on connecting, is an unknown command before Redis 7.2: a failure on every
+    // healthy connection, counted as a command error. The relay does not need its name in CLIENT LIST.
+    disableClientInfo: true,
     connectTimeout: 2_000,
     // Reconnect quickly at first, then every 2 s while Redis is away.
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
@@ -27,15 +47,58 @@ export function createRedisClient(url: string, logger: Logger, metrics: Pick<Rel
     if (state === 'lost') return;
     state = 'lost';
     metrics.redisUp(false);
-    logger.warn('Redis (REDIS_URL) is unreachable: sends and creates are refused with Retry-After, quotas are not enforced.', { redis: 'lost' });
+    logger.warn(
+      'Redis (REDIS_URL) is unreachable: sends and creates are refused with Retry-After, quotas are not enforced.',
+      { redis: 'lost' },
+    );
   };
   client.on('error', lost);
   client.on('close', () => state === 'up' && lost());
   client.on('ready', () => {
-    if (state === 'lost') logger.info('Redis (REDIS_URL) is back.', { redis: 'back' });
+    const cameBack = state === 'lost';
+    unresponsive.delete(client);
+    if (cameBack) logger.info('Redis (REDIS_URL) is back.', { redis: 'back' });
     state = 'up';
     metrics.redisUp(true);
+    // NX answers OK only when the key was missing: after a reconnection, that is Redis without the relay's keys.
+    void client.set(PRESENCE_KEY, '1', 'NX').then(
+      (written) => {
+        if (cameBack && written === 'OK') {
+          logger.warn(
+            "Redis (REDIS_URL) came back without the relay's keys (restarted without persistence, an empty replica, or flushed): open chats end and idempotency records are gone.",
+            { redis: 'data_lost' },
+          );
+        }
+      },
+      () => {},
+    );
   });
+  // A hung Redis (stopped, swapping, a network that drops packets silently) keeps its connection open and the client
+  // "ready": only an answer proves it is there. A PING without an answer in time marks it down until one comes.
+  let probing = false;
+  const probe = setInterval(() => {
+    if (probing || client.status !== 'ready') return;
+    probing = true;
+    void redisAnswers(client, REDIS_PROBE_TIMEOUT_MS).then((answers) => {
+      probing = false;
+      if (answers && unresponsive.has(client)) {
+        unresponsive.delete(client);
+        logger.info('Redis (REDIS_URL) answers again.', { redis: 'back' });
+        state = 'up';
+        metrics.redisUp(true);
+      } else if (!answers && client.status === 'ready' && !unresponsive.has(client)) {
+        unresponsive.add(client);
+        state = 'lost';
+        metrics.redisUp(false);
+        logger.warn(
+          `Redis (REDIS_URL) does not answer within ${REDIS_PROBE_TIMEOUT_MS} ms: sends and creates are refused with Retry-After, quotas are not enforced.`,
+          { redis: 'hung' },
+        );
+      }
+    });
+  }, REDIS_PROBE_INTERVAL_MS);
+  probe.unref();
+  client.once('end', () => clearInterval(probe));
   // Every command goes through sendCommand: a failed one (Redis away, a timeout, a refusal) is counted.
   const sendCommand = client.sendCommand.bind(client);
   client.sendCommand = (command, stream) => {
@@ -52,14 +115,19 @@ export function createRedisClient(url: string, logger: Logger, metrics: Pick<Rel
  * commands wait for the connection instead.
  */
 export function isReconnecting(client: RedisClient): boolean {
-  return client.status === 'reconnecting' || client.status === 'close' || client.status === 'end';
+  return (
+    client.status === 'reconnecting' || client.status === 'close' || client.status === 'end' || unresponsive.has(client)
+  );
 }
 
 /** Whether Redis answers a PING within `timeoutMs`, for /readyz. */
 export async function redisAnswers(client: RedisClient, timeoutMs = 500): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    const pong = await Promise.race([client.ping(), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)))]);
+    const pong = await Promise.race([
+      client.ping(),
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs))),
+    ]);
     return pong === 'PONG';
   } catch {
     return false;

@@ -19,12 +19,17 @@ export interface RedisFacts {
 export function redisShortcomings(facts: RedisFacts): string[] {
   const found: string[] = [];
   if (facts.appendonly === 'no' && facts.save !== null && facts.save.trim() === '') {
-    found.push('no persistence (appendonly no, save ""): a Redis restart ends every open chat and forgets idempotency records');
+    found.push(
+      'no persistence (appendonly no, save ""): a Redis restart ends every open chat and forgets idempotency records',
+    );
   }
   if (facts.maxmemoryPolicy !== null && facts.maxmemoryPolicy !== 'noeviction') {
-    found.push(`maxmemory-policy is ${facts.maxmemoryPolicy}, not noeviction: under memory pressure Redis would drop live handles and idempotency records`);
+    found.push(
+      `maxmemory-policy is ${facts.maxmemoryPolicy}, not noeviction: under memory pressure Redis would drop live handles and idempotency records`,
+    );
   }
-  if (!facts.authenticated) found.push('no password in REDIS_URL: anyone who reaches the port can read and change the relay\'s shared state');
+  if (!facts.authenticated)
+    found.push("no password in REDIS_URL: anyone who reaches the port can read and change the relay's shared state");
   return found;
 }
 
@@ -51,7 +56,8 @@ export function warnAboutRedisOnce(client: RedisClient, url: string, logger: Log
   client.once('ready', () => {
     void readRedisFacts(client, url).then((facts) => {
       const found = redisShortcomings(facts);
-      if (found.length > 0) logger.warn(`Redis (REDIS_URL) is not set up as the relay needs (README, "Redis"): ${found.join('; ')}.`);
+      if (found.length > 0)
+        logger.warn(`Redis (REDIS_URL) is not set up as the relay needs (README, "Redis"): ${found.join('; ')}.`);
     });
   });
 }

@@ -59,13 +59,22 @@ export function createMemoryStores(now: () => number = Date.now): RelayStores {
  * `recordSecret`: mixed into the key each idempotency record is sealed with (the relay passes HANDLE_SECRET), so that
  * reading Redis and guessing a scope is not enough to open one; the same on every instance.
  */
-export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?: number, metrics: RelayMetrics = noMetrics, recordSecret: Uint8Array = new Uint8Array(0)): RelayStores {
+export function createRedisStores(
+  url: string,
+  logger: Logger,
+  duplicateWaitMs?: number,
+  metrics: RelayMetrics = noMetrics,
+  recordSecret: Uint8Array = new Uint8Array(0),
+): RelayStores {
   const client = createRedisClient(url, logger, metrics);
   warnAboutRedisOnce(client, url, logger);
   const quotasFailOpen = warnAtMostEveryMinute(logger);
-  const unavailable = () => quotasFailOpen('Redis (REDIS_URL) is unreachable: quotas are not enforced and retired handles not checked until it is back.');
+  const unavailable = () =>
+    quotasFailOpen(
+      'Redis (REDIS_URL) is unreachable: quotas are not enforced and retired handles not checked until it is back.',
+    );
   const waitMs = duplicateWaitMs === undefined ? {} : { waitMs: duplicateWaitMs };
-  const events = createRedisEventBus(client);
+  const events = createRedisEventBus(client, createRecordSealer(recordSecret, 'events'));
   return {
     idempotency: createRedisIdempotencyStore({
       client,
@@ -82,11 +91,13 @@ export function createRedisStores(url: string, logger: Logger, duplicateWaitMs?:
       hashKeys: true,
       ttlMs: CREATED_RECORD_TTL_MS,
       ...waitMs,
-      onRecordLost: () => logger.warn('A conversation was created but its idempotency record could not be written to Redis.'),
+      onRecordLost: () =>
+        logger.warn('A conversation was created but its idempotency record could not be written to Redis.'),
     }),
     revocations: createRedisRevocationStore(client, unavailable),
     unknownOutcomes: createRedisUnknownOutcomeStore(client),
-    quota: (name, limit, windowMs) => createRedisRateLimiter({ client, name, limit, windowMs, onUnavailable: unavailable }),
+    quota: (name, limit, windowMs) =>
+      createRedisRateLimiter({ client, name, limit, windowMs, onUnavailable: unavailable }),
     eventIds: createRedisEventIdStore(client),
     events,
     readiness: { redis: () => redisAnswers(client) },
@@ -103,5 +114,7 @@ export function createStores(
   now: () => number = Date.now,
   metrics: RelayMetrics = noMetrics,
 ): RelayStores {
-  return settings.redisUrl === null ? createMemoryStores(now) : createRedisStores(settings.redisUrl, logger, settings.requestDeadlineMs, metrics, settings.handleSecret);
+  return settings.redisUrl === null
+    ? createMemoryStores(now)
+    : createRedisStores(settings.redisUrl, logger, settings.requestDeadlineMs, metrics, settings.handleSecret);
 }

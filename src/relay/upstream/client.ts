@@ -60,7 +60,13 @@ function parseBaseUrl(value: string): string {
   } catch {
     throw new TypeError('upstream baseUrl must be an absolute http(s) URL');
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash) {
+  if (
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash
+  ) {
     throw new TypeError('upstream baseUrl must be an absolute http(s) URL without credentials, query or fragment');
   }
   return url.href.replace(/\/+$/, '');

@@ -52,6 +52,8 @@ export interface ConversationFilters extends PageQuery {
   createdAtGte?: string;
   createdAtLte?: string;
   ordering?: 'created_at' | '-created_at';
+  /** ASSUMED: the conversations created with this `client_reference` (see createConversation). */
+  clientReference?: string;
 }
 
 export interface MessagesAfter {
@@ -65,8 +67,18 @@ export interface UpstreamContract {
   getWebchatConfiguration(clientId: string): Promise<WebchatConfiguration>;
   listCalls(query?: CallQuery): Promise<Page<Call>>;
   walkCalls(query?: CallQuery): AsyncGenerator<Call, void, undefined>;
-  /** `language`: the patient's language (assumed: "the patient's language" below). */
-  createConversation(input: { practice: string; subject?: string; language?: string }): Promise<ConversationDetail>;
+  /**
+   * `language`: the patient's language (assumed: "the patient's language" below).
+   * `clientReference` is ASSUMED: an opaque value of the caller's (at most 100 characters) that the service keeps with
+   * the conversation and filters the list by (`client_reference`), so that a create whose answer was lost can be
+   * found again instead of created twice, which would leave an empty conversation with the practice.
+   */
+  createConversation(input: {
+    practice: string;
+    subject?: string;
+    language?: string;
+    clientReference?: string;
+  }): Promise<ConversationDetail>;
   getConversation(id: string): Promise<ConversationDetail>;
   listConversations(filters?: ConversationFilters): Promise<Page<Conversation>>;
   walkConversations(filters?: ConversationFilters): AsyncGenerator<Conversation, void, undefined>;
@@ -118,6 +130,7 @@ function conversationQuery(q: ConversationFilters): Query {
     created_at__gte: q.createdAtGte,
     created_at__lte: q.createdAtLte,
     ordering: q.ordering,
+    client_reference: q.clientReference,
   };
 }
 
@@ -135,7 +148,11 @@ const defined = (fields: Record<string, string | undefined>) =>
 
 export function createContract(http: UpstreamHttp): UpstreamContract {
   const detail = (method: 'GET' | 'POST' | 'PATCH', path: string, id: string, json?: unknown) =>
-    http.request(method, path, { schema: conversationDetailSchema, params: { id }, ...(json === undefined ? {} : { json }) });
+    http.request(method, path, {
+      schema: conversationDetailSchema,
+      params: { id },
+      ...(json === undefined ? {} : { json }),
+    });
 
   return {
     getWebchatConfiguration: (clientId) =>
@@ -147,17 +164,18 @@ export function createContract(http: UpstreamHttp): UpstreamContract {
     listCalls: (query = {}) => http.request('GET', '/api/calls/', { schema: callPage, query: callQuery(query) }),
     walkCalls: (query = {}) => walkPages(http, '/api/calls/', callQuery({ ...query, page: undefined }), callSchema),
 
-    createConversation: ({ practice, subject, language }) =>
+    createConversation: ({ practice, subject, language, clientReference }) =>
       http.request('POST', '/api/conversations/', {
         schema: conversationDetailSchema,
-        json: { practice, channel: 'webchat', ...defined({ subject, language }) },
+        json: { practice, channel: 'webchat', ...defined({ subject, language, client_reference: clientReference }) },
       }),
     getConversation: (id) => detail('GET', CONVERSATION, id),
     listConversations: (filters = {}) =>
       http.request('GET', '/api/conversations/', { schema: conversationPage, query: conversationQuery(filters) }),
     walkConversations: (filters = {}) =>
       walkPages(http, '/api/conversations/', conversationQuery({ ...filters, page: undefined }), conversationSchema),
-    updateConversation: (id, { subject, language }) => detail('PATCH', CONVERSATION, id, defined({ subject, language })),
+    updateConversation: (id, { subject, language }) =>
+      detail('PATCH', CONVERSATION, id, defined({ subject, language })),
 
     sendMessage: (id, text, { signal } = {}) =>
       http.request('POST', `${CONVERSATION}messages/`, {
@@ -182,12 +200,21 @@ export function createContract(http: UpstreamHttp): UpstreamContract {
 
     listPatients: (id) =>
       collectAll(
-        walkPages(http, `${CONVERSATION}patients/`, { page_size: MAX_PAGE_SIZE }, patientLinkSchema, { params: { id } }),
+        walkPages(http, `${CONVERSATION}patients/`, { page_size: MAX_PAGE_SIZE }, patientLinkSchema, {
+          params: { id },
+        }),
       ),
     addPatient: (id, patient) =>
-      http.request('POST', `${CONVERSATION}patients/`, { schema: patientLinkSchema, params: { id }, json: { patient } }),
+      http.request('POST', `${CONVERSATION}patients/`, {
+        schema: patientLinkSchema,
+        params: { id },
+        json: { patient },
+      }),
     async removePatient(id, patient) {
-      await http.request('DELETE', `${CONVERSATION}patients/{patient}/`, { schema: noContent, params: { id, patient } });
+      await http.request('DELETE', `${CONVERSATION}patients/{patient}/`, {
+        schema: noContent,
+        params: { id, patient },
+      });
     },
   };
 }

@@ -13,7 +13,13 @@ export type UpstreamErrorCode =
   | 'upstream_bad_response';
 
 /** Why no answer came, from the network error's code (never its message): what an operator acts on. */
-export type NetworkReason = 'connection_refused' | 'connection_reset' | 'dns_failure' | 'connect_timeout' | 'aborted' | 'connection_error';
+export type NetworkReason =
+  | 'connection_refused'
+  | 'connection_reset'
+  | 'dns_failure'
+  | 'connect_timeout'
+  | 'aborted'
+  | 'connection_error';
 
 export interface UpstreamErrorDetails {
   /** The request's path template (e.g. /api/conversations/{id}/): no ids, no query string. */
@@ -80,7 +86,10 @@ export function errorForStatus(status: number, path: string, retryAfter: string 
     code === 'upstream_rate_limited' || code === 'upstream_unavailable'
       ? parseRetryAfter(retryAfter, nowMs)
       : undefined;
-  return new UpstreamError(code, retryAfterSeconds === undefined ? { path, status } : { path, status, retryAfterSeconds });
+  return new UpstreamError(
+    code,
+    retryAfterSeconds === undefined ? { path, status } : { path, status, retryAfterSeconds },
+  );
 }
 
 /** Longest wait we pass on; a larger or far-future Retry-After is clamped rather than trusted. */

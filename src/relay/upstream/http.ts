@@ -25,7 +25,11 @@ export interface UpstreamHttp {
   request<S extends z.ZodType>(method: Method, path: string, options: RequestOptions<S>): Promise<z.output<S>>;
   /** GET an absolute URL taken from a response (links.next). Only the upstream's own origin gets the token.
    * `route` names it in errors (the template it came from). */
-  getAbsolute<S extends z.ZodType>(url: string, schema: S, options?: { route?: string; signal?: AbortSignal }): Promise<z.output<S>>;
+  getAbsolute<S extends z.ZodType>(
+    url: string,
+    schema: S,
+    options?: { route?: string; signal?: AbortSignal },
+  ): Promise<z.output<S>>;
 }
 
 export interface UpstreamHttpOptions {
@@ -45,7 +49,13 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   const base = options.baseUrl.replace(/\/+$/, '');
   const origin = new URL(base).origin;
 
-  async function exchange(method: Method, url: URL, route: string, json: unknown, signal: AbortSignal | undefined): Promise<RawResponse> {
+  async function exchange(
+    method: Method,
+    url: URL,
+    route: string,
+    json: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<RawResponse> {
     const once = async (token: string) => {
       const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
       if (json === undefined) return transport({ method, url, route, headers, signal });
@@ -59,7 +69,14 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     return once(await tokens.getToken());
   }
 
-  async function run<S extends z.ZodType>(method: Method, url: URL, route: string, schema: S, json: unknown, signal?: AbortSignal) {
+  async function run<S extends z.ZodType>(
+    method: Method,
+    url: URL,
+    route: string,
+    schema: S,
+    json: unknown,
+    signal?: AbortSignal,
+  ) {
     const raw = await exchange(method, url, route, json, signal);
     if (raw.status < 200 || raw.status > 299) throw errorForStatus(raw.status, route, raw.retryAfter, now());
     return decode(raw, route, schema);

@@ -89,7 +89,11 @@ export function createTokenManager(options: TokenManagerOptions): TokenSource {
     if (raw.status < 200 || raw.status > 299) throw errorForStatus(raw.status, TOKEN_PATH, raw.retryAfter, now());
     const body = decode(raw, TOKEN_PATH, tokenResponseSchema);
     const lifetime = lifetimeSeconds(body.expires_in);
-    return { token: body.access_token, refreshAt: issuedAt + refreshAfterMs(lifetime), expiresAt: issuedAt + lifetime * 1000 };
+    return {
+      token: body.access_token,
+      refreshAt: issuedAt + refreshAfterMs(lifetime),
+      expiresAt: issuedAt + lifetime * 1000,
+    };
   }
 
   function refresh(): Promise<string> {
@@ -102,7 +106,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenSource {
       },
       (error: unknown) => {
         const refused = error instanceof UpstreamError && error.code === 'upstream_auth_failed';
-        if (refused && !(failure?.error instanceof UpstreamError && failure.error.code === 'upstream_auth_failed')) options.onCredentialsRefused?.();
+        if (refused && !(failure?.error instanceof UpstreamError && failure.error.code === 'upstream_auth_failed'))
+          options.onCredentialsRefused?.();
         const delayMs = failure ? Math.min(failure.delayMs * 2, backoffMaxMs) : backoffInitialMs;
         const t = now();
         failure = { error, until: t + delayMs, delayMs, since: failure?.since ?? t };

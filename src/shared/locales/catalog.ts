@@ -23,6 +23,7 @@ export const TEXT_KEYS = [
   'failed',
   'retry',
   'retrying',
+  'reconnected',
   'typing', // {bot}
   'talkToPerson',
   'escalated',
@@ -73,7 +74,15 @@ export function parseCatalog(value: unknown): Catalog | null {
   const plural = record(input?.charactersLeft);
   const errors = record(input?.errors);
   const suggestions = input?.suggestions;
-  if (!input || !plural || !errors || !isText(plural.other) || !Array.isArray(suggestions) || !suggestions.every(isText)) return null;
+  if (
+    !input ||
+    !plural ||
+    !errors ||
+    !isText(plural.other) ||
+    !Array.isArray(suggestions) ||
+    !suggestions.every(isText)
+  )
+    return null;
   const catalog: Record<string, unknown> = { suggestions: [...suggestions], errors: {}, charactersLeft: {} };
   for (const key of TEXT_KEYS) {
     if (!isText(input[key])) return null;
@@ -83,7 +92,8 @@ export function parseCatalog(value: unknown): Catalog | null {
     if (!isText(errors[key])) return null;
     (catalog.errors as Record<string, string>)[key] = errors[key];
   }
-  for (const category of PLURAL_CATEGORIES) if (isText(plural[category])) (catalog.charactersLeft as Record<string, string>)[category] = plural[category];
+  for (const category of PLURAL_CATEGORIES)
+    if (isText(plural[category])) (catalog.charactersLeft as Record<string, string>)[category] = plural[category];
   return catalog as Catalog;
 }
 

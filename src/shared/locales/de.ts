@@ -13,6 +13,7 @@ export const de: Catalog = {
   failed: 'Nicht gesendet.',
   retry: 'Erneut versuchen',
   retrying: 'Verbindungsproblem — neuer Versuch…',
+  reconnected: 'Verbindung wiederhergestellt.',
   typing: '{bot} schreibt…',
   talkToPerson: 'Mit einer Person sprechen',
   escalated: 'Ein Teammitglied wurde gebeten, dazuzukommen. Die Antwort erscheint hier.',
@@ -38,11 +39,16 @@ export const de: Catalog = {
   newMessageAnnouncement: 'Neue Nachricht von {author}',
   unavailable: 'Der Chat ist gerade nicht verfügbar.',
   preview: 'Vorschau — Nachrichten werden nicht an die Praxis gesendet',
-  noResume: 'Ihr Browser blockiert die Speicherung für diesen Chat. Er wird daher auf einer anderen Seite oder nach dem Neuladen nicht fortgesetzt.',
+  noResume:
+    'Ihr Browser blockiert die Speicherung für diesen Chat. Er wird daher auf einer anderen Seite oder nach dem Neuladen nicht fortgesetzt.',
   languageLabel: 'Sprache',
   languageFailed: 'Diese Sprache konnte nicht geladen werden. Bitte versuchen Sie es erneut.',
   charactersLeft: { one: 'Noch {count} Zeichen', other: 'Noch {count} Zeichen' },
-  suggestions: ['Wann haben Sie geöffnet?', 'Ich möchte einen Termin vereinbaren.', 'Ich habe eine Frage zur Versicherung oder Abrechnung.'],
+  suggestions: [
+    'Wann haben Sie geöffnet?',
+    'Ich möchte einen Termin vereinbaren.',
+    'Ich habe eine Frage zur Versicherung oder Abrechnung.',
+  ],
   errors: {
     bad_request: 'Bei dieser Anfrage ist etwas schiefgegangen. Bitte versuchen Sie es erneut.',
     unsupported_media_type: 'Bei dieser Anfrage ist etwas schiefgegangen. Bitte versuchen Sie es erneut.',

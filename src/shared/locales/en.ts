@@ -13,6 +13,7 @@ export const en: Catalog = {
   failed: 'Not sent.',
   retry: 'Try again',
   retrying: 'Connection problem — retrying…',
+  reconnected: 'Connection restored.',
   typing: '{bot} is typing…',
   talkToPerson: 'Talk to a person',
   escalated: 'A team member has been asked to join. They will reply here.',
@@ -27,8 +28,10 @@ export const en: Catalog = {
   suggestionsLabel: 'Suggested questions',
   showEarlier: 'Show earlier messages',
   sensitiveTitle: 'Check before sending',
-  sensitiveCard: "This looks like it contains a card number. Please don't share card or Social Security numbers in chat.",
-  sensitiveSsn: "This looks like it contains a Social Security number. Please don't share card or Social Security numbers in chat.",
+  sensitiveCard:
+    "This looks like it contains a card number. Please don't share card or Social Security numbers in chat.",
+  sensitiveSsn:
+    "This looks like it contains a Social Security number. Please don't share card or Social Security numbers in chat.",
   sensitiveBoth:
     "This looks like it contains a card number and a Social Security number. Please don't share card or Social Security numbers in chat.",
   sendAnyway: 'Send anyway',
@@ -40,7 +43,11 @@ export const en: Catalog = {
   languageLabel: 'Language',
   languageFailed: 'That language could not be loaded. Please try again.',
   charactersLeft: { one: '{count} character left', other: '{count} characters left' },
-  suggestions: ['What are your opening hours?', "I'd like to book an appointment.", 'I have a question about insurance or billing.'],
+  suggestions: [
+    'What are your opening hours?',
+    "I'd like to book an appointment.",
+    'I have a question about insurance or billing.',
+  ],
   errors: {
     bad_request: 'Something went wrong with that request. Please try again.',
     unsupported_media_type: 'Something went wrong with that request. Please try again.',

@@ -3,7 +3,8 @@ import type { Catalog } from './catalog.ts';
 export const es: Catalog = {
   panelLabel: 'Chatear con {bot}',
   close: 'Cerrar el chat',
-  emergencyNotice: 'No es para emergencias. En caso de emergencia, llame al {number} o vaya a la sala de emergencias más cercana.',
+  emergencyNotice:
+    'No es para emergencias. En caso de emergencia, llame al {number} o vaya a la sala de emergencias más cercana.',
   automatedNotice: '{bot} es un asistente automático hasta que se una un miembro del equipo.',
   composerLabel: 'Mensaje',
   conversationLabel: 'Conversación',
@@ -13,6 +14,7 @@ export const es: Catalog = {
   failed: 'No se envió.',
   retry: 'Intentar de nuevo',
   retrying: 'Problema de conexión: reintentando…',
+  reconnected: 'Conexión restablecida.',
   typing: '{bot} está escribiendo…',
   talkToPerson: 'Hablar con una persona',
   escalated: 'Le pedimos a un miembro del equipo que se una a la conversación. Le responderá aquí.',
@@ -27,8 +29,10 @@ export const es: Catalog = {
   suggestionsLabel: 'Preguntas sugeridas',
   showEarlier: 'Mostrar mensajes anteriores',
   sensitiveTitle: 'Revise antes de enviar',
-  sensitiveCard: 'Parece que su mensaje contiene un número de tarjeta. Por favor, no comparta números de tarjeta ni de Seguro Social en el chat.',
-  sensitiveSsn: 'Parece que su mensaje contiene un número de Seguro Social. Por favor, no comparta números de tarjeta ni de Seguro Social en el chat.',
+  sensitiveCard:
+    'Parece que su mensaje contiene un número de tarjeta. Por favor, no comparta números de tarjeta ni de Seguro Social en el chat.',
+  sensitiveSsn:
+    'Parece que su mensaje contiene un número de Seguro Social. Por favor, no comparta números de tarjeta ni de Seguro Social en el chat.',
   sensitiveBoth:
     'Parece que su mensaje contiene un número de tarjeta y un número de Seguro Social. Por favor, no comparta números de tarjeta ni de Seguro Social en el chat.',
   sendAnyway: 'Enviar de todos modos',
@@ -39,8 +43,16 @@ export const es: Catalog = {
   noResume: 'Su navegador bloquea el almacenamiento de este chat, así que no continuará en otra página ni al recargar.',
   languageLabel: 'Idioma',
   languageFailed: 'No se pudo cargar ese idioma. Inténtelo de nuevo.',
-  charactersLeft: { one: 'Queda {count} carácter', many: 'Quedan {count} de caracteres', other: 'Quedan {count} caracteres' },
-  suggestions: ['¿Cuál es su horario de atención?', 'Quisiera pedir una cita.', 'Tengo una pregunta sobre seguros o facturación.'],
+  charactersLeft: {
+    one: 'Queda {count} carácter',
+    many: 'Quedan {count} de caracteres',
+    other: 'Quedan {count} caracteres',
+  },
+  suggestions: [
+    '¿Cuál es su horario de atención?',
+    'Quisiera pedir una cita.',
+    'Tengo una pregunta sobre seguros o facturación.',
+  ],
   errors: {
     bad_request: 'Hubo un problema con la solicitud. Inténtelo de nuevo.',
     unsupported_media_type: 'Hubo un problema con la solicitud. Inténtelo de nuevo.',

@@ -14,6 +14,7 @@ export const fr: Catalog = {
   failed: 'Non envoyé.',
   retry: 'Réessayer',
   retrying: 'Problème de connexion — nouvelle tentative…',
+  reconnected: 'Connexion rétablie.',
   typing: '{bot} écrit…',
   talkToPerson: 'Parler à une personne',
   escalated: 'Un membre de l’équipe a été invité à se joindre à la discussion. Il vous répondra ici.',
@@ -43,8 +44,16 @@ export const fr: Catalog = {
     'Votre navigateur bloque le stockage pour cette discussion : elle ne continuera pas sur une autre page ni après un rechargement.',
   languageLabel: 'Langue',
   languageFailed: 'Impossible de charger cette langue. Veuillez réessayer.',
-  charactersLeft: { one: '{count} caractère restant', many: '{count} de caractères restants', other: '{count} caractères restants' },
-  suggestions: ['Quels sont vos horaires d’ouverture ?', 'Je voudrais prendre rendez-vous.', 'J’ai une question sur l’assurance ou la facturation.'],
+  charactersLeft: {
+    one: '{count} caractère restant',
+    many: '{count} de caractères restants',
+    other: '{count} caractères restants',
+  },
+  suggestions: [
+    'Quels sont vos horaires d’ouverture ?',
+    'Je voudrais prendre rendez-vous.',
+    'J’ai une question sur l’assurance ou la facturation.',
+  ],
   errors: {
     bad_request: 'Un problème est survenu avec cette demande. Veuillez réessayer.',
     unsupported_media_type: 'Un problème est survenu avec cette demande. Veuillez réessayer.',
@@ -56,7 +65,8 @@ export const fr: Catalog = {
     rate_limited: 'Trop de messages en peu de temps. Patientez un instant, puis réessayez.',
     session_expired: 'Cette discussion a expiré. Veuillez en commencer une nouvelle.',
     conversation_resolved: 'Cette discussion a été close. Veuillez en commencer une nouvelle.',
-    upstream_unavailable: 'Le service de discussion du cabinet ne répond pas. Veuillez réessayer dans quelques instants.',
+    upstream_unavailable:
+      'Le service de discussion du cabinet ne répond pas. Veuillez réessayer dans quelques instants.',
     upstream_timeout: 'Le service de discussion du cabinet a mis trop de temps à répondre. Veuillez réessayer.',
     internal: 'Un problème est survenu de notre côté. Veuillez réessayer.',
     network: 'Impossible de joindre le service de discussion. Vérifiez votre connexion et réessayez.',

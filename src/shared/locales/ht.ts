@@ -13,6 +13,7 @@ export const ht: Catalog = {
   failed: 'Mesaj la pa t voye.',
   retry: 'Eseye ankò',
   retrying: 'Pwoblèm koneksyon — n ap eseye ankò…',
+  reconnected: 'Koneksyon an retabli.',
   typing: '{bot} ap ekri…',
   talkToPerson: 'Pale ak yon moun',
   escalated: 'Nou mande yon manm ekip la pou l vin nan chat la. L ap reponn ou isit la.',
@@ -27,8 +28,10 @@ export const ht: Catalog = {
   suggestionsLabel: 'Kesyon nou pwopoze',
   showEarlier: 'Montre mesaj ki te vin anvan yo',
   sensitiveTitle: 'Verifye anvan ou voye',
-  sensitiveCard: 'Sanble gen yon nimewo kat ladan l. Tanpri pa pataje nimewo kat oswa nimewo Sekirite Sosyal nan chat la.',
-  sensitiveSsn: 'Sanble gen yon nimewo Sekirite Sosyal ladan l. Tanpri pa pataje nimewo kat oswa nimewo Sekirite Sosyal nan chat la.',
+  sensitiveCard:
+    'Sanble gen yon nimewo kat ladan l. Tanpri pa pataje nimewo kat oswa nimewo Sekirite Sosyal nan chat la.',
+  sensitiveSsn:
+    'Sanble gen yon nimewo Sekirite Sosyal ladan l. Tanpri pa pataje nimewo kat oswa nimewo Sekirite Sosyal nan chat la.',
   sensitiveBoth:
     'Sanble gen yon nimewo kat ak yon nimewo Sekirite Sosyal ladan l. Tanpri pa pataje nimewo kat oswa nimewo Sekirite Sosyal nan chat la.',
   sendAnyway: 'Voye l kanmenm',
@@ -36,11 +39,16 @@ export const ht: Catalog = {
   newMessageAnnouncement: '{author} voye yon nouvo mesaj',
   unavailable: 'Chat la pa disponib kounye a.',
   preview: 'Apèsi — mesaj yo pa ale bay klinik la',
-  noResume: 'Navigatè ou a bloke anrejistreman pou chat sa a, kidonk li p ap kontinye sou yon lòt paj oswa apre ou rechaje paj la.',
+  noResume:
+    'Navigatè ou a bloke anrejistreman pou chat sa a, kidonk li p ap kontinye sou yon lòt paj oswa apre ou rechaje paj la.',
   languageLabel: 'Lang',
   languageFailed: 'Nou pa t ka chaje lang sa a. Tanpri eseye ankò.',
   charactersLeft: { one: 'Rete {count} karaktè', many: 'Rete {count} karaktè', other: 'Rete {count} karaktè' },
-  suggestions: ['Ki lè nou louvri?', 'Mwen ta renmen pran yon randevou.', 'Mwen gen yon kesyon sou asirans oswa sou fakti.'],
+  suggestions: [
+    'Ki lè nou louvri?',
+    'Mwen ta renmen pran yon randevou.',
+    'Mwen gen yon kesyon sou asirans oswa sou fakti.',
+  ],
   errors: {
     bad_request: 'Te gen yon pwoblèm ak demann sa a. Tanpri eseye ankò.',
     unsupported_media_type: 'Te gen yon pwoblèm ak demann sa a. Tanpri eseye ankò.',

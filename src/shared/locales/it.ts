@@ -3,7 +3,8 @@ import type { Catalog } from './catalog.ts';
 export const it: Catalog = {
   panelLabel: 'Chat con {bot}',
   close: 'Chiuda la chat',
-  emergencyNotice: 'Non è per le emergenze. In caso di emergenza, chiami il {number} o si rechi al pronto soccorso più vicino.',
+  emergencyNotice:
+    'Non è per le emergenze. In caso di emergenza, chiami il {number} o si rechi al pronto soccorso più vicino.',
   automatedNotice: '{bot} è un assistente automatico finché non si unisce un membro del team.',
   composerLabel: 'Messaggio',
   conversationLabel: 'Conversazione',
@@ -13,6 +14,7 @@ export const it: Catalog = {
   failed: 'Non inviato.',
   retry: 'Riprovi',
   retrying: 'Problema di connessione — nuovo tentativo…',
+  reconnected: 'Connessione ripristinata.',
   typing: '{bot} sta scrivendo…',
   talkToPerson: 'Parli con una persona',
   escalated: 'È stato chiesto a un membro del team di unirsi. Le risponderà qui.',
@@ -38,11 +40,20 @@ export const it: Catalog = {
   newMessageAnnouncement: 'Nuovo messaggio da {author}',
   unavailable: 'La chat non è disponibile al momento.',
   preview: 'Anteprima — i messaggi non vengono inviati allo studio',
-  noResume: 'Il suo browser blocca l’archiviazione per questa chat, quindi non continuerà su un’altra pagina né dopo un ricaricamento.',
+  noResume:
+    'Il suo browser blocca l’archiviazione per questa chat, quindi non continuerà su un’altra pagina né dopo un ricaricamento.',
   languageLabel: 'Lingua',
   languageFailed: 'Impossibile caricare questa lingua. Riprovi.',
-  charactersLeft: { one: 'Resta {count} carattere', many: 'Restano {count} di caratteri', other: 'Restano {count} caratteri' },
-  suggestions: ['Quali sono i vostri orari di apertura?', 'Vorrei prenotare un appuntamento.', 'Ho una domanda su assicurazione o fatturazione.'],
+  charactersLeft: {
+    one: 'Resta {count} carattere',
+    many: 'Restano {count} di caratteri',
+    other: 'Restano {count} caratteri',
+  },
+  suggestions: [
+    'Quali sono i vostri orari di apertura?',
+    'Vorrei prenotare un appuntamento.',
+    'Ho una domanda su assicurazione o fatturazione.',
+  ],
   errors: {
     bad_request: 'Si è verificato un problema con la richiesta. Riprovi.',
     unsupported_media_type: 'Si è verificato un problema con la richiesta. Riprovi.',

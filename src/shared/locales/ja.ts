@@ -3,7 +3,8 @@ import type { Catalog } from './catalog.ts';
 export const ja: Catalog = {
   panelLabel: '{bot}とチャット',
   close: 'チャットを閉じる',
-  emergencyNotice: '緊急時には使用しないでください。緊急の場合は{number}に電話するか、最寄りの救急外来を受診してください。',
+  emergencyNotice:
+    '緊急時には使用しないでください。緊急の場合は{number}に電話するか、最寄りの救急外来を受診してください。',
   automatedNotice: 'スタッフが参加するまでは、{bot}が自動アシスタントとして対応します。',
   composerLabel: 'メッセージ',
   conversationLabel: '会話',
@@ -13,6 +14,7 @@ export const ja: Catalog = {
   failed: '送信できませんでした。',
   retry: '再試行',
   retrying: '接続に問題があります。再試行しています…',
+  reconnected: '接続が回復しました。',
   typing: '{bot}が入力中…',
   talkToPerson: 'スタッフと話す',
   escalated: 'スタッフに参加を依頼しました。こちらで返信します。',
@@ -28,14 +30,17 @@ export const ja: Catalog = {
   showEarlier: '以前のメッセージを表示',
   sensitiveTitle: '送信前にご確認ください',
   sensitiveCard: 'カード番号が含まれているようです。チャットでカード番号や社会保障番号（SSN）を送らないでください。',
-  sensitiveSsn: '社会保障番号（SSN）が含まれているようです。チャットでカード番号や社会保障番号（SSN）を送らないでください。',
-  sensitiveBoth: 'カード番号と社会保障番号（SSN）が含まれているようです。チャットでカード番号や社会保障番号（SSN）を送らないでください。',
+  sensitiveSsn:
+    '社会保障番号（SSN）が含まれているようです。チャットでカード番号や社会保障番号（SSN）を送らないでください。',
+  sensitiveBoth:
+    'カード番号と社会保障番号（SSN）が含まれているようです。チャットでカード番号や社会保障番号（SSN）を送らないでください。',
   sendAnyway: 'このまま送信',
   edit: 'メッセージを編集',
   newMessageAnnouncement: '{author}からの新しいメッセージ',
   unavailable: '現在チャットはご利用いただけません。',
   preview: 'プレビュー：メッセージはクリニックに送信されません',
-  noResume: 'ブラウザがこのチャットの保存をブロックしているため、別のページや再読み込みの後はチャットを続けられません。',
+  noResume:
+    'ブラウザがこのチャットの保存をブロックしているため、別のページや再読み込みの後はチャットを続けられません。',
   languageLabel: '言語',
   languageFailed: 'その言語を読み込めませんでした。もう一度お試しください。',
   charactersLeft: { other: '残り{count}文字' },

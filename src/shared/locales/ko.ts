@@ -13,6 +13,7 @@ export const ko: Catalog = {
   failed: '보내지 못했습니다.',
   retry: '다시 시도',
   retrying: '연결 문제 — 다시 시도하는 중…',
+  reconnected: '연결이 복구되었습니다.',
   typing: '{bot} 입력 중…',
   talkToPerson: '직원과 대화하기',
   escalated: '직원에게 참여를 요청했습니다. 이곳에서 답변해 드립니다.',

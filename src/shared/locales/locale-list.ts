@@ -6,7 +6,25 @@
 // `lang` attributes where the catalog is one region's language (the Portuguese catalog is Brazilian). The short tag
 // stays the catalog's name everywhere else (URLs, storage, negotiation).
 
-export const LOCALE_TAGS = ['en', 'es', 'zh-Hans', 'zh-Hant', 'vi', 'ko', 'tl', 'ru', 'ar', 'ht', 'fr', 'pt', 'pl', 'ja', 'it', 'de', 'fa'] as const;
+export const LOCALE_TAGS = [
+  'en',
+  'es',
+  'zh-Hans',
+  'zh-Hant',
+  'vi',
+  'ko',
+  'tl',
+  'ru',
+  'ar',
+  'ht',
+  'fr',
+  'pt',
+  'pl',
+  'ja',
+  'it',
+  'de',
+  'fa',
+] as const;
 
 export type LocaleTag = (typeof LOCALE_TAGS)[number];
 
@@ -22,7 +40,10 @@ export interface LocaleInfo {
 
 const ltr = (autonym: string, intl?: string, lang?: string) => ({ autonym, dir: 'ltr', intl, lang }) as const;
 
-const INFO: Record<LocaleTag, { autonym: string; dir: 'ltr' | 'rtl'; intl?: string | undefined; lang?: string | undefined }> = {
+const INFO: Record<
+  LocaleTag,
+  { autonym: string; dir: 'ltr' | 'rtl'; intl?: string | undefined; lang?: string | undefined }
+> = {
   en: ltr('English'),
   es: ltr('Español'),
   'zh-Hans': ltr('简体中文'),

@@ -14,6 +14,7 @@ export const pl: Catalog = {
   failed: 'Nie wysłano.',
   retry: 'Spróbuj ponownie',
   retrying: 'Problem z połączeniem — ponawianie…',
+  reconnected: 'Połączenie przywrócone.',
   typing: '{bot} pisze…',
   talkToPerson: 'Porozmawiaj z człowiekiem',
   escalated: 'Członek zespołu został poproszony o dołączenie. Odpowie tutaj.',
@@ -39,7 +40,8 @@ export const pl: Catalog = {
   newMessageAnnouncement: 'Nowa wiadomość od: {author}',
   unavailable: 'Czat jest teraz niedostępny.',
   preview: 'Podgląd — wiadomości nie trafiają do placówki',
-  noResume: 'Twoja przeglądarka blokuje zapisywanie danych tego czatu, więc nie będzie on kontynuowany na innej stronie ani po odświeżeniu.',
+  noResume:
+    'Twoja przeglądarka blokuje zapisywanie danych tego czatu, więc nie będzie on kontynuowany na innej stronie ani po odświeżeniu.',
   languageLabel: 'Język',
   languageFailed: 'Nie udało się wczytać tego języka. Spróbuj ponownie.',
   charactersLeft: {
@@ -48,7 +50,11 @@ export const pl: Catalog = {
     many: 'Pozostało {count} znaków',
     other: 'Pozostało {count} znaku',
   },
-  suggestions: ['W jakich godzinach jesteście otwarci?', 'Chcę umówić wizytę.', 'Mam pytanie dotyczące ubezpieczenia lub rachunku.'],
+  suggestions: [
+    'W jakich godzinach jesteście otwarci?',
+    'Chcę umówić wizytę.',
+    'Mam pytanie dotyczące ubezpieczenia lub rachunku.',
+  ],
   errors: {
     bad_request: 'Coś poszło nie tak. Spróbuj ponownie.',
     unsupported_media_type: 'Coś poszło nie tak. Spróbuj ponownie.',

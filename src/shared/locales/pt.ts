@@ -3,7 +3,8 @@ import type { Catalog } from './catalog.ts';
 export const pt: Catalog = {
   panelLabel: 'Conversar com {bot}',
   close: 'Fechar o chat',
-  emergencyNotice: 'Não use em caso de emergência. Em uma emergência, ligue para o {number} ou vá ao pronto-socorro mais próximo.',
+  emergencyNotice:
+    'Não use em caso de emergência. Em uma emergência, ligue para o {number} ou vá ao pronto-socorro mais próximo.',
   automatedNotice: '{bot} é um assistente automático até que um membro da equipe entre na conversa.',
   composerLabel: 'Mensagem',
   conversationLabel: 'Conversa',
@@ -13,6 +14,7 @@ export const pt: Catalog = {
   failed: 'Não enviada.',
   retry: 'Tentar novamente',
   retrying: 'Problema de conexão — tentando novamente…',
+  reconnected: 'Conexão restabelecida.',
   typing: '{bot} está digitando…',
   talkToPerson: 'Falar com uma pessoa',
   escalated: 'Pedimos que um membro da equipe entre na conversa. A resposta virá aqui.',
@@ -27,8 +29,10 @@ export const pt: Catalog = {
   suggestionsLabel: 'Perguntas sugeridas',
   showEarlier: 'Mostrar mensagens anteriores',
   sensitiveTitle: 'Confira antes de enviar',
-  sensitiveCard: 'Parece que sua mensagem contém um número de cartão. Por favor, não compartilhe números de cartão nem de Seguro Social (SSN) no chat.',
-  sensitiveSsn: 'Parece que sua mensagem contém um número de Seguro Social (SSN). Por favor, não compartilhe números de cartão nem de Seguro Social (SSN) no chat.',
+  sensitiveCard:
+    'Parece que sua mensagem contém um número de cartão. Por favor, não compartilhe números de cartão nem de Seguro Social (SSN) no chat.',
+  sensitiveSsn:
+    'Parece que sua mensagem contém um número de Seguro Social (SSN). Por favor, não compartilhe números de cartão nem de Seguro Social (SSN) no chat.',
   sensitiveBoth:
     'Parece que sua mensagem contém um número de cartão e um número de Seguro Social (SSN). Por favor, não compartilhe números de cartão nem de Seguro Social (SSN) no chat.',
   sendAnyway: 'Enviar mesmo assim',
@@ -36,11 +40,20 @@ export const pt: Catalog = {
   newMessageAnnouncement: 'Nova mensagem de {author}',
   unavailable: 'O chat não está disponível no momento.',
   preview: 'Prévia — as mensagens não são enviadas ao consultório',
-  noResume: 'Seu navegador bloqueia o armazenamento deste chat, então ele não continuará em outra página nem depois de recarregar.',
+  noResume:
+    'Seu navegador bloqueia o armazenamento deste chat, então ele não continuará em outra página nem depois de recarregar.',
   languageLabel: 'Idioma',
   languageFailed: 'Não foi possível carregar esse idioma. Tente novamente.',
-  charactersLeft: { one: 'Caracteres restantes: {count}', many: 'Restam {count} de caracteres', other: 'Restam {count} caracteres' },
-  suggestions: ['Qual é o horário de atendimento?', 'Gostaria de marcar uma consulta.', 'Tenho uma dúvida sobre plano de saúde ou cobrança.'],
+  charactersLeft: {
+    one: 'Caracteres restantes: {count}',
+    many: 'Restam {count} de caracteres',
+    other: 'Restam {count} caracteres',
+  },
+  suggestions: [
+    'Qual é o horário de atendimento?',
+    'Gostaria de marcar uma consulta.',
+    'Tenho uma dúvida sobre plano de saúde ou cobrança.',
+  ],
   errors: {
     bad_request: 'Houve um problema com essa solicitação. Tente novamente.',
     unsupported_media_type: 'Houve um problema com essa solicitação. Tente novamente.',

@@ -3,7 +3,8 @@ import type { Catalog } from './catalog.ts';
 export const tl: Catalog = {
   panelLabel: 'Makipag-chat kay {bot}',
   close: 'Isara ang chat',
-  emergencyNotice: 'Hindi ito para sa emergency. Kung may emergency, tumawag sa {number} o pumunta sa pinakamalapit na emergency room.',
+  emergencyNotice:
+    'Hindi ito para sa emergency. Kung may emergency, tumawag sa {number} o pumunta sa pinakamalapit na emergency room.',
   automatedNotice: 'Si {bot} ay isang awtomatikong assistant hangga’t walang sumasaling kawani ng klinika.',
   composerLabel: 'Mensahe',
   conversationLabel: 'Usapan',
@@ -13,6 +14,7 @@ export const tl: Catalog = {
   failed: 'Hindi naipadala.',
   retry: 'Subukan muli',
   retrying: 'May problema sa koneksyon — sinusubukan muli…',
+  reconnected: 'Naibalik na ang koneksyon.',
   typing: 'Nagta-type si {bot}…',
   talkToPerson: 'Makipag-usap sa isang tao',
   escalated: 'Hiniling na sumali ang isang kawani ng klinika. Sasagot siya rito.',
@@ -28,18 +30,25 @@ export const tl: Catalog = {
   showEarlier: 'Ipakita ang mga naunang mensahe',
   sensitiveTitle: 'Suriin bago ipadala',
   sensitiveCard: 'Mukhang may numero ng card ito. Huwag magbahagi ng numero ng card o Social Security sa chat.',
-  sensitiveSsn: 'Mukhang may numero ng Social Security ito. Huwag magbahagi ng numero ng card o Social Security sa chat.',
-  sensitiveBoth: 'Mukhang may numero ng card at numero ng Social Security ito. Huwag magbahagi ng numero ng card o Social Security sa chat.',
+  sensitiveSsn:
+    'Mukhang may numero ng Social Security ito. Huwag magbahagi ng numero ng card o Social Security sa chat.',
+  sensitiveBoth:
+    'Mukhang may numero ng card at numero ng Social Security ito. Huwag magbahagi ng numero ng card o Social Security sa chat.',
   sendAnyway: 'Ipadala pa rin',
   edit: 'I-edit ang mensahe',
   newMessageAnnouncement: 'Bagong mensahe mula kay {author}',
   unavailable: 'Hindi magagamit ang chat sa ngayon.',
   preview: 'Preview — hindi ipinapadala sa klinika ang mga mensahe',
-  noResume: 'Hinaharangan ng iyong browser ang storage para sa chat na ito, kaya hindi ito magpapatuloy sa ibang pahina o pagkatapos mag-reload.',
+  noResume:
+    'Hinaharangan ng iyong browser ang storage para sa chat na ito, kaya hindi ito magpapatuloy sa ibang pahina o pagkatapos mag-reload.',
   languageLabel: 'Wika',
   languageFailed: 'Hindi ma-load ang wikang iyon. Pakisubukan muli.',
   charactersLeft: { one: '{count} character na lang ang natitira', other: '{count} character na lang ang natitira' },
-  suggestions: ['Anong oras kayo bukas?', 'Gusto kong magpa-appointment.', 'May tanong ako tungkol sa insurance o bayarin.'],
+  suggestions: [
+    'Anong oras kayo bukas?',
+    'Gusto kong magpa-appointment.',
+    'May tanong ako tungkol sa insurance o bayarin.',
+  ],
   errors: {
     bad_request: 'Nagkaproblema sa kahilingang iyon. Pakisubukan muli.',
     unsupported_media_type: 'Nagkaproblema sa kahilingang iyon. Pakisubukan muli.',

@@ -3,7 +3,8 @@ import type { Catalog } from './catalog.ts';
 export const vi: Catalog = {
   panelLabel: 'Trò chuyện với {bot}',
   close: 'Đóng cuộc trò chuyện',
-  emergencyNotice: 'Không dùng cho trường hợp khẩn cấp. Nếu khẩn cấp, hãy gọi {number} hoặc đến phòng cấp cứu gần nhất.',
+  emergencyNotice:
+    'Không dùng cho trường hợp khẩn cấp. Nếu khẩn cấp, hãy gọi {number} hoặc đến phòng cấp cứu gần nhất.',
   automatedNotice: '{bot} là trợ lý tự động cho đến khi có nhân viên tham gia.',
   composerLabel: 'Tin nhắn',
   conversationLabel: 'Cuộc trò chuyện',
@@ -13,6 +14,7 @@ export const vi: Catalog = {
   failed: 'Chưa gửi được.',
   retry: 'Thử lại',
   retrying: 'Lỗi kết nối — đang thử lại…',
+  reconnected: 'Đã kết nối lại.',
   typing: '{bot} đang nhập…',
   talkToPerson: 'Nói chuyện với nhân viên',
   escalated: 'Đã mời một nhân viên tham gia. Nhân viên sẽ trả lời tại đây.',
@@ -27,8 +29,10 @@ export const vi: Catalog = {
   suggestionsLabel: 'Câu hỏi gợi ý',
   showEarlier: 'Xem tin nhắn trước đó',
   sensitiveTitle: 'Kiểm tra trước khi gửi',
-  sensitiveCard: 'Tin nhắn này có vẻ chứa số thẻ. Vui lòng không chia sẻ số thẻ hoặc số An Sinh Xã Hội trong cuộc trò chuyện.',
-  sensitiveSsn: 'Tin nhắn này có vẻ chứa số An Sinh Xã Hội. Vui lòng không chia sẻ số thẻ hoặc số An Sinh Xã Hội trong cuộc trò chuyện.',
+  sensitiveCard:
+    'Tin nhắn này có vẻ chứa số thẻ. Vui lòng không chia sẻ số thẻ hoặc số An Sinh Xã Hội trong cuộc trò chuyện.',
+  sensitiveSsn:
+    'Tin nhắn này có vẻ chứa số An Sinh Xã Hội. Vui lòng không chia sẻ số thẻ hoặc số An Sinh Xã Hội trong cuộc trò chuyện.',
   sensitiveBoth:
     'Tin nhắn này có vẻ chứa số thẻ và số An Sinh Xã Hội. Vui lòng không chia sẻ số thẻ hoặc số An Sinh Xã Hội trong cuộc trò chuyện.',
   sendAnyway: 'Vẫn gửi',
@@ -36,11 +40,16 @@ export const vi: Catalog = {
   newMessageAnnouncement: 'Tin nhắn mới từ {author}',
   unavailable: 'Hiện không thể trò chuyện.',
   preview: 'Xem trước — tin nhắn không được gửi đến phòng khám',
-  noResume: 'Trình duyệt của quý vị chặn việc lưu trữ cho cuộc trò chuyện này, nên cuộc trò chuyện sẽ không tiếp tục ở trang khác hoặc sau khi tải lại.',
+  noResume:
+    'Trình duyệt của quý vị chặn việc lưu trữ cho cuộc trò chuyện này, nên cuộc trò chuyện sẽ không tiếp tục ở trang khác hoặc sau khi tải lại.',
   languageLabel: 'Ngôn ngữ',
   languageFailed: 'Không tải được ngôn ngữ đó. Vui lòng thử lại.',
   charactersLeft: { other: 'Còn {count} ký tự' },
-  suggestions: ['Giờ làm việc của phòng khám là khi nào?', 'Tôi muốn đặt lịch hẹn.', 'Tôi có câu hỏi về bảo hiểm hoặc hóa đơn.'],
+  suggestions: [
+    'Giờ làm việc của phòng khám là khi nào?',
+    'Tôi muốn đặt lịch hẹn.',
+    'Tôi có câu hỏi về bảo hiểm hoặc hóa đơn.',
+  ],
   errors: {
     bad_request: 'Yêu cầu gặp sự cố. Vui lòng thử lại.',
     unsupported_media_type: 'Yêu cầu gặp sự cố. Vui lòng thử lại.',

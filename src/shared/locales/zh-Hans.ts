@@ -13,6 +13,7 @@ export const zhHans: Catalog = {
   failed: '未发送。',
   retry: '重试',
   retrying: '连接出现问题，正在重试…',
+  reconnected: '连接已恢复。',
   typing: '{bot} 正在输入…',
   talkToPerson: '与真人交谈',
   escalated: '已请工作人员加入，他们会在这里回复您。',

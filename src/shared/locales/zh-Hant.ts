@@ -13,6 +13,7 @@ export const zhHant: Catalog = {
   failed: '未傳送。',
   retry: '重試',
   retrying: '連線發生問題，正在重試…',
+  reconnected: '連線已恢復。',
   typing: '{bot} 正在輸入…',
   talkToPerson: '與真人交談',
   escalated: '已請工作人員加入，他們會在這裡回覆您。',

@@ -43,7 +43,10 @@ const MAX_QUEUED = 1000;
 export function createEventSender(target: UpstreamEventsTarget, options: { now: () => number }): EventSender {
   const parsed = eventsTargetSchema.safeParse(target);
   // The message names the rule, never the values (the secret is one of them).
-  if (!parsed.success) throw new Error('events: url must be an http:// or https:// URL, secret must not be empty, timeoutMs a whole number above 0.');
+  if (!parsed.success)
+    throw new Error(
+      'events: url must be an http:// or https:// URL, secret must not be empty, timeoutMs a whole number above 0.',
+    );
   const { url, secret, timeoutMs = 2000 } = parsed.data;
   const closing = new AbortController();
   const chains = new Map<string, Promise<void>>();
@@ -53,7 +56,10 @@ export function createEventSender(target: UpstreamEventsTarget, options: { now: 
     try {
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', [SIGNATURE_HEADER]: signatureHeader(secret, body, options.now() / 1000) },
+        headers: {
+          'Content-Type': 'application/json',
+          [SIGNATURE_HEADER]: signatureHeader(secret, body, options.now() / 1000),
+        },
         body,
         signal: AbortSignal.any([closing.signal, AbortSignal.timeout(timeoutMs)]),
       });
@@ -75,13 +81,20 @@ export function createEventSender(target: UpstreamEventsTarget, options: { now: 
   return {
     notify(conversationId, change, at) {
       if (closing.signal.aborted || queued >= MAX_QUEUED) return;
-      const body = JSON.stringify({ id: opaqueId('evt_'), type: `conversation.${change}`, conversation: conversationId, occurred_at: at });
+      const body = JSON.stringify({
+        id: opaqueId('evt_'),
+        type: `conversation.${change}`,
+        conversation: conversationId,
+        occurred_at: at,
+      });
       queued++;
       const previous = chains.get(conversationId) ?? Promise.resolve();
-      const next = previous.then(() => deliver(body)).finally(() => {
-        queued--;
-        if (chains.get(conversationId) === next) chains.delete(conversationId);
-      });
+      const next = previous
+        .then(() => deliver(body))
+        .finally(() => {
+          queued--;
+          if (chains.get(conversationId) === next) chains.delete(conversationId);
+        });
       chains.set(conversationId, next);
     },
     async idle() {

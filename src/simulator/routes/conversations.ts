@@ -16,6 +16,8 @@ const createBody = z.object({
   channel: z.literal('webchat'),
   subject: z.string().max(200).optional(),
   language: language.optional(),
+  // Assumed (README, "The upstream contract"): the caller's reference, to find a create whose answer was lost.
+  client_reference: z.string().min(1).max(100).optional(),
 });
 
 // Read-only fields sent in a PATCH are ignored, as Django REST Framework does.
@@ -26,6 +28,7 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
   const at = () => new Date(ctx.now()).toISOString();
   // Creation order breaks ties between equal timestamps (a fake clock makes them common).
   const created = new Map<string, number>();
+  const references = new Map<string, string>();
 
   app.post('/api/conversations/', ctx.auth, async (c) => {
     const body = createBody.safeParse(await readJson(c));
@@ -39,6 +42,7 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
       at: at(),
     });
     created.set(conversation.id, created.size);
+    if (body.data.client_reference !== undefined) references.set(conversation.id, body.data.client_reference);
     ctx.counters.conversationsCreated++;
     return c.json(detail(ctx.store, conversation), 201);
   });
@@ -54,6 +58,7 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
     const to = optionalDate(params, 'created_at__lte');
     if (!to.ok) return invalid(c, to.detail);
     const search = (params.get('search') ?? '').trim().toLowerCase();
+    const reference = params.get('client_reference');
     const direction = ordering(params, 'created_at', 'desc');
 
     const matchesSearch = (conversation: ConversationRecord): boolean =>
@@ -66,6 +71,7 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
         (!status.value || status.value.has(conversation.status)) &&
         (from.value === undefined || time >= from.value) &&
         (to.value === undefined || time <= to.value) &&
+        (reference === null || references.get(conversation.id) === reference) &&
         matchesSearch(conversation)
       );
     });
@@ -74,7 +80,10 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
         Date.parse(a.created_at) - Date.parse(b.created_at) || (created.get(a.id) ?? 0) - (created.get(b.id) ?? 0);
       return direction === 'asc' ? byTime : -byTime;
     });
-    return pageResponse(c, list.map((conversation) => ({ ...conversation })));
+    return pageResponse(
+      c,
+      list.map((conversation) => ({ ...conversation })),
+    );
   });
 
   app.get('/api/conversations/:id/', ctx.auth, (c) => {

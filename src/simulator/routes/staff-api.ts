@@ -42,7 +42,9 @@ export function registerStaffApiRoutes(app: Hono, ctx: SimulatorContext): void {
   });
 
   // Newest first: the store keeps conversations in the order they were created.
-  app.get(STAFF_API, (c) => c.json({ conversations: [...ctx.store.conversations.values()].reverse().map(summary) }, 200));
+  app.get(STAFF_API, (c) =>
+    c.json({ conversations: [...ctx.store.conversations.values()].reverse().map(summary) }, 200),
+  );
 
   app.get(`${STAFF_API}/:id`, (c) => {
     const conversation = load(c);
@@ -52,7 +54,11 @@ export function registerStaffApiRoutes(app: Hono, ctx: SimulatorContext): void {
     const authors = ctx.store.authors.get(conversation.id);
     return c.json(
       {
-        conversation: { ...summary(conversation), bot_name: authors?.bot ?? '', team_member_name: authors?.teamMember ?? '' },
+        conversation: {
+          ...summary(conversation),
+          bot_name: authors?.bot ?? '',
+          team_member_name: authors?.teamMember ?? '',
+        },
         messages: (ctx.store.messages.get(conversation.id) ?? []).filter((m) => m.sequence > (after.data ?? 0)),
       },
       200,
@@ -68,13 +74,19 @@ export function registerStaffApiRoutes(app: Hono, ctx: SimulatorContext): void {
     }
     const body = replyBody.safeParse(await readJson(c));
     if (!body.success) return invalid(c, `Expected {"text": 1 to ${MAX_MESSAGE_LENGTH} characters}.`);
-    if (conversation.status === 'resolved') return apiError(c, 400, 'conversation_resolved', 'The conversation is resolved.');
+    if (conversation.status === 'resolved')
+      return apiError(c, 400, 'conversation_resolved', 'The conversation is resolved.');
     const now = at();
     // A person has taken the conversation: no bot reply and no simulated team member from now on.
     changeState(ctx.store, conversation, { mode: 'agent', at: now });
     ctx.responder.staffJoined(conversation.id);
     const teamMember = ctx.store.authors.get(conversation.id)?.teamMember ?? 'Team member';
-    const message = addMessage(ctx.store, conversation, { sender: 'agent', authorName: teamMember, text: body.data.text, at: now });
+    const message = addMessage(ctx.store, conversation, {
+      sender: 'agent',
+      authorName: teamMember,
+      text: body.data.text,
+      at: now,
+    });
     return c.json(message, 201);
   });
 

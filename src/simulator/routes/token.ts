@@ -32,7 +32,8 @@ export function registerTokenRoutes(app: Hono, ctx: SimulatorContext): void {
     const format = form.get('format') ?? 'json';
     if (!username) return oauthError(c, 400, 'invalid_request', 'username is required.');
     if (!password) return oauthError(c, 400, 'invalid_request', 'password is required.');
-    if (grantType !== 'password') return oauthError(c, 400, 'unsupported_grant_type', 'Only the password grant is supported.');
+    if (grantType !== 'password')
+      return oauthError(c, 400, 'unsupported_grant_type', 'Only the password grant is supported.');
     if (format !== 'json') return oauthError(c, 400, 'invalid_request', 'format must be json.');
     // Both compared, always, so timing says nothing about which one was wrong.
     const userOk = sameSecret(username, ctx.account.username);

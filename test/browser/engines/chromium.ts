@@ -10,7 +10,9 @@ export async function launchChromium(): Promise<Engine> {
   return {
     name: 'chromium',
     async newTab(options) {
-      const context = await browser.newContext({ viewport: { width: options?.width ?? 1280, height: options?.height ?? 900 } });
+      const context = await browser.newContext({
+        viewport: { width: options?.width ?? 1280, height: options?.height ?? 900 },
+      });
       return chromiumTab(await context.newPage(), () => context.close());
     },
     close: () => browser.close(),
@@ -34,7 +36,10 @@ function chromiumTab(page: Page, closeContext: () => Promise<void>): Tab {
     async click(target) {
       if ('launcher' in target) return page.locator('practice-chat button').click();
       const frame = await chatFrame();
-      await ('css' in target ? frame.locator(target.css).first() : frame.locator(`xpath=${buttonXPath(target.button)}`)).click();
+      await ('css' in target
+        ? frame.locator(target.css).first()
+        : frame.locator(`xpath=${buttonXPath(target.button)}`)
+      ).click();
     },
     type: (text) => page.keyboard.type(text),
     press: (key) => page.keyboard.press(key),

@@ -7,7 +7,12 @@ import { buttonXPath, type Engine, type Tab, type Target } from './driver.ts';
 export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 
 /** The host names the browser tests use; Firefox has no wildcard for them. */
-export const TEST_HOST_NAMES = ['www.smile-dental.test', 'chat.smile-dental.test', 'chat.vendor-relay.test', 'smile-dental.test'];
+export const TEST_HOST_NAMES = [
+  'www.smile-dental.test',
+  'chat.smile-dental.test',
+  'chat.vendor-relay.test',
+  'smile-dental.test',
+];
 
 export async function launchFirefox(): Promise<Engine> {
   const browser: Browser = await puppeteer.launch({
@@ -40,12 +45,14 @@ function firefoxTab(page: Page, closeContext: () => Promise<void>): Tab {
     if (!frame) throw new Error('no chat frame yet');
     return frame;
   }
-  const selector = (target: Exclude<Target, { launcher: true }>) => ('css' in target ? target.css : `::-p-xpath(${buttonXPath(target.button)})`);
+  const selector = (target: Exclude<Target, { launcher: true }>) =>
+    'css' in target ? target.css : `::-p-xpath(${buttonXPath(target.button)})`;
   return {
     goto: async (url) => void (await page.goto(url)),
     reload: async () => void (await page.reload()),
     evaluate: (fn, ...args) => page.evaluate(fn as never, ...(args as unknown as never[])) as never,
-    evaluateInFrame: async (fn, ...args) => (await chatFrame()).evaluate(fn as never, ...(args as unknown as never[])) as never,
+    evaluateInFrame: async (fn, ...args) =>
+      (await chatFrame()).evaluate(fn as never, ...(args as unknown as never[])) as never,
     injectIntoFrame: async (source) => void (await (await chatFrame()).evaluate(source)),
     async click(target) {
       if ('launcher' in target) return void (await page.locator('practice-chat >>> button').click());

@@ -26,13 +26,19 @@ export async function startHostProxy(): Promise<HostProxy> {
       return;
     }
     const upstream = request(
-      { host: '127.0.0.1', port: target.port || 80, method: incoming.method, path: target.pathname + target.search, headers: incoming.headers },
+      {
+        host: '127.0.0.1',
+        port: target.port || 80,
+        method: incoming.method,
+        path: target.pathname + target.search,
+        headers: incoming.headers,
+      },
       (response) => {
         outgoing.writeHead(response.statusCode ?? 502, response.headers);
         response.pipe(outgoing);
       },
     );
-    upstream.on('error', () => outgoing.headersSent ? outgoing.destroy() : outgoing.writeHead(502).end());
+    upstream.on('error', () => (outgoing.headersSent ? outgoing.destroy() : outgoing.writeHead(502).end()));
     outgoing.on('close', () => upstream.destroy());
     incoming.pipe(upstream);
   });

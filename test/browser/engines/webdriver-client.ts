@@ -21,7 +21,9 @@ export class WebDriverSession {
   ) {}
 
   static async create(driverUrl: string, capabilities: object): Promise<WebDriverSession> {
-    const value = await call<{ sessionId: string }>(driverUrl, 'POST', '/session', { capabilities: { alwaysMatch: capabilities } });
+    const value = await call<{ sessionId: string }>(driverUrl, 'POST', '/session', {
+      capabilities: { alwaysMatch: capabilities },
+    });
     return new WebDriverSession(driverUrl, value.sessionId);
   }
 
@@ -34,7 +36,8 @@ export class WebDriverSession {
   /** Runs `body` (a function body) with `args`; an async script resolves through its last argument. */
   executeAsync = <T>(script: string, args: unknown[]) => this.command<T>('POST', '/execute/async', { script, args });
   findElement = (locator: Locator) => this.command<ElementRef>('POST', '/element', locator);
-  findFromElement = (element: ElementRef, locator: Locator) => this.command<ElementRef>('POST', `/element/${elementId(element)}/element`, locator);
+  findFromElement = (element: ElementRef, locator: Locator) =>
+    this.command<ElementRef>('POST', `/element/${elementId(element)}/element`, locator);
   shadowRoot = (element: ElementRef) => this.command<ShadowRef>('GET', `/element/${elementId(element)}/shadow`);
   findFromShadow = (shadow: ShadowRef, locator: Locator) =>
     this.command<ElementRef>('POST', `/shadow/${shadow['shadow-6066-11e4-a52e-4f735466cecf']}/element`, locator);
@@ -62,7 +65,10 @@ async function call<T>(base: string, method: string, path: string, body?: object
   const parsed = (await response.json()) as { value: T | { error: string; message: string } };
   if (!response.ok) {
     const failure = parsed.value as { error?: string; message?: string };
-    throw new WebDriverError(failure.error ?? String(response.status), `${method} ${path.replace(/^\/session\/[^/]+/, '')}: ${failure.message ?? ''}`);
+    throw new WebDriverError(
+      failure.error ?? String(response.status),
+      `${method} ${path.replace(/^\/session\/[^/]+/, '')}: ${failure.message ?? ''}`,
+    );
   }
   return parsed.value as T;
 }

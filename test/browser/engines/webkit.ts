@@ -8,8 +8,12 @@ import { buttonXPath, callSource, type Engine, type Tab, type Target } from './d
 import { startHostProxy } from './host-proxy.ts';
 import { WebDriverSession, type ElementRef, type Locator } from './webdriver-client.ts';
 
-export const MINIBROWSER_PATHS = ['/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser'];
-export const minibrowserPath = () => process.env.MINIBROWSER_PATH || MINIBROWSER_PATHS.find((path) => existsSync(path)) || MINIBROWSER_PATHS[0]!;
+export const MINIBROWSER_PATHS = [
+  '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+  '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+];
+export const minibrowserPath = () =>
+  process.env.MINIBROWSER_PATH || MINIBROWSER_PATHS.find((path) => existsSync(path)) || MINIBROWSER_PATHS[0]!;
 
 const KEYS = { Enter: '\uE007', Escape: '\uE00C', Tab: '\uE004', Shift: '\uE008' } as const;
 
@@ -19,7 +23,10 @@ export async function launchWebKit(): Promise<Engine> {
   try {
     const display = await startXvfb(processes);
     const port = await freePort();
-    const driver = spawn('WebKitWebDriver', [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, DISPLAY: display } });
+    const driver = spawn('WebKitWebDriver', [`--port=${port}`], {
+      stdio: 'ignore',
+      env: { ...process.env, DISPLAY: display },
+    });
     processes.push(driver);
     const driverUrl = `http://127.0.0.1:${port}`;
     await waitUntil(async () => (await fetch(`${driverUrl}/status`)).ok, 'WebKitWebDriver did not start');
@@ -60,7 +67,8 @@ export async function launchWebKit(): Promise<Engine> {
 
 function webKitTab(session: WebDriverSession, closeWindow: () => Promise<void>): Tab {
   const launcherHost = () => session.findElement({ using: 'css selector', value: 'practice-chat' });
-  const inShadow = async (selector: string) => session.findFromShadow(await session.shadowRoot(await launcherHost()), { using: 'css selector', value: selector });
+  const inShadow = async (selector: string) =>
+    session.findFromShadow(await session.shadowRoot(await launcherHost()), { using: 'css selector', value: selector });
   /** Runs `action` with the chat frame as the current browsing context, and always comes back to the page. */
   async function inFrame<T>(action: () => Promise<T>): Promise<T> {
     await session.switchToFrame(null);
@@ -79,9 +87,20 @@ Promise.resolve().then(() => ${callSource(fn)}.apply(null, Array.prototype.slice
     if (outcome.error !== undefined) throw new Error(outcome.error);
     return outcome.value as R;
   }
-  const keyActions = (keys: string[]) => [{ type: 'key', id: 'keyboard', actions: keys.flatMap((value) => [{ type: 'keyDown', value }, { type: 'keyUp', value }]) }];
+  const keyActions = (keys: string[]) => [
+    {
+      type: 'key',
+      id: 'keyboard',
+      actions: keys.flatMap((value) => [
+        { type: 'keyDown', value },
+        { type: 'keyUp', value },
+      ]),
+    },
+  ];
   const locate = (target: Exclude<Target, { launcher: true }>): Locator =>
-    'css' in target ? { using: 'css selector', value: target.css } : { using: 'xpath', value: buttonXPath(target.button) };
+    'css' in target
+      ? { using: 'css selector', value: target.css }
+      : { using: 'xpath', value: buttonXPath(target.button) };
 
   return {
     goto: async (url) => void (await session.navigate(url)),
@@ -89,7 +108,8 @@ Promise.resolve().then(() => ${callSource(fn)}.apply(null, Array.prototype.slice
     evaluate: (fn, ...args) => run(fn as never, args),
     evaluateInFrame: (fn, ...args) => inFrame(() => run(fn as never, args)),
     // A script's var and function declarations stay local to WebDriver's function body; axe-core sets window.axe.
-    injectIntoFrame: (source) => inFrame(async () => void (await session.executeAsync(`${source};\narguments[arguments.length - 1](null);`, []))),
+    injectIntoFrame: (source) =>
+      inFrame(async () => void (await session.executeAsync(`${source};\narguments[arguments.length - 1](null);`, []))),
     async click(target) {
       if ('launcher' in target) return void (await session.click(await inShadow('button')));
       await inFrame(async () => session.click((await session.findElement(locate(target))) as ElementRef));
@@ -100,7 +120,16 @@ Promise.resolve().then(() => ${callSource(fn)}.apply(null, Array.prototype.slice
     async press(key) {
       if (key === 'Shift+Tab') {
         await session.performActions([
-          { type: 'key', id: 'keyboard', actions: [{ type: 'keyDown', value: KEYS.Shift }, { type: 'keyDown', value: KEYS.Tab }, { type: 'keyUp', value: KEYS.Tab }, { type: 'keyUp', value: KEYS.Shift }] },
+          {
+            type: 'key',
+            id: 'keyboard',
+            actions: [
+              { type: 'keyDown', value: KEYS.Shift },
+              { type: 'keyDown', value: KEYS.Tab },
+              { type: 'keyUp', value: KEYS.Tab },
+              { type: 'keyUp', value: KEYS.Shift },
+            ],
+          },
         ]);
       } else await session.performActions(keyActions([KEYS[key]]));
       await session.releaseActions();
@@ -114,7 +143,9 @@ Promise.resolve().then(() => ${callSource(fn)}.apply(null, Array.prototype.slice
 
 /** Xvfb on a display it picks itself (-displayfd), so runs side by side never collide. */
 async function startXvfb(processes: ChildProcess[]): Promise<string> {
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+  });
   processes.push(xvfb);
   const number = await new Promise<string>((resolve, reject) => {
     let text = '';

@@ -16,22 +16,67 @@ type Request = { path: () => string; body: string; headers?: Record<string, stri
 const messages = () => MESSAGES;
 
 const cases: Array<[string, Request, number, string]> = [
-  ['a body over BODY_LIMIT_BYTES', { path: messages, body: JSON.stringify({ text: 'x'.repeat(20_000) }) }, 413, 'payload_too_large'],
-  ['a 100 KB message', { path: messages, body: JSON.stringify({ text: 'x'.repeat(100 * 1024) }) }, 413, 'payload_too_large'],
-  ['a message one character over MESSAGE_MAX_LENGTH', { path: messages, body: JSON.stringify({ text: 'x'.repeat(2001) }) }, 400, 'bad_request'],
+  [
+    'a body over BODY_LIMIT_BYTES',
+    { path: messages, body: JSON.stringify({ text: 'x'.repeat(20_000) }) },
+    413,
+    'payload_too_large',
+  ],
+  [
+    'a 100 KB message',
+    { path: messages, body: JSON.stringify({ text: 'x'.repeat(100 * 1024) }) },
+    413,
+    'payload_too_large',
+  ],
+  [
+    'a message one character over MESSAGE_MAX_LENGTH',
+    { path: messages, body: JSON.stringify({ text: 'x'.repeat(2001) }) },
+    400,
+    'bad_request',
+  ],
   ['a blank message', { path: messages, body: JSON.stringify({ text: ' \n\t ' }) }, 400, 'bad_request'],
   ['a message that is not a string', { path: messages, body: JSON.stringify({ text: ['hello'] }) }, 400, 'bad_request'],
-  ['a message with an unknown field', { path: messages, body: JSON.stringify({ text: 'hello', sender: 'agent' }) }, 400, 'bad_request'],
-  ['a message with __proto__', { path: messages, body: '{"text":"hello","__proto__":{"polluted":true}}' }, 400, 'bad_request'],
+  [
+    'a message with an unknown field',
+    { path: messages, body: JSON.stringify({ text: 'hello', sender: 'agent' }) },
+    400,
+    'bad_request',
+  ],
+  [
+    'a message with __proto__',
+    { path: messages, body: '{"text":"hello","__proto__":{"polluted":true}}' },
+    400,
+    'bad_request',
+  ],
   ['malformed JSON', { path: messages, body: '{"text": "hello"' }, 400, 'bad_request'],
   ['JSON that is not an object', { path: messages, body: '"hello"' }, 400, 'bad_request'],
   ['JSON null', { path: messages, body: 'null' }, 400, 'bad_request'],
   ['an empty body', { path: messages, body: '' }, 400, 'bad_request'],
   ['a body that is not UTF-8 JSON', { path: messages, body: '\u0000\u0001\u0002' }, 400, 'bad_request'],
-  ['a wrong content type (text/html)', { path: messages, body: JSON.stringify({ text: 'hello' }), headers: { 'Content-Type': 'text/html' } }, 415, 'unsupported_media_type'],
-  ['a wrong content type (application/xml)', { path: messages, body: JSON.stringify({ text: 'hello' }), headers: { 'Content-Type': 'application/xml' } }, 415, 'unsupported_media_type'],
-  ['a new conversation with an unknown field', { path: () => '/v1/conversations', body: JSON.stringify({ client_id: 'demo-client', practice: 'other' }) }, 400, 'bad_request'],
-  ['a new conversation with a 10,000-character client id', { path: () => '/v1/conversations', body: JSON.stringify({ client_id: 'a'.repeat(10_000) }) }, 400, 'bad_request'],
+  [
+    'a wrong content type (text/html)',
+    { path: messages, body: JSON.stringify({ text: 'hello' }), headers: { 'Content-Type': 'text/html' } },
+    415,
+    'unsupported_media_type',
+  ],
+  [
+    'a wrong content type (application/xml)',
+    { path: messages, body: JSON.stringify({ text: 'hello' }), headers: { 'Content-Type': 'application/xml' } },
+    415,
+    'unsupported_media_type',
+  ],
+  [
+    'a new conversation with an unknown field',
+    { path: () => '/v1/conversations', body: JSON.stringify({ client_id: 'demo-client', practice: 'other' }) },
+    400,
+    'bad_request',
+  ],
+  [
+    'a new conversation with a 10,000-character client id',
+    { path: () => '/v1/conversations', body: JSON.stringify({ client_id: 'a'.repeat(10_000) }) },
+    400,
+    'bad_request',
+  ],
   ['an escalation with a field', { path: () => ESCALATE, body: JSON.stringify({ to: 'doctor' }) }, 400, 'bad_request'],
   ['an escalation with malformed JSON', { path: () => ESCALATE, body: '{' }, 400, 'bad_request'],
 ];
@@ -51,7 +96,13 @@ const oddKeys: Array<[string, string | null]> = [
 async function post({ path, body, headers = {} }: Request, key: string | null = KEY) {
   return harness.app.request(`${RELAY_ORIGIN}${path()}`, {
     method: 'POST',
-    headers: { Origin: RELAY_ORIGIN, 'Content-Type': 'application/json', ...bearer(handle), ...(key === null ? {} : { 'Idempotency-Key': key }), ...headers },
+    headers: {
+      Origin: RELAY_ORIGIN,
+      'Content-Type': 'application/json',
+      ...bearer(handle),
+      ...(key === null ? {} : { 'Idempotency-Key': key }),
+      ...headers,
+    },
     body,
   });
 }
@@ -74,20 +125,39 @@ describe('bad input gets a coded error, and nothing goes upstream', () => {
   for (const [what, key] of oddKeys) {
     it(`an Idempotency-Key ${what} → 400 bad_request`, async () => {
       const before = harness.simulator.counters.apiRequests;
-      await expectCoded(await post({ path: messages, body: JSON.stringify({ text: 'hello' }) }, key), 400, 'bad_request');
+      await expectCoded(
+        await post({ path: messages, body: JSON.stringify({ text: 'hello' }) }, key),
+        400,
+        'bad_request',
+      );
       expect(harness.simulator.counters.apiRequests - before).toBe(0);
     });
   }
 
   it('a 10 KB header of any other name does not get in the way of a good request, and is not echoed', async () => {
-    const response = await post({ path: messages, body: JSON.stringify({ text: 'hello with a big header' }), headers: { 'X-Padding': 'p'.repeat(10 * 1024) } }, 'key-big-header-01');
+    const response = await post(
+      {
+        path: messages,
+        body: JSON.stringify({ text: 'hello with a big header' }),
+        headers: { 'X-Padding': 'p'.repeat(10 * 1024) },
+      },
+      'key-big-header-01',
+    );
     expect(response.status).toBe(201);
     expect(JSON.stringify([...response.headers])).not.toContain('ppppppppppppppppppppppp');
   });
 
   it('a 10 KB Origin is forbidden_origin', async () => {
     const before = harness.simulator.counters.apiRequests;
-    await expectCoded(await post({ path: messages, body: JSON.stringify({ text: 'hello' }), headers: { Origin: `http://${'a'.repeat(10 * 1024)}.test` } }), 403, 'forbidden_origin');
+    await expectCoded(
+      await post({
+        path: messages,
+        body: JSON.stringify({ text: 'hello' }),
+        headers: { Origin: `http://${'a'.repeat(10 * 1024)}.test` },
+      }),
+      403,
+      'forbidden_origin',
+    );
     expect(harness.simulator.counters.apiRequests - before).toBe(0);
   });
 

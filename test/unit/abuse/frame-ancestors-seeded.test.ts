@@ -21,7 +21,12 @@ const EXPECTED: Record<string, string[] | 'none' | null> = {
 };
 
 const frameAncestors = (policy: string) =>
-  policy.split(';').map((part) => part.trim()).find((part) => part.startsWith('frame-ancestors '))?.split(' ').slice(1) ?? [];
+  policy
+    .split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith('frame-ancestors '))
+    ?.split(' ')
+    .slice(1) ?? [];
 
 describe('frame-ancestors matches each seeded configuration exactly', () => {
   it('covers every seeded configuration', () => {

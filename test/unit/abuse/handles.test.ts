@@ -15,7 +15,12 @@ beforeAll(async () => {
   // Quotas raised: the header cases below start a conversation each.
   harness = createRelayHarness({
     now: () => clock,
-    environment: { HANDLE_SECRET: SECRET, HANDLE_TTL_HOURS: '1', CONVERSATIONS_PER_HOUR_PER_IP: '1000', REQUESTS_PER_MINUTE_PER_IP: '10000' },
+    environment: {
+      HANDLE_SECRET: SECRET,
+      HANDLE_TTL_HOURS: '1',
+      CONVERSATIONS_PER_HOUR_PER_IP: '1000',
+      REQUESTS_PER_MINUTE_PER_IP: '10000',
+    },
   });
   good = await harness.startConversation();
   upstreamId = [...harness.simulator.store.conversations.keys()][0]!;
@@ -38,23 +43,58 @@ const forged: Array<[string, () => string]> = [
   ['with a character added', () => `${good}A`],
   ['made up', () => 'A'.repeat(good.length)],
   ['the upstream conversation id itself', () => upstreamId],
-  ['sealed by another relay (another HANDLE_SECRET)', () => createHandleSealer(secretBytes('another-secret-'.padEnd(40, 'y'))).seal({ clientId: 'demo-client', conversationId: upstreamId, expiresAt: clock + 3_600_000 })],
-  ['sealed by another relay for another client id', () => createHandleSealer(secretBytes('another-secret-'.padEnd(40, 'z'))).seal({ clientId: 'smile-dental', conversationId: upstreamId, expiresAt: clock + 3_600_000 })],
+  [
+    'sealed by another relay (another HANDLE_SECRET)',
+    () =>
+      createHandleSealer(secretBytes('another-secret-'.padEnd(40, 'y'))).seal({
+        clientId: 'demo-client',
+        conversationId: upstreamId,
+        expiresAt: clock + 3_600_000,
+      }),
+  ],
+  [
+    'sealed by another relay for another client id',
+    () =>
+      createHandleSealer(secretBytes('another-secret-'.padEnd(40, 'z'))).seal({
+        clientId: 'smile-dental',
+        conversationId: upstreamId,
+        expiresAt: clock + 3_600_000,
+      }),
+  ],
   ['not base64url', () => `${good.slice(0, 10)}+.~${good.slice(13)}`],
   ['longer than any handle', () => 'A'.repeat(600)],
 ];
 
 /** Each conversation call, with the Authorization header given whole (the handle alone: `Bearer HANDLE`). */
 const routesWithHeader = [
-  ['GET messages', (authorization?: string) => harness.fromFrame(`${MESSAGES}?after=0`, { headers: { 'X-Practice-Chat': '1', ...header(authorization) } })],
-  ['POST messages', (authorization?: string) => harness.fromFrame(MESSAGES, { body: { text: 'hello' }, headers: { 'Idempotency-Key': `key-${Math.random().toString(36).slice(2, 12)}`, ...header(authorization) } })],
-  ['POST escalate', (authorization?: string) => harness.fromFrame(ESCALATE, { body: {}, headers: header(authorization) })],
-  ['DELETE (End chat)', (authorization?: string) => harness.fromFrame(CONVERSATION, { method: 'DELETE', headers: header(authorization) })],
+  [
+    'GET messages',
+    (authorization?: string) =>
+      harness.fromFrame(`${MESSAGES}?after=0`, { headers: { 'X-Practice-Chat': '1', ...header(authorization) } }),
+  ],
+  [
+    'POST messages',
+    (authorization?: string) =>
+      harness.fromFrame(MESSAGES, {
+        body: { text: 'hello' },
+        headers: { 'Idempotency-Key': `key-${Math.random().toString(36).slice(2, 12)}`, ...header(authorization) },
+      }),
+  ],
+  [
+    'POST escalate',
+    (authorization?: string) => harness.fromFrame(ESCALATE, { body: {}, headers: header(authorization) }),
+  ],
+  [
+    'DELETE (End chat)',
+    (authorization?: string) => harness.fromFrame(CONVERSATION, { method: 'DELETE', headers: header(authorization) }),
+  ],
 ] as const;
 function header(authorization: string | undefined): Record<string, string> {
   return authorization === undefined ? {} : { Authorization: authorization };
 }
-const routes = routesWithHeader.map(([name, request]) => [name, (handle: string) => request(`Bearer ${handle}`)] as const);
+const routes = routesWithHeader.map(
+  ([name, request]) => [name, (handle: string) => request(`Bearer ${handle}`)] as const,
+);
 
 async function expectRefused(response: Response, before: number) {
   expect(response.status).toBe(401);

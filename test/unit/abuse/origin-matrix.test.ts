@@ -29,15 +29,54 @@ interface Route {
 }
 
 const routes: Route[] = [
-  { name: 'POST /v1/conversations', method: 'POST', path: () => '/v1/conversations', body: () => JSON.stringify({ client_id: 'demo-client' }), auth: () => ({}), served: 201 },
-  { name: 'POST messages', method: 'POST', path: () => MESSAGES, body: () => JSON.stringify({ text: 'hello' }), auth: () => bearer(handle), served: 201 },
-  { name: 'GET messages', method: 'GET', path: () => `${MESSAGES}?after=0`, body: () => '', auth: () => bearer(handle), served: 200 },
-  { name: 'POST escalate', method: 'POST', path: () => ESCALATE, body: () => '{}', auth: () => bearer(handle), served: 200 },
-  { name: 'DELETE (End chat)', method: 'DELETE', path: () => CONVERSATION, body: () => '', auth: () => bearer(toEnd), served: 204 },
+  {
+    name: 'POST /v1/conversations',
+    method: 'POST',
+    path: () => '/v1/conversations',
+    body: () => JSON.stringify({ client_id: 'demo-client' }),
+    auth: () => ({}),
+    served: 201,
+  },
+  {
+    name: 'POST messages',
+    method: 'POST',
+    path: () => MESSAGES,
+    body: () => JSON.stringify({ text: 'hello' }),
+    auth: () => bearer(handle),
+    served: 201,
+  },
+  {
+    name: 'GET messages',
+    method: 'GET',
+    path: () => `${MESSAGES}?after=0`,
+    body: () => '',
+    auth: () => bearer(handle),
+    served: 200,
+  },
+  {
+    name: 'POST escalate',
+    method: 'POST',
+    path: () => ESCALATE,
+    body: () => '{}',
+    auth: () => bearer(handle),
+    served: 200,
+  },
+  {
+    name: 'DELETE (End chat)',
+    method: 'DELETE',
+    path: () => CONVERSATION,
+    body: () => '',
+    auth: () => bearer(toEnd),
+    served: 204,
+  },
 ];
 
 /** Headers a caller sends; `undefined` removes a header. */
-type Caller = { name: string; headers: Record<string, string | undefined>; /** The frame's own request. */ frame?: boolean };
+type Caller = {
+  name: string;
+  headers: Record<string, string | undefined> /** The frame's own request. */;
+  frame?: boolean;
+};
 
 const json = { 'Content-Type': 'application/json' };
 const frameRead = { 'X-Practice-Chat': '1' };
@@ -47,21 +86,46 @@ const callers: Caller[] = [
   { name: 'another origin', headers: { Origin: 'https://evil.test', ...json, ...frameRead } },
   { name: 'Origin: null (sandboxed frame, data: URL)', headers: { Origin: 'null', ...json, ...frameRead } },
   { name: 'no Origin and no frame header (curl, a server)', headers: { ...json } },
-  { name: 'look-alike: the relay host as a subdomain of another', headers: { Origin: 'http://relay.test.evil.test', ...json, ...frameRead } },
+  {
+    name: 'look-alike: the relay host as a subdomain of another',
+    headers: { Origin: 'http://relay.test.evil.test', ...json, ...frameRead },
+  },
   { name: 'look-alike: localhost.evil.test', headers: { Origin: 'http://localhost.evil.test', ...json, ...frameRead } },
-  { name: 'look-alike: a suffix (evilrelay.test)', headers: { Origin: 'http://evilrelay.test', ...json, ...frameRead } },
+  {
+    name: 'look-alike: a suffix (evilrelay.test)',
+    headers: { Origin: 'http://evilrelay.test', ...json, ...frameRead },
+  },
   { name: 'look-alike: a prefix (relay.testing)', headers: { Origin: 'http://relay.testing', ...json, ...frameRead } },
   { name: 'look-alike: another scheme', headers: { Origin: 'https://relay.test', ...json, ...frameRead } },
   { name: 'look-alike: another port', headers: { Origin: 'http://relay.test:8080', ...json, ...frameRead } },
   { name: 'look-alike: a trailing slash', headers: { Origin: `${RELAY_ORIGIN}/`, ...json, ...frameRead } },
   { name: 'look-alike: with credentials', headers: { Origin: 'http://user@relay.test', ...json, ...frameRead } },
-  { name: 'a simple cross-origin GET (img, script, fetch no-cors)', headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors' } },
+  {
+    name: 'a simple cross-origin GET (img, script, fetch no-cors)',
+    headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors' },
+  },
   { name: 'a cross-site read that names the frame header', headers: { 'Sec-Fetch-Site': 'cross-site', ...frameRead } },
   { name: 'a same-site (not same-origin) read', headers: { 'Sec-Fetch-Site': 'same-site', ...frameRead } },
-  { name: 'a cross-site form POST', headers: { Origin: 'https://evil.test', 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'cross-site' } },
-  { name: 'navigator.sendBeacon from another site', headers: { Origin: 'https://evil.test', 'Content-Type': 'text/plain;charset=UTF-8', 'Sec-Fetch-Mode': 'no-cors' } },
-  { name: 'a text/plain body from another site', headers: { Origin: 'https://evil.test', 'Content-Type': 'text/plain' } },
-  { name: 'a multipart body from another site', headers: { Origin: 'https://evil.test', 'Content-Type': 'multipart/form-data; boundary=x' } },
+  {
+    name: 'a cross-site form POST',
+    headers: {
+      Origin: 'https://evil.test',
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'Sec-Fetch-Site': 'cross-site',
+    },
+  },
+  {
+    name: 'navigator.sendBeacon from another site',
+    headers: { Origin: 'https://evil.test', 'Content-Type': 'text/plain;charset=UTF-8', 'Sec-Fetch-Mode': 'no-cors' },
+  },
+  {
+    name: 'a text/plain body from another site',
+    headers: { Origin: 'https://evil.test', 'Content-Type': 'text/plain' },
+  },
+  {
+    name: 'a multipart body from another site',
+    headers: { Origin: 'https://evil.test', 'Content-Type': 'multipart/form-data; boundary=x' },
+  },
 ];
 
 async function call(route: Route, caller: Caller) {
@@ -75,7 +139,7 @@ async function call(route: Route, caller: Caller) {
   });
 }
 
-describe('only the frame\'s own requests are served on conversation routes', () => {
+describe("only the frame's own requests are served on conversation routes", () => {
   for (const route of routes) {
     for (const caller of callers) {
       it(`${route.name} from ${caller.name}: ${caller.frame ? 'served' : 'forbidden_origin, no upstream call'}`, async () => {
@@ -134,7 +198,11 @@ describe('no CORS preflight is approved, least of all for Authorization', () => 
           const before = upstreamCalls();
           const response = await harness.app.request(`${RELAY_ORIGIN}${path}`, {
             method: 'OPTIONS',
-            headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': headers },
+            headers: {
+              Origin: origin,
+              'Access-Control-Request-Method': method,
+              'Access-Control-Request-Headers': headers,
+            },
           });
           // A preflight passes only with an ok status and the headers allowed: neither is given.
           expect(response.status).toBeGreaterThanOrEqual(400);
@@ -148,7 +216,11 @@ describe('no CORS preflight is approved, least of all for Authorization', () => 
 
   it('the configuration, readable by any origin, allows no request header and no credentials', async () => {
     const response = await harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`, {
-      headers: { Origin: 'https://evil.test', 'Access-Control-Request-Headers': 'authorization', Authorization: 'Bearer x' },
+      headers: {
+        Origin: 'https://evil.test',
+        'Access-Control-Request-Headers': 'authorization',
+        Authorization: 'Bearer x',
+      },
     });
     expect(response.status).toBe(200);
     const granted = Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-')));

@@ -16,7 +16,10 @@ function retryAfterSeconds(response: Response): number {
 }
 
 const send = (handle: string, index: number) =>
-  harness.fromPanel(handle, MESSAGES, { body: { text: `message ${index}` }, headers: { 'Idempotency-Key': `flood-key-${String(index).padStart(6, '0')}` } });
+  harness.fromPanel(handle, MESSAGES, {
+    body: { text: `message ${index}` },
+    headers: { 'Idempotency-Key': `flood-key-${String(index).padStart(6, '0')}` },
+  });
 
 describe('quotas', () => {
   it('over the conversation quota: 429 rate_limited with a parseable Retry-After, and no conversation created upstream', async () => {
@@ -42,14 +45,18 @@ describe('quotas', () => {
     expect(refused).toHaveLength(35);
     for (const response of refused) expect(retryAfterSeconds(response)).toBeLessThanOrEqual(60);
     const flooderId = [...harness.simulator.store.conversations.keys()][0]!;
-    expect(harness.simulator.store.messages.get(flooderId)?.filter((message) => message.sender === 'visitor')).toHaveLength(5);
+    expect(
+      harness.simulator.store.messages.get(flooderId)?.filter((message) => message.sender === 'visitor'),
+    ).toHaveLength(5);
     for (let i = 0; i < 5; i++) expect((await send(visitor, 100 + i)).status).toBe(201);
   });
 
   it('over the per-address request quota: 429 with a parseable Retry-After, and another address is still served', async () => {
     harness = createRelayHarness({ environment: { REQUESTS_PER_MINUTE_PER_IP: '5', TRUST_PROXY: '1' } });
     const from = (address: string) =>
-      harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`, { headers: { 'X-Forwarded-For': address } });
+      harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`, {
+        headers: { 'X-Forwarded-For': address },
+      });
     for (let i = 0; i < 5; i++) expect((await from('203.0.113.7')).status).toBe(200);
     const refused = await from('203.0.113.7');
     expect(refused.status).toBe(429);

@@ -27,17 +27,26 @@ async function rotatingCreates(relayUrl: string): Promise<number[]> {
 
 describe('TRUST_PROXY against a rotating X-Forwarded-For', () => {
   it.each([
-    ['the load balancer\'s network (the sender is not it)', '10.0.0.0/8'],
+    ["the load balancer's network (the sender is not it)", '10.0.0.0/8'],
     ['unset (no proxy trusted)', ''],
-  ])('TRUST_PROXY %s: the 21st create from one peer is refused, whatever X-Forwarded-For claims', async (_, trustProxy) => {
-    product = await startProduct({ distDir: FIXTURE_DIST, environment: { TRUST_PROXY: trustProxy, CONVERSATIONS_PER_HOUR_PER_IP: '20' } });
-    const statuses = await rotatingCreates(product.relayUrl);
-    expect(statuses).toEqual([...Array<number>(20).fill(201), 429, 429, 429]);
-    expect(product.simulator.counters.conversationsCreated).toBe(20);
-  });
+  ])(
+    'TRUST_PROXY %s: the 21st create from one peer is refused, whatever X-Forwarded-For claims',
+    async (_, trustProxy) => {
+      product = await startProduct({
+        distDir: FIXTURE_DIST,
+        environment: { TRUST_PROXY: trustProxy, CONVERSATIONS_PER_HOUR_PER_IP: '20' },
+      });
+      const statuses = await rotatingCreates(product.relayUrl);
+      expect(statuses).toEqual([...Array<number>(20).fill(201), 429, 429, 429]);
+      expect(product.simulator.counters.conversationsCreated).toBe(20);
+    },
+  );
 
   it('TRUST_PROXY naming the sender (here playing the proxy): each forwarded address has its own quota', async () => {
-    product = await startProduct({ distDir: FIXTURE_DIST, environment: { TRUST_PROXY: '127.0.0.1, ::1', CONVERSATIONS_PER_HOUR_PER_IP: '20' } });
+    product = await startProduct({
+      distDir: FIXTURE_DIST,
+      environment: { TRUST_PROXY: '127.0.0.1, ::1', CONVERSATIONS_PER_HOUR_PER_IP: '20' },
+    });
     const statuses = await rotatingCreates(product.relayUrl);
     expect(statuses).toEqual(Array<number>(23).fill(201));
   });
@@ -50,6 +59,8 @@ describe('TRUST_PROXY that trusts every address', () => {
       await relay.stop();
       return relay;
     });
-    await expect(started).rejects.toThrow(/relay exited with 1 before listening:[\s\S]*TRUST_PROXY: 0\.0\.0\.0\/0,::\/0 covers every IPv4 address, so it would believe X-Forwarded-For from every peer/);
+    await expect(started).rejects.toThrow(
+      /relay exited with 1 before listening:[\s\S]*TRUST_PROXY: 0\.0\.0\.0\/0,::\/0 covers every IPv4 address, so it would believe X-Forwarded-For from every peer/,
+    );
   });
 });

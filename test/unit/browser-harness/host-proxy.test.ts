@@ -24,11 +24,14 @@ afterAll(async () => {
 function throughProxy(url: string): Promise<{ status: number; body: string }> {
   const [host, proxyPort] = proxy.address.split(':');
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host, port: Number(proxyPort), path: url, headers: { Host: new URL(url).host } }, (response) => {
-      let body = '';
-      response.on('data', (chunk) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
+    const outgoing = request(
+      { host, port: Number(proxyPort), path: url, headers: { Host: new URL(url).host } },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end();
   });
@@ -43,7 +46,11 @@ describe('the test host-name proxy', () => {
   });
 
   it('refuses any other host, public or private', async () => {
-    for (const url of [`http://example.com:${port}/`, `http://10.0.0.1:${port}/`, `http://smile-dental.test.example.com:${port}/`]) {
+    for (const url of [
+      `http://example.com:${port}/`,
+      `http://10.0.0.1:${port}/`,
+      `http://smile-dental.test.example.com:${port}/`,
+    ]) {
       expect((await throughProxy(url)).status, url).toBe(403);
     }
   });

@@ -15,7 +15,8 @@ export function brotliSize(bytes: Uint8Array): number {
   return brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 }
 
-export const readBuilt = (relativePath: string) => readFileSync(new URL(`../../../dist/${relativePath}`, import.meta.url));
+export const readBuilt = (relativePath: string) =>
+  readFileSync(new URL(`../../../dist/${relativePath}`, import.meta.url));
 
 /** The chat panel's JavaScript and CSS together (issue 5: 20 KB). */
 export const FRAME_BROTLI_CEILING = 20_000;
@@ -37,7 +38,9 @@ export function frameAssets(): string[] {
     if (!entry) throw new Error(`${key} is not in the Vite manifest: run npm run build`);
     if (files.has(entry.file)) return;
     files.add(entry.file);
-    entry.css?.forEach((file) => files.add(file));
+    entry.css?.forEach((file) => {
+      files.add(file);
+    });
     entry.imports?.forEach(visit);
   };
   visit('src/frame/main.tsx');

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_ASSET_PREFIX } from '../../../src/relay/routes/static-assets.ts';
 import { frameAssets, readBuilt } from './budgets.ts';
 
-const builtAssets = readdirSync(new URL('../../../dist/assets', import.meta.url)).filter((name) => !/\.(br|gz)$/.test(name));
+const builtAssets = readdirSync(new URL('../../../dist/assets', import.meta.url)).filter(
+  (name) => !/\.(br|gz)$/.test(name),
+);
 const panel = new Set(frameAssets().map((file) => file.replace(/^assets\//, '')));
 
 describe('the built assets', () => {
@@ -16,8 +18,9 @@ describe('the built assets', () => {
     for (const name of loaded) expect(name.startsWith(DEMO_ASSET_PREFIX), name).toBe(true);
   });
 
-  it('every asset is either the panel\'s (never named demo-*) or the demo\'s (named demo-*)', () => {
+  it("every asset is either the panel's (never named demo-*) or the demo's (named demo-*)", () => {
     for (const name of panel) expect(name.startsWith(DEMO_ASSET_PREFIX), name).toBe(false);
-    for (const name of builtAssets.filter((name) => !panel.has(name))) expect(name.startsWith(DEMO_ASSET_PREFIX), name).toBe(true);
+    for (const name of builtAssets.filter((name) => !panel.has(name)))
+      expect(name.startsWith(DEMO_ASSET_PREFIX), name).toBe(true);
   });
 });

@@ -3,12 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { brotliSize, FRAME_BROTLI_CEILING, frameAssets, readBuilt } from './budgets.ts';
 
 const files = frameAssets().map((path) => ({ path, bytes: readBuilt(path) }));
-const script = files.filter((file) => file.path.endsWith('.js')).map((file) => file.bytes.toString('utf8')).join('\n');
+const script = files
+  .filter((file) => file.path.endsWith('.js'))
+  .map((file) => file.bytes.toString('utf8'))
+  .join('\n');
 
 describe('the chat panel bundle', () => {
   it(`is at most ${FRAME_BROTLI_CEILING} bytes brotli, JavaScript and CSS together`, () => {
     const size = files.reduce((total, file) => total + brotliSize(file.bytes), 0);
-    console.info(`frame: ${files.map((file) => `${file.path} ${file.bytes.length} B`).join(', ')}; ${size} bytes brotli (ceiling ${FRAME_BROTLI_CEILING})`);
+    console.info(
+      `frame: ${files.map((file) => `${file.path} ${file.bytes.length} B`).join(', ')}; ${size} bytes brotli (ceiling ${FRAME_BROTLI_CEILING})`,
+    );
     expect(files.some((file) => file.path.endsWith('.css'))).toBe(true);
     expect(size).toBeLessThanOrEqual(FRAME_BROTLI_CEILING);
   });
@@ -24,7 +29,7 @@ describe('the chat panel bundle', () => {
 
   // The panel sends its conversation handle as `Authorization: Bearer HANDLE`: that one Bearer, and no other (the
   // upstream token's stays in the relay).
-  it('says Bearer exactly once: the conversation handle\'s Authorization header', () => {
+  it("says Bearer exactly once: the conversation handle's Authorization header", () => {
     expect(script.match(/Bearer /g) ?? []).toHaveLength(1);
     expect(script).toMatch(/Authorization:`Bearer \$\{\w+\}`/);
   });

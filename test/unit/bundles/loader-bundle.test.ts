@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createApi } from '../../../src/loader/api.ts';
 import type { ConfigurationAnswer } from '../../../src/shared/launcher-look.ts';
 import { envelope } from '../../../src/shared/protocol.ts';
-import { LOADER_OWN_PROPERTIES } from '../../../vite.config.ts';
+import { LOADER_OWN_PROPERTIES, loaderOwnPropertiesPattern } from '../../../src/loader/own-properties.ts';
 import { brotliSize, LOADER_BROTLI_CEILING, readBuilt } from './budgets.ts';
 
 const loader = readBuilt('loader.js');
@@ -37,15 +37,21 @@ describe('dist/loader.js', () => {
   });
 
   it('shortens the property names vite.config.ts lists: none is left in it', () => {
-    const names = LOADER_OWN_PROPERTIES.source.slice(1, -1);
-    expect(source.match(new RegExp(`\\.${names}\\b`, 'g')) ?? []).toEqual([]);
+    expect(source.match(new RegExp(`\\.(${LOADER_OWN_PROPERTIES.join('|')})\\b`, 'g')) ?? []).toEqual([]);
+  });
+
+  it('has its source map beside it, which it does not name: no browser fetches the map unless asked', () => {
+    const map = JSON.parse(readBuilt('loader.js.map').toString('utf8')) as { sources: string[] };
+    expect(map.sources).toEqual(expect.arrayContaining([expect.stringMatching(/src\/loader\/boot\.ts$/)]));
+    expect(source).not.toMatch(/sourceMappingURL/);
   });
 });
 
 /** Every property name an object answers to, its prototypes' included. */
 function propertyNames(value: object): string[] {
   const names: string[] = [];
-  for (let object: object | null = value; object; object = Object.getPrototypeOf(object)) names.push(...Object.getOwnPropertyNames(object));
+  for (let object: object | null = value; object; object = Object.getPrototypeOf(object))
+    names.push(...Object.getOwnPropertyNames(object));
   return names;
 }
 
@@ -53,6 +59,7 @@ function propertyNames(value: object): string[] {
 // also answers to, or one that crosses the loader's edge (the page's API, the relay's JSON, the frame protocol), would
 // break the loader. (data-client-id is read with getAttribute, not dataset: `clientId` is listed.)
 describe('the property names the loader build shortens', () => {
+  const ownName = loaderOwnPropertiesPattern();
   it('are none that a browser object the loader reads answers to', () => {
     const win = new Window({ url: 'https://www.smile-dental.test/' });
     const doc = win.document;
@@ -61,22 +68,57 @@ describe('the property names the loader build shortens', () => {
     const iframe = doc.createElement('iframe');
     const host = doc.createElement('practice-chat');
     const browserObjects: object[] = [
-      win, doc, script, script.dataset, host, host.attachShadow({ mode: 'open' }), doc.createElement('button'), doc.createElement('span'),
-      doc.createElement('img'), doc.createElement('style'), doc.createElementNS('http://www.w3.org/2000/svg', 'svg'), iframe, iframe.style,
-      new win.MessageEvent('message'), new win.Event('pointerenter'), new Map(), [], Promise.resolve(), new Response(), new URL('https://x.test'),
-      new URLSearchParams(), console, Object, Number, Array, String.prototype,
+      win,
+      doc,
+      script,
+      script.dataset,
+      host,
+      host.attachShadow({ mode: 'open' }),
+      doc.createElement('button'),
+      doc.createElement('span'),
+      doc.createElement('img'),
+      doc.createElement('style'),
+      doc.createElementNS('http://www.w3.org/2000/svg', 'svg'),
+      iframe,
+      iframe.style,
+      new win.MessageEvent('message'),
+      new win.Event('pointerenter'),
+      new Map(),
+      [],
+      Promise.resolve(),
+      new Response(),
+      new URL('https://x.test'),
+      new URLSearchParams(),
+      console,
+      Object,
+      Number,
+      Array,
+      String.prototype,
     ];
-    const clashes = browserObjects.flatMap(propertyNames).filter((name) => LOADER_OWN_PROPERTIES.test(name));
+    const clashes = browserObjects.flatMap(propertyNames).filter((name) => ownName.test(name));
     expect([...new Set(clashes)]).toEqual([]);
   });
 
-  it('are none of the page\'s API, the configuration the relay sends, or the frame protocol', () => {
+  it("are none of the page's API, the configuration the relay sends, or the frame protocol", () => {
     const { api } = createApi({ setOpen: () => {}, destroy: () => {} }, () => false);
     const answer: Required<ConfigurationAnswer> = {
-      client_id: 'x1', is_active: true, domains: [], logo_url: null, icon_color: '#fff', icon_opacity: 100, bot_name: 'Aimee', google_tag_id: null,
+      client_id: 'x1',
+      is_active: true,
+      domains: [],
+      logo_url: null,
+      icon_color: '#fff',
+      icon_opacity: 100,
+      bot_name: 'Aimee',
+      google_tag_id: null,
       launcher: { background: '#fff', color: '#111', opacity: 1, label: 'Chat', locale: 'en', dir: 'ltr' },
     };
-    const crossing = [...Object.keys(api), 'q', ...Object.keys(answer), ...Object.keys(answer.launcher), ...Object.keys(envelope({ type: 'unread', count: 1 }))];
-    expect(crossing.filter((name) => LOADER_OWN_PROPERTIES.test(name))).toEqual([]);
+    const crossing = [
+      ...Object.keys(api),
+      'q',
+      ...Object.keys(answer),
+      ...Object.keys(answer.launcher),
+      ...Object.keys(envelope({ type: 'unread', count: 1 })),
+    ];
+    expect(crossing.filter((name) => ownName.test(name))).toEqual([]);
   });
 });

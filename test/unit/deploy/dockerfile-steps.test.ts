@@ -34,8 +34,12 @@ function buildContext(): string {
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
   const isIgnored = (path: string) =>
-    ignored.some((pattern) => (pattern.startsWith('*.') ? path.endsWith(pattern.slice(1)) : path === pattern || path.startsWith(`${pattern}/`)));
-  const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((path) => path !== '' && !isIgnored(path));
+    ignored.some((pattern) =>
+      pattern.startsWith('*.') ? path.endsWith(pattern.slice(1)) : path === pattern || path.startsWith(`${pattern}/`),
+    );
+  const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\0')
+    .filter((path) => path !== '' && !isIgnored(path));
   for (const file of files) {
     if (!existsSync(join(ROOT, file))) continue;
     mkdirSync(dirname(join(context, file)), { recursive: true });
@@ -46,7 +50,9 @@ function buildContext(): string {
 
 /** Runs the Dockerfile's instructions; returns the last stage. Only the instructions the Dockerfile uses are known. */
 function runDockerfile(context: string): Stage {
-  const lines = readFileSync(join(ROOT, 'deploy/Dockerfile'), 'utf8').split('\n').filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));
+  const lines = readFileSync(join(ROOT, 'deploy/Dockerfile'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));
   const stages: Stage[] = [];
   for (const line of lines) {
     const [instruction, ...rest] = line.trim().split(/\s+/);
@@ -68,18 +74,28 @@ function runDockerfile(context: string): Stage {
         break;
       }
       case 'COPY': {
-        const from = rest[0]!.startsWith('--from=') ? stages.find((candidate) => candidate.name === rest[0]!.slice('--from='.length)) : undefined;
+        const from = rest[0]!.startsWith('--from=')
+          ? stages.find((candidate) => candidate.name === rest[0]!.slice('--from='.length))
+          : undefined;
         const parts = from === undefined ? rest : rest.slice(1);
         const destination = parts.at(-1)!;
         for (const source of parts.slice(0, -1)) {
-          const sourcePath = from === undefined ? join(context, source) : join(from.dir, source.replace(/^\/app\/?/, ''));
-          const target = destination.endsWith('/') ? join(stage!.dir, destination, source.split('/').at(-1)!) : join(stage!.dir, destination);
+          const sourcePath =
+            from === undefined ? join(context, source) : join(from.dir, source.replace(/^\/app\/?/, ''));
+          const target = destination.endsWith('/')
+            ? join(stage!.dir, destination, source.split('/').at(-1)!)
+            : join(stage!.dir, destination);
           cpSync(sourcePath, source === '.' ? stage!.dir : target, { recursive: true });
         }
         break;
       }
       case 'RUN':
-        execFileSync('sh', ['-c', argument], { cwd: stage!.dir, env: { ...process.env, ...stage!.env }, stdio: 'pipe', timeout: 240_000 });
+        execFileSync('sh', ['-c', argument], {
+          cwd: stage!.dir,
+          env: { ...process.env, ...stage!.env },
+          stdio: 'pipe',
+          timeout: 240_000,
+        });
         break;
       case 'USER':
         stage!.user = argument;
@@ -102,12 +118,17 @@ it('the Dockerfile builds in a clean copy, and its runtime stage starts with pro
   expect(runtime.name).toBe('runtime');
   expect(runtime.user).toBe('node');
   expect(runtime.cmd).toEqual(['node', 'dist-server/server.js']);
-  for (const devOnly of ['tsx', 'vite', 'vitest', 'typescript', 'playwright-core']) expect(existsSync(join(runtime.dir, 'node_modules', devOnly)), devOnly).toBe(false);
+  for (const devOnly of ['tsx', 'vite', 'vitest', 'typescript', 'playwright-core'])
+    expect(existsSync(join(runtime.dir, 'node_modules', devOnly)), devOnly).toBe(false);
   expect(existsSync(join(runtime.dir, 'src')), 'no sources in the image').toBe(false);
   // No simulator code: no built file from src/simulator/, nor its seeded account or staff page.
-  const built = readdirSync(join(runtime.dir, 'dist-server'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
+  const built = readdirSync(join(runtime.dir, 'dist-server'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('.js'),
+  );
   expect(built).toEqual(['server.js']);
-  const sources = (JSON.parse(readFileSync(join(runtime.dir, 'dist-server/server.js.map'), 'utf8')) as { sources: string[] }).sources;
+  const sources = (
+    JSON.parse(readFileSync(join(runtime.dir, 'dist-server/server.js.map'), 'utf8')) as { sources: string[] }
+  ).sources;
   expect(sources.filter((source) => source.includes('/src/simulator/'))).toEqual([]);
   expect(readFileSync(join(runtime.dir, 'dist-server/server.js'), 'utf8')).not.toContain('demo-password');
 
@@ -134,8 +155,14 @@ it('the Dockerfile builds in a clean copy, and its runtime stage starts with pro
   relay.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   relay.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 15_000;
-  while ((await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.status, () => 0)) !== 200) {
-    if (Date.now() > deadline || relay.exitCode !== null) throw new Error(`the runtime stage did not start:\n${output}`);
+  while (
+    (await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    )) !== 200
+  ) {
+    if (Date.now() > deadline || relay.exitCode !== null)
+      throw new Error(`the runtime stage did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   expect((await fetch(`http://127.0.0.1:${port}/loader.js`)).status).toBe(200);
@@ -143,5 +170,7 @@ it('the Dockerfile builds in a clean copy, and its runtime stage starts with pro
   // The HEALTHCHECK's own command, as the container runtime would run it.
   const healthcheck = /HEALTHCHECK .* CMD (\[.*\])$/m.exec(readFileSync(join(ROOT, 'deploy/Dockerfile'), 'utf8'))?.[1];
   const [command, ...args] = JSON.parse(healthcheck!) as string[];
-  expect(() => execFileSync(command!, args, { env: { ...process.env, PORT: String(port) }, timeout: 10_000 })).not.toThrow();
+  expect(() =>
+    execFileSync(command!, args, { env: { ...process.env, PORT: String(port) }, timeout: 10_000 }),
+  ).not.toThrow();
 }, 300_000);

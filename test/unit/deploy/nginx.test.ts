@@ -61,7 +61,8 @@ function mainConfiguration(): string {
 }
 
 beforeAll(async () => {
-  if (!existsSync(NGINX)) throw new Error(`${NGINX} not found: this test runs Debian's nginx (apt-get install nginx; or set NGINX_PATH).`);
+  if (!existsSync(NGINX))
+    throw new Error(`${NGINX} not found: this test runs Debian's nginx (apt-get install nginx; or set NGINX_PATH).`);
   work = mkdtempSync(join(tmpdir(), 'relay-nginx-'));
   for (const dir of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(work, dir));
   redis = await startTestRedis();
@@ -79,7 +80,13 @@ beforeAll(async () => {
     CONVERSATIONS_PER_HOUR_PER_IP: '1',
   };
   relays = await Promise.all([startRelayProcess(environment), startRelayProcess(environment)]);
-  writeFileSync(join(work, 'relay.conf'), forThisMachine(relays.map((relay) => Number(new URL(relay.url).port)), port));
+  writeFileSync(
+    join(work, 'relay.conf'),
+    forThisMachine(
+      relays.map((relay) => Number(new URL(relay.url).port)),
+      port,
+    ),
+  );
   writeFileSync(join(work, 'nginx.conf'), mainConfiguration());
 }, 40_000);
 
@@ -98,7 +105,10 @@ const call = (path: string, init: { method?: string; body?: unknown; headers?: R
   });
 
 it('nginx -t accepts the shipped configuration', () => {
-  const checked = spawnSync(NGINX, ['-t', '-p', work, '-c', join(work, 'nginx.conf')], { encoding: 'utf8', timeout: 20_000 });
+  const checked = spawnSync(NGINX, ['-t', '-p', work, '-c', join(work, 'nginx.conf')], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   expect(checked.stderr).toContain('syntax is ok');
   expect(checked.status).toBe(0);
 });
@@ -106,8 +116,14 @@ it('nginx -t accepts the shipped configuration', () => {
 it('in front of two relays: a conversation works, each visitor is counted by its own address, and the access log holds no handle', async () => {
   nginx = spawn(NGINX, ['-p', work, '-c', join(work, 'nginx.conf')], { stdio: 'ignore' });
   const deadline = Date.now() + 10_000;
-  while ((await fetch(`${origin}/loader.js`).then((response) => response.status, () => 0)) !== 200) {
-    if (Date.now() > deadline) throw new Error(`nginx did not answer: ${readFileSync(join(work, 'main-error.log'), 'utf8')}`);
+  while (
+    (await fetch(`${origin}/loader.js`).then(
+      (response) => response.status,
+      () => 0,
+    )) !== 200
+  ) {
+    if (Date.now() > deadline)
+      throw new Error(`nginx did not answer: ${readFileSync(join(work, 'main-error.log'), 'utf8')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
@@ -118,13 +134,25 @@ it('in front of two relays: a conversation works, each visitor is counted by its
   expect(created.status).toBe(201);
   const handle = ((await created.json()) as { conversation: string }).conversation;
   expect((await call('/v1/conversations', { body: { client_id: 'demo-client' }, headers: visitorA })).status).toBe(429);
-  expect((await call('/v1/conversations', { body: { client_id: 'demo-client' }, headers: { 'X-Forwarded-For': '203.0.113.11' } })).status).toBe(201);
+  expect(
+    (
+      await call('/v1/conversations', {
+        body: { client_id: 'demo-client' },
+        headers: { 'X-Forwarded-For': '203.0.113.11' },
+      })
+    ).status,
+  ).toBe(201);
 
-  const sent = await call(MESSAGES, { body: { text: 'Through nginx' }, headers: { ...bearer(handle), 'Idempotency-Key': 'nginx-key-0001' } });
+  const sent = await call(MESSAGES, {
+    body: { text: 'Through nginx' },
+    headers: { ...bearer(handle), 'Idempotency-Key': 'nginx-key-0001' },
+  });
   expect(sent.status).toBe(201);
   const read = await call(`${MESSAGES}?after=0`, { headers: bearer(handle) });
   expect(read.status).toBe(200);
-  expect(((await read.json()) as { messages: { text: string }[] }).messages.map((message) => message.text)).toContain('Through nginx');
+  expect(((await read.json()) as { messages: { text: string }[] }).messages.map((message) => message.text)).toContain(
+    'Through nginx',
+  );
   expect((await call(CONVERSATION, { method: 'DELETE', headers: bearer(handle) })).status).toBe(204);
 
   nginx.kill('SIGQUIT'); // a graceful stop writes out the access log

@@ -9,14 +9,19 @@ afterEach(() => harness?.close());
 describe('the token endpoint down', () => {
   it('every call is 503 upstream_unavailable with Retry-After, and at most 7 token requests in a minute of steady traffic', async () => {
     let clock = Date.parse('2026-11-22T12:00:00Z');
-    harness = createRelayHarness({ now: () => clock, environment: { REQUESTS_PER_MINUTE_PER_IP: '1000000', CONVERSATIONS_PER_HOUR_PER_IP: '1000000' } });
+    harness = createRelayHarness({
+      now: () => clock,
+      environment: { REQUESTS_PER_MINUTE_PER_IP: '1000000', CONVERSATIONS_PER_HOUR_PER_IP: '1000000' },
+    });
     harness.simulator.faults.set({ errorRate: 1, match: /oauth\/token/ });
     // apiRequests counts faulted requests too (tokenRequests counts only those that reached the token route); with no
     // token, the relay makes no other upstream call, so every one counted here is a token request.
     const before = harness.simulator.counters.apiRequests;
     // Five requests every second for a minute, on the relay's clock.
     for (let second = 0; second < 60; second++) {
-      const answers = await Promise.all(Array.from({ length: 5 }, () => harness.fromFrame('/v1/conversations', { body: { client_id: 'demo-client' } })));
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => harness.fromFrame('/v1/conversations', { body: { client_id: 'demo-client' } })),
+      );
       for (const response of answers) {
         expect(response.status).toBe(503);
         expect(((await response.json()) as { error: { code: string } }).error.code).toBe('upstream_unavailable');

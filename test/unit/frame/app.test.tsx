@@ -33,7 +33,9 @@ describe('the panel', () => {
   it('is a labelled dialog with the emergency notice always visible', () => {
     renderPanel();
     expect(screen.getByRole('dialog', { name: 'Chat with Aimee' })).toBeTruthy();
-    expect(screen.getByText('Not for emergencies. In an emergency, call 911 or go to the nearest emergency room.')).toBeTruthy();
+    expect(
+      screen.getByText('Not for emergencies. In an emergency, call 911 or go to the nearest emergency room.'),
+    ).toBeTruthy();
     expect(screen.getByText(/Aimee is an automated assistant until a team member joins/)).toBeTruthy();
   });
 
@@ -62,15 +64,23 @@ describe('the panel', () => {
     const { model, relay, clock } = renderPanel();
     model.send('hi');
     await settle();
-    relay.reply('handle-1', 'Book at https://smile.example/book or mailto:front@smile.example, not javascript:alert(1) or data:text/html,<b>x</b> <img src=x onerror=alert(1)>');
+    relay.reply(
+      'handle-1',
+      'Book at https://smile.example/book or mailto:front@smile.example, not javascript:alert(1) or data:text/html,<b>x</b> <img src=x onerror=alert(1)>',
+    );
     await clock.advance(1000);
     const link = screen.getByRole('link', { name: 'https://smile.example/book' });
     expect(link.getAttribute('href')).toBe('https://smile.example/book');
     expect(link.getAttribute('rel')).toBe('noopener noreferrer');
     expect(link.getAttribute('target')).toBe('_blank');
-    expect(screen.getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['https://smile.example/book', 'mailto:front@smile.example']);
+    expect(screen.getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual([
+      'https://smile.example/book',
+      'mailto:front@smile.example',
+    ]);
     expect(document.querySelector('img[src="x"]')).toBeNull();
-    expect(document.querySelector('.messages')!.textContent).toContain('not javascript:alert(1) or data:text/html,<b>x</b> <img src=x onerror=alert(1)>');
+    expect(document.querySelector('.messages')!.textContent).toContain(
+      'not javascript:alert(1) or data:text/html,<b>x</b> <img src=x onerror=alert(1)>',
+    );
     // The live region announces the reply once, as text.
     expect(document.querySelector('[aria-live="polite"]')!.textContent).toMatch(/^New message from Aimee: Book at/);
   });
@@ -105,7 +115,7 @@ describe('the panel', () => {
     type('call me');
     pressEnter();
     await clock.advance(10 * 60_000);
-    expect(screen.getByText('Not sent.', { exact: false })).toBeTruthy();
+    expect(screen.getByText('Not sent.', { exact: false, selector: '.failed' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await settle();
     expect(relay.visitorMessages('handle-1').map((message) => message.text)).toEqual(['call me']);
@@ -131,7 +141,7 @@ describe('the panel', () => {
     const { relay, clock } = renderPanel();
     fireEvent.click(screen.getByRole('button', { name: 'Talk to a person' }));
     await settle();
-    expect(screen.getByText(/A team member has been asked to join/)).toBeTruthy();
+    expect(screen.getByText(/A team member has been asked to join/, { selector: 'p.notice' })).toBeTruthy();
     relay.reply('handle-1', 'Hi, this is Maria.', 'agent');
     await clock.advance(1000);
     expect(screen.getByText('Maria (team member)')).toBeTruthy();
@@ -144,7 +154,7 @@ describe('the panel', () => {
     pressEnter();
     await settle();
     fireEvent.click(screen.getByRole('button', { name: 'End chat' }));
-    expect(screen.getByText('This chat has ended.')).toBeTruthy();
+    expect(screen.getByText('This chat has ended.', { selector: '.ended p' })).toBeTruthy();
     expect(screen.queryByText('hello')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Start a new chat' }));
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
@@ -171,7 +181,10 @@ describe('the panel', () => {
 
   it('asks for the configuration once when the logo fails, then shows the initial', async () => {
     let refreshes = 0;
-    renderPanel({ logoUrl: 'https://cdn.example/logo.png?sig=old', refreshLogo: async () => (refreshes++, 'https://cdn.example/logo.png?sig=old') });
+    renderPanel({
+      logoUrl: 'https://cdn.example/logo.png?sig=old',
+      refreshLogo: async () => (refreshes++, 'https://cdn.example/logo.png?sig=old'),
+    });
     fireEvent.error(document.querySelector('img.avatar')!);
     await settle();
     expect(refreshes).toBe(1);
@@ -180,7 +193,10 @@ describe('the panel', () => {
   });
 
   it('uses a fresh logo URL when the configuration has one', async () => {
-    renderPanel({ logoUrl: 'https://cdn.example/logo.png?sig=old', refreshLogo: async () => 'https://cdn.example/logo.png?sig=new' });
+    renderPanel({
+      logoUrl: 'https://cdn.example/logo.png?sig=old',
+      refreshLogo: async () => 'https://cdn.example/logo.png?sig=new',
+    });
     fireEvent.error(document.querySelector('img.avatar')!);
     await settle();
     expect(document.querySelector('img.avatar')?.getAttribute('src')).toBe('https://cdn.example/logo.png?sig=new');
@@ -191,7 +207,15 @@ describe('the panel when the browser gives it no storage', () => {
   for (const locale of ['en', 'es'] as const) {
     it(`says in one line (${locale}) that the chat will not continue on another page, and only then`, () => {
       const test = createTestModel();
-      const props = { model: test.model, configuration, strings: STRINGS[locale], locale, maxLength: 2000, onClose: () => {}, refreshLogo: async () => null };
+      const props = {
+        model: test.model,
+        configuration,
+        strings: STRINGS[locale],
+        locale,
+        maxLength: 2000,
+        onClose: () => {},
+        refreshLogo: async () => null,
+      };
       const { unmount } = render(<App {...props} storageUnavailable />);
       const line = screen.getByText(STRINGS[locale].noResume);
       expect(line.tagName).toBe('P');

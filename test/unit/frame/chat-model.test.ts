@@ -5,7 +5,8 @@ import { TransportError } from '../../../src/frame/transport.ts';
 import { POLL_FAST_MS, POLL_IDLE_MS } from '../../../src/frame/model/poll-cadence.ts';
 import { createTestModel, settle } from './fakes.ts';
 
-const texts = (model: ReturnType<typeof createTestModel>['model']) => model.messages.value.map((message) => `${message.sender}:${message.text}:${message.delivery ?? ''}`);
+const texts = (model: ReturnType<typeof createTestModel>['model']) =>
+  model.messages.value.map((message) => `${message.sender}:${message.text}:${message.delivery ?? ''}`);
 
 describe('escalation, ending and resuming', () => {
   it('escalates, and an agent message arrives as an agent message', async () => {
@@ -15,7 +16,11 @@ describe('escalation, ending and resuming', () => {
     expect(model.phase.value).toBe('escalated');
     relay.reply('handle-1', 'Hi, this is Maria.', 'agent');
     await clock.advance(POLL_FAST_MS);
-    expect(model.messages.value.at(-1)).toMatchObject({ sender: 'agent', authorName: 'Maria', text: 'Hi, this is Maria.' });
+    expect(model.messages.value.at(-1)).toMatchObject({
+      sender: 'agent',
+      authorName: 'Maria',
+      text: 'Hi, this is Maria.',
+    });
     expect(tracked).toContain('escalated');
   });
 

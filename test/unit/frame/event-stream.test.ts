@@ -41,7 +41,7 @@ const EXPECTED: Parsed = [
 ];
 
 describe('the text/event-stream parser', () => {
-  it('reads the relay\'s events and skips its comments', () => {
+  it("reads the relay's events and skips its comments", () => {
     expect(parse([RELAY_LIKE])).toEqual(EXPECTED);
   });
 
@@ -55,7 +55,9 @@ describe('the text/event-stream parser', () => {
   });
 
   it('skips comments, even those that look like fields, and fields it does not know', () => {
-    expect(parse([':data: not data\n:event: status\nretry: 10\nid: 7\nevent: status\ndata: x\n\n'])).toEqual([['status', 'x']]);
+    expect(parse([':data: not data\n:event: status\nretry: 10\nid: 7\nevent: status\ndata: x\n\n'])).toEqual([
+      ['status', 'x'],
+    ]);
   });
 
   it('resets the type after each event', () => {
@@ -81,28 +83,39 @@ describe('the text/event-stream parser', () => {
 
   it('gives the same events however the text is cut into chunks, whatever the line endings (property)', () => {
     fc.assert(
-      fc.property(
-        fc.constantFrom('\n', '\r\n', '\r'),
-        fc.array(fc.nat(), { maxLength: 40 }),
-        (ending, places) => {
-          const text = RELAY_LIKE.replaceAll('\n', ending);
-          expect(parse(cut(text, places))).toEqual(EXPECTED);
-        },
-      ),
+      fc.property(fc.constantFrom('\n', '\r\n', '\r'), fc.array(fc.nat(), { maxLength: 40 }), (ending, places) => {
+        const text = RELAY_LIKE.replaceAll('\n', ending);
+        expect(parse(cut(text, places))).toEqual(EXPECTED);
+      }),
       { numRuns: 500 },
     );
   });
 
   it('gives the same events for generated streams cut anywhere, one character at a time included (property)', () => {
-    const value = fc.string({ unit: fc.constantFrom('a', 'é', '💬', ':', ' ', '{', '"') }).filter((text) => !text.startsWith(' '));
-    const event = fc.record({ type: fc.constantFrom('', 'message', 'status'), lines: fc.array(value, { minLength: 1, maxLength: 3 }) });
+    const value = fc
+      .string({ unit: fc.constantFrom('a', 'é', '💬', ':', ' ', '{', '"') })
+      .filter((text) => !text.startsWith(' '));
+    const event = fc.record({
+      type: fc.constantFrom('', 'message', 'status'),
+      lines: fc.array(value, { minLength: 1, maxLength: 3 }),
+    });
     fc.assert(
-      fc.property(fc.array(event, { maxLength: 5 }), fc.constantFrom('\n', '\r\n'), fc.array(fc.nat(), { maxLength: 30 }), (events, ending, places) => {
-        const text = events.map(({ type, lines }) => `${type ? `event: ${type}${ending}` : ''}${lines.map((line) => `data: ${line}${ending}`).join('')}: comment${ending}${ending}`).join('');
-        const expected = events.map(({ type, lines }) => [type || 'message', lines.join('\n')]);
-        expect(parse(cut(text, places))).toEqual(expected);
-        expect(parse([...text])).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(event, { maxLength: 5 }),
+        fc.constantFrom('\n', '\r\n'),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        (events, ending, places) => {
+          const text = events
+            .map(
+              ({ type, lines }) =>
+                `${type ? `event: ${type}${ending}` : ''}${lines.map((line) => `data: ${line}${ending}`).join('')}: comment${ending}${ending}`,
+            )
+            .join('');
+          const expected = events.map(({ type, lines }) => [type || 'message', lines.join('\n')]);
+          expect(parse(cut(text, places))).toEqual(expected);
+          expect(parse([...text])).toEqual(expected);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -87,7 +87,14 @@ export function createFakeRelay(options: { stream?: boolean } = {}) {
   };
   const add = (handle: string, sender: WireMessage['sender'], text: string, authorName: string) => {
     const found = conversation(handle);
-    const message: WireMessage = { id: `msg-${++sequence}`, sequence, sender, author_name: authorName, text, created_at: new Date(Date.UTC(2026, 10, 22, 10, 0, sequence)).toISOString() };
+    const message: WireMessage = {
+      id: `msg-${++sequence}`,
+      sequence,
+      sender,
+      author_name: authorName,
+      text,
+      created_at: new Date(Date.UTC(2026, 10, 22, 10, 0, sequence)).toISOString(),
+    };
     found.messages.push(message);
     return message;
   };
@@ -161,13 +168,21 @@ export function createFakeRelay(options: { stream?: boolean } = {}) {
     failures,
     conversations,
     /** What the practice's side says (the bot, or a team member). */
-    reply: (handle: string, text: string, sender: 'bot' | 'agent' = 'bot', author = sender === 'bot' ? 'Aimee' : 'Maria') => add(handle, sender, text, author),
-    visitorMessages: (handle: string) => conversation(handle).messages.filter((message) => message.sender === 'visitor'),
+    reply: (
+      handle: string,
+      text: string,
+      sender: 'bot' | 'agent' = 'bot',
+      author = sender === 'bot' ? 'Aimee' : 'Maria',
+    ) => add(handle, sender, text, author),
+    visitorMessages: (handle: string) =>
+      conversation(handle).messages.filter((message) => message.sender === 'visitor'),
   };
 }
 
 /** A model wired to fakes, as main.tsx wires the real one. */
-export function createTestModel(options: { storage?: Storage; relay?: ReturnType<typeof createFakeRelay>; stream?: boolean } = {}) {
+export function createTestModel(
+  options: { storage?: Storage; relay?: ReturnType<typeof createFakeRelay>; stream?: boolean } = {},
+) {
   const relay = options.relay ?? createFakeRelay({ stream: options.stream });
   const clock = createManualClock();
   const tracked: AnalyticsEvent[] = [];

@@ -36,12 +36,14 @@ async function started(options: { open?: boolean } = {}) {
   await settle();
   test.relay.reply('handle-1', 'Hi! How can I help?');
   const stream = only(test);
-  for (const message of test.relay.conversations.get('handle-1')!.messages) stream.deliver({ type: 'message', data: message });
+  for (const message of test.relay.conversations.get('handle-1')!.messages)
+    stream.deliver({ type: 'message', data: message });
   stream.deliver({ type: 'status', data: { status: 'open', status_as_of: 1 } });
   return test;
 }
 
-const withDelivery = (model: Test['model']) => model.messages.value.map((message) => `${message.sender}:${message.text}:${message.delivery ?? ''}`);
+const withDelivery = (model: Test['model']) =>
+  model.messages.value.map((message) => `${message.sender}:${message.text}:${message.delivery ?? ''}`);
 
 describe('polling, where there is no stream', () => {
   it('polls quickly after a send, then slower when idle, slowly while closed, and not at all while hidden', async () => {
@@ -166,7 +168,7 @@ describe('the live stream', () => {
     expect(streamCalls(test)).toEqual(['stream 0']);
   });
 
-  it('counts for the title only replies that arrive while hidden: not history, not while visible, not the visitor\'s', async () => {
+  it("counts for the title only replies that arrive while hidden: not history, not while visible, not the visitor's", async () => {
     const test = await started();
     pushReply(test, 'visible reply');
     test.model.setTabHidden(true);
@@ -201,7 +203,10 @@ describe('the live stream', () => {
 });
 
 describe('after a gap, one read of what was missed, each message once and in order', () => {
-  const missedWhileAway = (test: Test) => [test.relay.reply('handle-1', 'missed one', 'agent'), test.relay.reply('handle-1', 'missed two', 'agent')];
+  const missedWhileAway = (test: Test) => [
+    test.relay.reply('handle-1', 'missed one', 'agent'),
+    test.relay.reply('handle-1', 'missed two', 'agent'),
+  ];
 
   it('a reconnect event: reads after the cursor once, then opens a new stream after what it read', async () => {
     const test = await started();
@@ -213,7 +218,13 @@ describe('after a gap, one read of what was missed, each message once and in ord
     // The new stream repeats the last message (an overlap) and goes on: shown once, in order.
     only(test).deliver({ type: 'message', data: second! });
     pushReply(test, 'and now');
-    expect(texts(test)).toEqual(['visitor:hello', 'bot:Hi! How can I help?', 'agent:missed one', 'agent:missed two', 'agent:and now']);
+    expect(texts(test)).toEqual([
+      'visitor:hello',
+      'bot:Hi! How can I help?',
+      'agent:missed one',
+      'agent:missed two',
+      'agent:and now',
+    ]);
   });
 
   it.each([
@@ -231,7 +242,7 @@ describe('after a gap, one read of what was missed, each message once and in ord
     expect(test.relay.openStreams()).toHaveLength(1);
   });
 
-  it('a stream message that overtakes the read is still shown in the conversation\'s order', async () => {
+  it("a stream message that overtakes the read is still shown in the conversation's order", async () => {
     const test = await started();
     const [one, two] = missedWhileAway(test);
     const three = test.relay.reply('handle-1', 'newest', 'agent');
@@ -248,7 +259,11 @@ describe('after a gap, one read of what was missed, each message once and in ord
     release();
     await settle();
     expect(texts(test).slice(-3)).toEqual(['agent:missed one', 'agent:missed two', 'agent:newest']);
-    expect(test.model.messages.value.map((message) => message.id).filter((id) => id === one!.id || id === two!.id || id === three.id)).toHaveLength(3);
+    expect(
+      test.model.messages.value
+        .map((message) => message.id)
+        .filter((id) => id === one!.id || id === two!.id || id === three.id),
+    ).toHaveLength(3);
   });
 });
 
@@ -314,21 +329,28 @@ describe('falling back to polling, and trying the stream again', () => {
   });
 
   it.each([
-    ['not a stream (a proxy\'s page)', new TransportError('bad_response'), STREAM_RETRY_MS],
-    ['too many streams (Retry-After beyond the retry delay)', new TransportError('rate_limited', STREAM_RETRY_MS * 2), STREAM_RETRY_MS * 2],
+    ["not a stream (a proxy's page)", new TransportError('bad_response'), STREAM_RETRY_MS],
+    [
+      'too many streams (Retry-After beyond the retry delay)',
+      new TransportError('rate_limited', STREAM_RETRY_MS * 2),
+      STREAM_RETRY_MS * 2,
+    ],
     ['the relay failing upstream', new TransportError('upstream_unavailable'), STREAM_RETRY_MS],
-  ])('%s: polls at once, and tries the stream again after the retry delay or Retry-After', async (_what, error, retryAfter) => {
-    const test = await started();
-    only(test).deliver({ type: 'error', data: error });
-    await test.clock.advance(0);
-    expect(polls(test)).toEqual(['poll 2']);
-    await test.clock.advance(retryAfter - 1);
-    expect(streamCalls(test)).toEqual(['stream 0']);
-    await test.clock.advance(1);
-    expect(streamCalls(test)).toHaveLength(2);
-  });
+  ])(
+    '%s: polls at once, and tries the stream again after the retry delay or Retry-After',
+    async (_what, error, retryAfter) => {
+      const test = await started();
+      only(test).deliver({ type: 'error', data: error });
+      await test.clock.advance(0);
+      expect(polls(test)).toEqual(['poll 2']);
+      await test.clock.advance(retryAfter - 1);
+      expect(streamCalls(test)).toEqual(['stream 0']);
+      await test.clock.advance(1);
+      expect(streamCalls(test)).toHaveLength(2);
+    },
+  );
 
-  it('without a stream at all (the demo\'s preview), it polls as before', async () => {
+  it("without a stream at all (the demo's preview), it polls as before", async () => {
     const test = createTestModel();
     test.model.setPanelOpen(true);
     test.model.send('hello');
@@ -371,7 +393,12 @@ describe('what the stream says about the conversation', () => {
     stream.deliver({ type: 'status', data: { status: 'open', status_as_of: 5 } });
     expect(test.model.phase.value).toBe('escalated');
     // A read from an instance whose reading is older changes nothing either.
-    test.relay.transport.messagesAfter = async () => ({ messages: [] as WireMessage[], cursor: 2, status: 'open', status_as_of: 9 });
+    test.relay.transport.messagesAfter = async () => ({
+      messages: [] as WireMessage[],
+      cursor: 2,
+      status: 'open',
+      status_as_of: 9,
+    });
     test.model.setTabHidden(false);
     await settle();
     expect(test.model.phase.value).toBe('escalated');
@@ -381,7 +408,11 @@ describe('what the stream says about the conversation', () => {
 
   it('resumes after a reload: reads the history without announcing it, then streams after it', async () => {
     const storage = new Map<string, string>();
-    const memory = { getItem: (key: string) => storage.get(key) ?? null, setItem: (key: string, value: string) => void storage.set(key, value), removeItem: (key: string) => void storage.delete(key) } as Storage;
+    const memory = {
+      getItem: (key: string) => storage.get(key) ?? null,
+      setItem: (key: string, value: string) => void storage.set(key, value),
+      removeItem: (key: string) => void storage.delete(key),
+    } as Storage;
     const first = createTestModel({ stream: true, storage: memory });
     first.model.send('hello');
     await settle();
@@ -409,7 +440,8 @@ async function createTestFollower(options: { stream?: boolean } = {}) {
     transport: relay.transport,
     conversation: () => handle,
     pollContext: () => ({ msSinceVisitorSent: null, panelOpen: true, tabHidden: false, awaitingReply: false }),
-    onMessages: (messages, announce) => heard.push(...messages.map((message) => `${message.text}${announce ? '' : ' (history)'}`)),
+    onMessages: (messages, announce) =>
+      heard.push(...messages.map((message) => `${message.text}${announce ? '' : ' (history)'}`)),
     onStatus: (status, statusAsOf) => heard.push(`${status} as of ${statusAsOf}`),
     endsConversation: (error) => {
       const ends = error instanceof TransportError && error.code === 'session_expired';

@@ -10,7 +10,9 @@ afterEach(cleanup);
 
 /** What the fake relay received from the visitor, across every conversation. */
 const visitorTexts = (relay: ReturnType<typeof createTestModel>['relay']) =>
-  [...relay.conversations.values()].flatMap((found) => found.messages.filter((message) => message.sender === 'visitor').map((message) => message.text));
+  [...relay.conversations.values()].flatMap((found) =>
+    found.messages.filter((message) => message.sender === 'visitor').map((message) => message.text),
+  );
 
 function renderPanel(locale: Locale = 'en', botName = 'Aimee') {
   const test = createTestModel();
@@ -26,12 +28,13 @@ function renderPanel(locale: Locale = 'en', botName = 'Aimee') {
       refreshLogo={async () => null}
     />,
   );
-  const suggestions = () => within(screen.getByRole('list', { name: STRINGS[locale].suggestionsLabel })).getAllByRole('button');
+  const suggestions = () =>
+    within(screen.getByRole('list', { name: STRINGS[locale].suggestionsLabel })).getAllByRole('button');
   return { ...test, suggestions };
 }
 
 describe('the greeting on a new conversation', () => {
-  it('greets in the assistant\'s name and suggests four topics, without calling the relay', async () => {
+  it("greets in the assistant's name and suggests four topics, without calling the relay", async () => {
     const { relay, suggestions } = renderPanel('en', 'Robin');
     await settle();
     expect(screen.getByText("Hi, I'm Robin. How can I help?")).toBeTruthy();
@@ -57,7 +60,7 @@ describe('the greeting on a new conversation', () => {
     ]);
   });
 
-  it('sends a suggestion\'s words as the first message, once, and moves focus to the composer', async () => {
+  it("sends a suggestion's words as the first message, once, and moves focus to the composer", async () => {
     const { relay, suggestions } = renderPanel();
     fireEvent.click(suggestions()[1]!);
     await settle();
@@ -68,7 +71,7 @@ describe('the greeting on a new conversation', () => {
     expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
   });
 
-  it('keeps the greeting above the conversation as the panel\'s own text: never sent or kept', async () => {
+  it("keeps the greeting above the conversation as the panel's own text: never sent or kept", async () => {
     const { relay, model } = renderPanel();
     fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'hello' } });
     fireEvent.keyDown(screen.getByRole('textbox', { name: 'Message' }), { key: 'Enter' });
@@ -84,6 +87,6 @@ describe('the greeting on a new conversation', () => {
     fireEvent.click(suggestions()[3]!);
     await settle();
     expect(relay.calls).toEqual(['create', 'escalate']);
-    expect(screen.getByText(/A team member has been asked to join/)).toBeTruthy();
+    expect(screen.getByText(/A team member has been asked to join/, { selector: 'p.notice' })).toBeTruthy();
   });
 });

@@ -13,7 +13,8 @@ function fakeWindow() {
     addEventListener: (_type: string, fn: (event: MessageEvent) => void) => (listener = fn),
     removeEventListener: () => (listener = null),
   } as unknown as Window;
-  const deliver = (origin: string, source: unknown, data: unknown) => listener?.({ origin, source, data } as MessageEvent);
+  const deliver = (origin: string, source: unknown, data: unknown) =>
+    listener?.({ origin, source, data } as MessageEvent);
   return { win, parent, posted, deliver, listening: () => listener !== null };
 }
 
@@ -35,7 +36,7 @@ describe('trustedHostOrigin', () => {
 describe('host bridge', () => {
   const HOST = 'https://www.smile-dental.test';
 
-  it('accepts a parsed message only from the page\'s exact origin and from the parent window', () => {
+  it("accepts a parsed message only from the page's exact origin and from the parent window", () => {
     const { win, parent, deliver } = fakeWindow();
     const received: HostMessage[] = [];
     createHostBridge(win, HOST, (message) => received.push(message));
@@ -48,7 +49,7 @@ describe('host bridge', () => {
     expect(received).toEqual([{ type: 'open' }]);
   });
 
-  it('posts to the page\'s exact origin, never *', () => {
+  it("posts to the page's exact origin, never *", () => {
     const { win, posted } = fakeWindow();
     createHostBridge(win, HOST, () => {}).post({ type: 'unread', count: 2 });
     expect(posted).toEqual([{ data: envelope({ type: 'unread', count: 2 }), targetOrigin: HOST }]);

@@ -8,23 +8,39 @@ import type { LiveEvent } from '../../../src/frame/live-stream.ts';
 import { createTransport } from '../../../src/frame/transport.ts';
 
 const HANDLE = 'AbCdEfGh_0123-handle-that-must-stay-out-of-urls';
-const MESSAGE = { id: 'm4', sequence: 4, sender: 'agent', author_name: 'Maria', text: 'Hola, ¿cómo está? 💬', created_at: '2026-11-22T10:00:00Z' };
+const MESSAGE = {
+  id: 'm4',
+  sequence: 4,
+  sender: 'agent',
+  author_name: 'Maria',
+  text: 'Hola, ¿cómo está? 💬',
+  created_at: '2026-11-22T10:00:00Z',
+};
 const SSE = { 'Content-Type': 'text/event-stream; charset=utf-8' };
 
 /** A fetch answering one response whose body the test writes; records the request. */
 function streamingFetch(status = 200, headers: Record<string, string> = SSE) {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+    },
+  });
   const requests: Array<{ url: string; headers: Record<string, string>; signal: AbortSignal | null | undefined }> = [];
   const fetchImpl: typeof fetch = async (input, init = {}) => {
-    requests.push({ url: String(input), headers: { ...(init.headers as Record<string, string>) }, signal: init.signal });
+    requests.push({
+      url: String(input),
+      headers: { ...(init.headers as Record<string, string>) },
+      signal: init.signal,
+    });
     init.signal?.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
     return new Response(body, { status, headers });
   };
   return {
     fetchImpl,
     requests,
-    write: (bytes: Uint8Array | string) => controller.enqueue(typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes),
+    write: (bytes: Uint8Array | string) =>
+      controller.enqueue(typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes),
     end: () => controller.close(),
   };
 }
@@ -32,12 +48,16 @@ function streamingFetch(status = 200, headers: Record<string, string> = SSE) {
 function open(fetchImpl: typeof fetch, after = 3) {
   const events: LiveEvent[] = [];
   const stop = createTransport(fetchImpl, 'https://relay.test').events!(HANDLE, after, (event) => events.push(event));
-  const named = () => events.filter((event) => event.type !== 'alive').map((event) => (event.type === 'error' ? `error ${event.data.code}` : event.type));
+  const named = () =>
+    events
+      .filter((event) => event.type !== 'alive')
+      .map((event) => (event.type === 'error' ? `error ${event.data.code}` : event.type));
   return { events, stop, named };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
-const frame = (event: string, data: unknown, id?: number) => `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+const frame = (event: string, data: unknown, id?: number) =>
+  `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 describe('the live stream, read through fetch', () => {
   it('asks for events after the cursor with the handle in Authorization only, and parses each event', async () => {
@@ -90,7 +110,7 @@ describe('the live stream, read through fetch', () => {
   it.each([
     ['session_expired', 'error session_expired'],
     ['conversation_resolved', 'error conversation_resolved'],
-  ])('the stream\'s own error event (%s) ends it with that code', async (code, expected) => {
+  ])("the stream's own error event (%s) ends it with that code", async (code, expected) => {
     const relay = streamingFetch();
     const { named } = open(relay.fetchImpl);
     relay.write(frame('error', { error: { code, message: 'x' } }));
@@ -101,14 +121,20 @@ describe('the live stream, read through fetch', () => {
 
   it('a refusal before the stream answers with its code and Retry-After', async () => {
     const fetchImpl: typeof fetch = async () =>
-      new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'x' } }), { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '60' } });
+      new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'x' } }), {
+        status: 429,
+        headers: { 'Content-Type': 'application/json', 'Retry-After': '60' },
+      });
     const { events } = open(fetchImpl);
     await settle();
     expect(events).toHaveLength(1);
-    expect(events[0]!.type === 'error' && [events[0]!.data.code, events[0]!.data.retryAfterMs]).toEqual(['rate_limited', 60_000]);
+    expect(events[0]!.type === 'error' && [events[0]!.data.code, events[0]!.data.retryAfterMs]).toEqual([
+      'rate_limited',
+      60_000,
+    ]);
   });
 
-  it('a 200 that is not an event stream (a proxy\'s page) is bad_response', async () => {
+  it("a 200 that is not an event stream (a proxy's page) is bad_response", async () => {
     const relay = streamingFetch(200, { 'Content-Type': 'text/html' });
     const { named } = open(relay.fetchImpl);
     relay.write(frame('message', MESSAGE, 4));
@@ -130,7 +156,7 @@ describe('the live stream, read through fetch', () => {
     expect(named()).toEqual(['error bad_response']);
   });
 
-  it('skips an event type it does not know (a newer relay\'s)', async () => {
+  it("skips an event type it does not know (a newer relay's)", async () => {
     const relay = streamingFetch();
     const { named } = open(relay.fetchImpl);
     relay.write(frame('typing', { who: 'agent' }));

@@ -8,7 +8,8 @@ import type { ChatMessage } from '../../../src/frame/model/message-list.ts';
 import { createOutbox } from '../../../src/frame/model/outbox.ts';
 import { createFakeRelay, createManualClock, createTestModel, settle } from './fakes.ts';
 
-const texts = (model: ReturnType<typeof createTestModel>['model']) => model.messages.value.map((message) => `${message.sender}:${message.text}:${message.delivery ?? ''}`);
+const texts = (model: ReturnType<typeof createTestModel>['model']) =>
+  model.messages.value.map((message) => `${message.sender}:${message.text}:${message.delivery ?? ''}`);
 
 describe('sending', () => {
   it('creates the conversation on the first message, not before, and shows the message at once', async () => {

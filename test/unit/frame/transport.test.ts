@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { createTransport } from '../../../src/frame/transport.ts';
 
 const HANDLE = 'AbCdEfGh_0123-handle-that-must-stay-out-of-urls';
-const MESSAGE = { id: 'm1', sequence: 1, sender: 'visitor', author_name: 'You', text: 'hi', created_at: '2026-11-22T10:00:00Z' };
+const MESSAGE = {
+  id: 'm1',
+  sequence: 1,
+  sender: 'visitor',
+  author_name: 'You',
+  text: 'hi',
+  created_at: '2026-11-22T10:00:00Z',
+};
 
 /** A fetch that records each request and answers what the relay would. */
 function recordingFetch() {
@@ -20,8 +27,11 @@ function recordingFetch() {
     const method = init.method ?? 'GET';
     requests.push({ url, method, headers: { ...(init.headers as Record<string, string>) } });
     const answer = answers[`${method} ${new URL(url).pathname}`];
-    if (answer === undefined) return new Response(JSON.stringify({ error: { code: 'not_found', message: 'Not found.' } }), { status: 404 });
-    return answer === null ? new Response(null, { status: 204 }) : new Response(JSON.stringify(answer), { status: 200 });
+    if (answer === undefined)
+      return new Response(JSON.stringify({ error: { code: 'not_found', message: 'Not found.' } }), { status: 404 });
+    return answer === null
+      ? new Response(null, { status: 204 })
+      : new Response(JSON.stringify(answer), { status: 200 });
   };
   return { fetchImpl, requests };
 }
@@ -53,7 +63,9 @@ describe('the frame transport', () => {
     const requests: Array<Record<string, string>> = [];
     const transport = createTransport(async (_input, init = {}) => {
       requests.push({ ...(init.headers as Record<string, string>) });
-      return new Response(JSON.stringify({ conversation: HANDLE, expires_at: '2026-11-22T22:00:00Z' }), { status: 201 });
+      return new Response(JSON.stringify({ conversation: HANDLE, expires_at: '2026-11-22T22:00:00Z' }), {
+        status: 201,
+      });
     });
     await transport.createConversation('demo-client', 'create-key-01');
     expect(requests[0]).not.toHaveProperty('Authorization');

@@ -22,7 +22,25 @@ const others = LOCALE_TAGS.filter((tag) => tag !== 'en');
 
 describe('the catalogs', () => {
   it('cover the 17 languages US practices need, and no other', () => {
-    expect([...LOCALE_TAGS].sort()).toEqual(['ar', 'de', 'en', 'es', 'fa', 'fr', 'ht', 'it', 'ja', 'ko', 'pl', 'pt', 'ru', 'tl', 'vi', 'zh-Hans', 'zh-Hant']);
+    expect([...LOCALE_TAGS].sort()).toEqual([
+      'ar',
+      'de',
+      'en',
+      'es',
+      'fa',
+      'fr',
+      'ht',
+      'it',
+      'ja',
+      'ko',
+      'pl',
+      'pt',
+      'ru',
+      'tl',
+      'vi',
+      'zh-Hans',
+      'zh-Hant',
+    ]);
     expect(Object.keys(CATALOGS).sort()).toEqual([...LOCALE_TAGS].sort());
   });
 
@@ -72,7 +90,10 @@ describe('parseCatalog', () => {
     ['a missing text', (catalog: Record<string, unknown>) => delete catalog.close],
     ['a text that is not a string', (catalog: Record<string, unknown>) => (catalog.send = 42)],
     ['an empty text', (catalog: Record<string, unknown>) => (catalog.send = '  ')],
-    ['a missing error', (catalog: Record<string, unknown>) => delete (catalog.errors as Record<string, unknown>).network],
+    [
+      'a missing error',
+      (catalog: Record<string, unknown>) => delete (catalog.errors as Record<string, unknown>).network,
+    ],
     ['a plural without `other`', (catalog: Record<string, unknown>) => (catalog.charactersLeft = { one: 'x' })],
     ['suggestions that are not strings', (catalog: Record<string, unknown>) => (catalog.suggestions = [1, 2])],
     ['errors as an array', (catalog: Record<string, unknown>) => (catalog.errors = [])],
@@ -87,7 +108,9 @@ describe('parseCatalog', () => {
   });
 
   it('drops what it does not know, __proto__ included', () => {
-    const catalog = JSON.parse(`{"__proto__": {"polluted": true}, "extra": "x", ${JSON.stringify(CATALOGS.de).slice(1)}`);
+    const catalog = JSON.parse(
+      `{"__proto__": {"polluted": true}, "extra": "x", ${JSON.stringify(CATALOGS.de).slice(1)}`,
+    );
     const parsed = parseCatalog(catalog) as unknown as Record<string, unknown>;
     expect(parsed).toEqual(CATALOGS.de);
     expect(Object.hasOwn(parsed, 'extra')).toBe(false);

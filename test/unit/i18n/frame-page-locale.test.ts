@@ -9,7 +9,7 @@ import { createRelayHarness, RELAY_ORIGIN } from '../relay/relay-harness.ts';
 const harness = createRelayHarness();
 afterAll(() => harness.close());
 
-const BLOCK = /<script type="application\/json" id="locale">([^]*?)<\/script>/g;
+const BLOCK = /<script type="application\/json" id="locale">([\s\S]*?)<\/script>/g;
 
 async function framePage(query: string, acceptLanguage?: string) {
   const response = await harness.app.request(`${RELAY_ORIGIN}/frame?client_id=smile-dental${query}`, {
@@ -17,7 +17,9 @@ async function framePage(query: string, acceptLanguage?: string) {
   });
   expect(response.status).toBe(200);
   const html = await response.text();
-  const blocks = [...html.matchAll(BLOCK)].map((match) => JSON.parse(match[1]!) as { locale: string; catalog: unknown });
+  const blocks = [...html.matchAll(BLOCK)].map(
+    (match) => JSON.parse(match[1]!) as { locale: string; catalog: unknown },
+  );
   expect(blocks).toHaveLength(1);
   return { html, ...blocks[0]! };
 }
@@ -29,26 +31,28 @@ const tellingTexts = (tag: keyof typeof CATALOGS) =>
     .map((quoted) => JSON.parse(quoted) as string);
 
 describe('the frame page', () => {
-  it.each(LOCALE_TAGS)('in %s carries that catalog, and no other language\'s words', async (tag) => {
+  it.each(LOCALE_TAGS)("in %s carries that catalog, and no other language's words", async (tag) => {
     const { html, locale, catalog } = await framePage(`&locale=${tag}`);
     expect(locale).toBe(tag);
     expect(catalog).toEqual(CATALOGS[tag]);
     expect(html).toContain(`<html lang="${localeInfo(tag).lang}" dir="${localeInfo(tag).dir}">`);
     for (const other of LOCALE_TAGS.filter((other) => other !== tag)) {
       // Shared words ("Chat" in several languages) are too short to be counted here.
-      const leaked = tellingTexts(other).filter((text) => !tellingTexts(tag).includes(text) && html.includes(JSON.stringify(text).slice(1, -1)));
+      const leaked = tellingTexts(other).filter(
+        (text) => !tellingTexts(tag).includes(text) && html.includes(JSON.stringify(text).slice(1, -1)),
+      );
       expect(leaked, `${other} in the ${tag} page`).toEqual([]);
     }
   });
 
-  it('takes the browser\'s language when the loader names none, and English when it has none of ours', async () => {
+  it("takes the browser's language when the loader names none, and English when it has none of ours", async () => {
     expect((await framePage('', 'nl-BE, zh-HK;q=0.9')).locale).toBe('zh-Hant');
     expect((await framePage('&locale=', 'pt-BR')).locale).toBe('pt');
     expect((await framePage('&locale=xx', 'nl')).locale).toBe('en');
     expect((await framePage('&locale=%22%3E%3Cscript%3E', 'sv')).html).toContain('<html lang="en" dir="ltr">');
   });
 
-  it('marks the Brazilian catalog\'s page pt-BR, and still negotiates `pt` and `pt-BR` to it', async () => {
+  it("marks the Brazilian catalog's page pt-BR, and still negotiates `pt` and `pt-BR` to it", async () => {
     for (const asked of ['&locale=pt', '&locale=pt-BR', '&locale=pt_BR']) {
       const page = await framePage(asked);
       expect(page.locale).toBe('pt');
@@ -56,7 +60,7 @@ describe('the frame page', () => {
     }
   });
 
-  it('titles the page in the visitor\'s language', async () => {
+  it("titles the page in the visitor's language", async () => {
     expect((await framePage('&locale=de')).html).toContain('<title>Chat mit Sunny</title>');
     expect((await framePage('&locale=ar')).html).toContain('<title>الدردشة مع \u2068Sunny\u2069</title>');
   });
@@ -83,18 +87,23 @@ describe('GET /v1/locales/TAG', () => {
     expect(await response.json()).toEqual({ locale: tag, catalog: CATALOGS[tag] });
   });
 
-  it.each(['xx', 'EN', 'zh', 'zh-TW', '__proto__', 'constructor', '..%2Fpackage.json'])('answers 404 not_found for %s', async (tag) => {
-    const response = await harness.app.request(`${RELAY_ORIGIN}/v1/locales/${tag}`);
-    expect(response.status).toBe(404);
-    expect((await response.json()).error.code).toBe('not_found');
-  });
+  it.each(['xx', 'EN', 'zh', 'zh-TW', '__proto__', 'constructor', '..%2Fpackage.json'])(
+    'answers 404 not_found for %s',
+    async (tag) => {
+      const response = await harness.app.request(`${RELAY_ORIGIN}/v1/locales/${tag}`);
+      expect(response.status).toBe(404);
+      expect((await response.json()).error.code).toBe('not_found');
+    },
+  );
 });
 
 describe('the frame page on the wire', () => {
   it('is brotli-compressed when the browser accepts it, and plain otherwise', async () => {
     const { brotliDecompressSync } = await import('node:zlib');
     const request = (acceptEncoding: string) =>
-      harness.app.request(`${RELAY_ORIGIN}/frame?client_id=smile-dental&locale=ru`, { headers: { 'Accept-Encoding': acceptEncoding } });
+      harness.app.request(`${RELAY_ORIGIN}/frame?client_id=smile-dental&locale=ru`, {
+        headers: { 'Accept-Encoding': acceptEncoding },
+      });
     const compressed = await request('gzip, deflate, br, zstd');
     expect(compressed.headers.get('Content-Encoding')).toBe('br');
     expect(compressed.headers.get('Vary')).toContain('Accept-Encoding');

@@ -15,20 +15,39 @@ const tables = markdown
   .split(/\n(?!\| )/)
   .map((block) => block.split('\n').filter((line) => line.startsWith('| ')))
   .filter((rows) => rows.length > 2)
-  .map((rows) => rows.filter((_, index) => index !== 1).map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim())));
+  .map((rows) =>
+    rows
+      .filter((_, index) => index !== 1)
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      ),
+  );
 
 /** The terms' table: one row per locale, one column per term. */
 function readGlossary(): Map<string, Record<Term, string>> {
   const [header, ...body] = tables[0]!;
   expect(header).toEqual(['locale', ...TERMS]);
-  return new Map(body.map(([locale, ...cells]) => [locale!, Object.fromEntries(TERMS.map((term, index) => [term, cells[index]!])) as Record<Term, string>]));
+  return new Map(
+    body.map(([locale, ...cells]) => [
+      locale!,
+      Object.fromEntries(TERMS.map((term, index) => [term, cells[index]!])) as Record<Term, string>,
+    ]),
+  );
 }
 
 /** The register's table: per locale, the forms of the other register that the catalog never uses. */
 function readRegisters(): Map<string, { register: string; never: string[] }> {
   const [header, ...body] = tables[1]!;
   expect(header).toEqual(['locale', 'register', 'never in the catalog']);
-  return new Map(body.map(([locale, register, never]) => [locale!, { register: register!, never: never === '—' ? [] : never!.split(/,\s*/) }]));
+  return new Map(
+    body.map(([locale, register, never]) => [
+      locale!,
+      { register: register!, never: never === '—' ? [] : never!.split(/,\s*/) },
+    ]),
+  );
 }
 
 const glossary = readGlossary();
@@ -37,7 +56,11 @@ const registers = readRegisters();
 /** Every text the catalog addresses to the patient: all but the suggested first messages, the patient's own words. */
 function practiceTexts(tag: LocaleTag): [string, string][] {
   const { suggestions: _patientsWords, errors, charactersLeft, ...texts } = CATALOGS[tag];
-  return [...Object.entries(texts), ...Object.entries(errors).map(([key, text]) => [`errors.${key}`, text] as [string, string]), ...Object.entries(charactersLeft)];
+  return [
+    ...Object.entries(texts),
+    ...Object.entries(errors).map(([key, text]) => [`errors.${key}`, text] as [string, string]),
+    ...Object.entries(charactersLeft),
+  ];
 }
 
 /** Whether `form` occurs in `text` as a whole word (no letter or mark either side), case-insensitively. */
@@ -55,7 +78,8 @@ function uses(text: string, term: string, tag: LocaleTag): boolean {
 describe('the glossary', () => {
   it('has one row for every locale, with every term filled in', () => {
     expect([...glossary.keys()].sort()).toEqual([...LOCALE_TAGS].sort());
-    for (const [locale, terms] of glossary) for (const term of TERMS) expect(terms[term], `${locale} ${term}`).not.toBe('');
+    for (const [locale, terms] of glossary)
+      for (const term of TERMS) expect(terms[term], `${locale} ${term}`).not.toBe('');
   });
 
   it('records one register for every locale', () => {
@@ -72,14 +96,15 @@ describe.each(LOCALE_TAGS)('%s', (tag) => {
   const terms = glossary.get(tag)!;
   const catalog = CATALOGS[tag];
 
-  it('says emergency, 911 and emergency room in its emergency notice, in the glossary\'s words', () => {
+  it("says emergency, 911 and emergency room in its emergency notice, in the glossary's words", () => {
     const notice = catalog.emergencyNotice.replace('{number}', '911');
-    for (const term of ['emergency', 'emergency room', '911'] as const) expect(uses(notice, terms[term], tag), `${term}: ${notice}`).toBe(true);
+    for (const term of ['emergency', 'emergency room', '911'] as const)
+      expect(uses(notice, terms[term], tag), `${term}: ${notice}`).toBe(true);
     // The number is filled in, never written into the words: a practice elsewhere may set another one.
     expect(catalog.emergencyNotice).not.toContain('911');
   });
 
-  it('calls the assistant and the team member by the glossary\'s words', () => {
+  it("calls the assistant and the team member by the glossary's words", () => {
     expect(uses(catalog.automatedNotice, terms['automated assistant'], tag), catalog.automatedNotice).toBe(true);
     expect(uses(catalog.automatedNotice, terms['team member'], tag), catalog.automatedNotice).toBe(true);
     expect(uses(catalog.agentLabel, terms['team member'], tag), catalog.agentLabel).toBe(true);
@@ -90,22 +115,30 @@ describe.each(LOCALE_TAGS)('%s', (tag) => {
 describe.each(LOCALE_TAGS)('%s', (tag) => {
   it('speaks in its one register: no form the glossary lists for the other', () => {
     for (const form of registers.get(tag)!.never)
-      for (const [key, text] of practiceTexts(tag)) expect(hasWord(text, form, tag), `${tag} ${key} uses "${form}": ${text}`).toBe(false);
+      for (const [key, text] of practiceTexts(tag))
+        expect(hasWord(text, form, tag), `${tag} ${key} uses "${form}": ${text}`).toBe(false);
   });
 });
 
 describe('names filled into a sentence keep their written form', () => {
   // A preposition right before the name would decline it ("с Анной", "od Anny"); the glossary's rule.
-  const governing = { ru: ['с', 'со', 'от', 'для', 'к', 'ко', 'у', 'о', 'об', 'без'], pl: ['z', 'ze', 'od', 'dla', 'do', 'u', 'o', 'bez'] } as const;
+  const governing = {
+    ru: ['с', 'со', 'от', 'для', 'к', 'ко', 'у', 'о', 'об', 'без'],
+    pl: ['z', 'ze', 'od', 'dla', 'do', 'u', 'o', 'bez'],
+  } as const;
 
   it.each(Object.entries(governing))('%s never puts a name straight after a preposition', (tag, prepositions) => {
     for (const [key, text] of practiceTexts(tag as LocaleTag)) {
-      const before = [...text.matchAll(/(\p{L}+)\s+\{(?:bot|name|author)\}/gu)].map((match) => match[1]!.toLocaleLowerCase(tag));
-      for (const word of before) expect((prepositions as readonly string[]).includes(word), `${tag} ${key}: ${text}`).toBe(false);
+      const before = [...text.matchAll(/(\p{L}+)\s+\{(?:bot|name|author)\}/gu)].map((match) =>
+        match[1]!.toLocaleLowerCase(tag),
+      );
+      for (const word of before)
+        expect((prepositions as readonly string[]).includes(word), `${tag} ${key}: ${text}`).toBe(false);
     }
   });
 
   it('ko titles and the typing line put no sound-dependent particle after the name', () => {
-    for (const key of ['panelLabel', 'typing'] as const) expect(CATALOGS.ko[key], key).not.toMatch(/\}[가-힣]*\([가-힣]+\)/u);
+    for (const key of ['panelLabel', 'typing'] as const)
+      expect(CATALOGS.ko[key], key).not.toMatch(/\}[가-힣]*\([가-힣]+\)/u);
   });
 });

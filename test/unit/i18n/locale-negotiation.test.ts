@@ -35,9 +35,12 @@ describe('matchLocale', () => {
     expect(matchLocale(tag)).toBe(expected);
   });
 
-  it.each(['nl', 'est', 'e', '', 'zh-', 'es-MX-', '-es', 'es mx', 'x-klingon', '<script>', 'english', null, undefined])('%j is none of ours', (tag) => {
-    expect(matchLocale(tag)).toBeNull();
-  });
+  it.each(['nl', 'est', 'e', '', 'zh-', 'es-MX-', '-es', 'es mx', 'x-klingon', '<script>', 'english', null, undefined])(
+    '%j is none of ours',
+    (tag) => {
+      expect(matchLocale(tag)).toBeNull();
+    },
+  );
 });
 
 describe('parseAcceptLanguage', () => {
@@ -83,18 +86,27 @@ describe('negotiateLocale', () => {
 
   it('gives data-locale precedence whenever it names one of ours', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...LOCALE_TAGS), fc.array(fc.constantFrom(...LOCALE_TAGS, 'nl', 'zh-TW', 'pt-BR')), (requested, languages) => {
-        expect(negotiateLocale(requested, languages)).toBe(requested);
-      }),
+      fc.property(
+        fc.constantFrom(...LOCALE_TAGS),
+        fc.array(fc.constantFrom(...LOCALE_TAGS, 'nl', 'zh-TW', 'pt-BR')),
+        (requested, languages) => {
+          expect(negotiateLocale(requested, languages)).toBe(requested);
+        },
+      ),
     );
   });
 
   it('maps each of our own tags to itself, in any case and with any region', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...LOCALE_TAGS), fc.constantFrom('', '-US', '_us', '-419'), fc.boolean(), (tag, region, upper) => {
-        const written = upper ? tag.toUpperCase() : tag;
-        expect(matchLocale(written + (tag.startsWith('zh') ? '' : region))).toBe(tag);
-      }),
+      fc.property(
+        fc.constantFrom(...LOCALE_TAGS),
+        fc.constantFrom('', '-US', '_us', '-419'),
+        fc.boolean(),
+        (tag, region, upper) => {
+          const written = upper ? tag.toUpperCase() : tag;
+          expect(matchLocale(written + (tag.startsWith('zh') ? '' : region))).toBe(tag);
+        },
+      ),
     );
   });
 

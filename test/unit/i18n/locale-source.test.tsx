@@ -5,7 +5,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { useState } from 'preact/hooks';
 import { App } from '../../../src/frame/components/App.tsx';
-import { applyLocale, fetchLocale, inlineLocale, parseLoadedLocale, rememberedLocale, rememberLocale } from '../../../src/frame/locale-source.ts';
+import {
+  applyLocale,
+  fetchLocale,
+  inlineLocale,
+  parseLoadedLocale,
+  rememberedLocale,
+  rememberLocale,
+} from '../../../src/frame/locale-source.ts';
 import type { Locale } from '../../../src/frame/i18n.ts';
 import { CATALOGS } from '../../../src/shared/locales/catalogs.ts';
 import { configuration, createTestModel } from '../frame/fakes.ts';
@@ -13,7 +20,8 @@ import { STRINGS } from '../frame/strings.ts';
 
 afterEach(cleanup);
 
-const answer = (body: unknown, status = 200) => (async () => new Response(JSON.stringify(body), { status })) as unknown as typeof fetch;
+const answer = (body: unknown, status = 200) =>
+  (async () => new Response(JSON.stringify(body), { status })) as unknown as typeof fetch;
 
 describe('parseLoadedLocale', () => {
   it('takes a locale we have with a whole catalog', () => {
@@ -60,7 +68,9 @@ describe('fetchLocale', () => {
     expect(await fetchLocale(answer({ error: { code: 'not_found' } }, 404), 'de')).toBeNull();
     expect(await fetchLocale(answer({ locale: 'de', catalog: {} }), 'de')).toBeNull();
     expect(await fetchLocale((async () => new Response('<html>')) as unknown as typeof fetch, 'de')).toBeNull();
-    expect(await fetchLocale((async () => Promise.reject(new TypeError('offline'))) as unknown as typeof fetch, 'de')).toBeNull();
+    expect(
+      await fetchLocale((async () => Promise.reject(new TypeError('offline'))) as unknown as typeof fetch, 'de'),
+    ).toBeNull();
   });
 });
 
@@ -142,9 +152,19 @@ describe('the language switch in the panel', () => {
     expect(select.value).toBe('en');
   });
 
-  it('offers no switch when the page gives none (the demo\'s preview)', () => {
+  it("offers no switch when the page gives none (the demo's preview)", () => {
     const test = createTestModel();
-    render(<App model={test.model} configuration={configuration} strings={STRINGS.en} locale="en" maxLength={2000} onClose={() => {}} refreshLogo={async () => null} />);
+    render(
+      <App
+        model={test.model}
+        configuration={configuration}
+        strings={STRINGS.en}
+        locale="en"
+        maxLength={2000}
+        onClose={() => {}}
+        refreshLogo={async () => null}
+      />,
+    );
     expect(screen.queryByRole('combobox')).toBeNull();
   });
 });

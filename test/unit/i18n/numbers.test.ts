@@ -16,7 +16,7 @@ describe('numbers', () => {
     expect(digitsOf(createStrings(CATALOGS.fa, 'fa').charactersLeft(12))).toBe('۱۲');
   });
 
-  it('ar writes a message\'s time in 0–9 too, so the panel never mixes two sets of digits', () => {
+  it("ar writes a message's time in 0–9 too, so the panel never mixes two sets of digits", () => {
     expect(formatTime('2026-01-05T10:30:00Z', 'ar')).toMatch(/^[\d:\s\p{L}\u200f\u061c]+$/u);
     expect(digitsOf(formatTime('2026-01-05T10:30:00Z', 'ar'))).toMatch(/^\d+$/);
   });

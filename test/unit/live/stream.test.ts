@@ -41,13 +41,18 @@ describe('GET /v1/conversation/events', () => {
     await stream.next((event) => event.event === 'comment');
     await stream.next((event) => event.event === 'status');
 
-    const sent = await call(MESSAGES, { body: { text: 'Are you open on Saturday?' }, headers: { ...bearer(handle), 'Idempotency-Key': 'stream-key-0001' } });
+    const sent = await call(MESSAGES, {
+      body: { text: 'Are you open on Saturday?' },
+      headers: { ...bearer(handle), 'Idempotency-Key': 'stream-key-0001' },
+    });
     expect(sent.status).toBe(201);
     // The bot answers; the watch reads quickly after the patient writes.
     await stream.next((event) => event.event === 'message' && (event.data as { sender: string }).sender === 'bot');
     const messages = stream.events.filter((event) => event.event === 'message');
     expect(messageTexts(stream.events)[0]).toBe('Are you open on Saturday?');
-    expect(messages.map((event) => Number(event.id))).toEqual([...messages.map((event) => Number(event.id))].sort((a, b) => a - b));
+    expect(messages.map((event) => Number(event.id))).toEqual(
+      [...messages.map((event) => Number(event.id))].sort((a, b) => a - b),
+    );
     expect(new Set(messages.map((event) => event.id)).size).toBe(messages.length);
 
     expect((await call(ESCALATE, { body: {}, headers: bearer(handle) })).status).toBe(200);
@@ -57,17 +62,29 @@ describe('GET /v1/conversation/events', () => {
   it('a send that arrives before the stream opens still makes its watch read quickly (the panel opens both at once)', async () => {
     // The bot answers 1.5 s after the patient writes: after the stream's own first read, so only the watch brings it.
     const { call, handle } = await start({ botReplyDelayMs: 1500 });
-    const sent = await call(MESSAGES, { body: { text: 'Is there parking?' }, headers: { ...bearer(handle), 'Idempotency-Key': 'stream-key-race' } });
+    const sent = await call(MESSAGES, {
+      body: { text: 'Is there parking?' },
+      headers: { ...bearer(handle), 'Idempotency-Key': 'stream-key-race' },
+    });
     expect(sent.status).toBe(201);
     const stream = await openStream(call, handle);
     // An idle watch would read again 15-18 s later; one that knows the patient just wrote reads every second.
-    await stream.next((event) => event.event === 'message' && (event.data as { sender: string }).sender === 'bot', 6000);
+    await stream.next(
+      (event) => event.event === 'message' && (event.data as { sender: string }).sender === 'bot',
+      6000,
+    );
   }, 20_000);
 
   it('catches up after a cursor: only messages after it', async () => {
     const { call, handle } = await start();
-    await call(MESSAGES, { body: { text: 'first' }, headers: { ...bearer(handle), 'Idempotency-Key': 'stream-key-0002' } });
-    const read = (await (await call(`${MESSAGES}?after=0`, { headers: bearer(handle) })).json()) as { cursor: number; messages: { text: string; sequence: number }[] };
+    await call(MESSAGES, {
+      body: { text: 'first' },
+      headers: { ...bearer(handle), 'Idempotency-Key': 'stream-key-0002' },
+    });
+    const read = (await (await call(`${MESSAGES}?after=0`, { headers: bearer(handle) })).json()) as {
+      cursor: number;
+      messages: { text: string; sequence: number }[];
+    };
     const firstSequence = read.messages.find((message) => message.text === 'first')!.sequence;
     const stream = await openStream(call, handle, firstSequence);
     await stream.next((event) => event.event === 'status');
@@ -83,7 +100,10 @@ describe('GET /v1/conversation/events', () => {
     await two.next((event) => event.event === 'status');
     // The second tab's own catch-up is its one read; then both wait on the same watch.
     expect(reads() - before).toBe(1);
-    await call(MESSAGES, { body: { text: 'shared' }, headers: { ...bearer(handle), 'Idempotency-Key': 'stream-key-0003' } });
+    await call(MESSAGES, {
+      body: { text: 'shared' },
+      headers: { ...bearer(handle), 'Idempotency-Key': 'stream-key-0003' },
+    });
     await one.next((event) => event.event === 'message' && (event.data as { sender: string }).sender === 'bot');
     await two.next((event) => event.event === 'message' && (event.data as { sender: string }).sender === 'bot');
     const afterBoth = reads();
@@ -92,7 +112,7 @@ describe('GET /v1/conversation/events', () => {
     expect(reads() - afterBoth).toBeLessThanOrEqual(4);
   }, 20_000);
 
-  it('End chat in one tab ends the other tab\'s stream with session_expired', async () => {
+  it("End chat in one tab ends the other tab's stream with session_expired", async () => {
     const { call, handle } = await start();
     const stream = await openStream(call, handle);
     await stream.next((event) => event.event === 'status');

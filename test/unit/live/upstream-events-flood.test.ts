@@ -15,7 +15,12 @@ afterEach(() => harness?.close());
 let nextEvent = 0;
 /** A call to the events path from `address` (through the trusted proxy), signed with `secret` unless null. */
 function post(address: string, secret: string | null = SECRET) {
-  const body = JSON.stringify({ id: `evt-${++nextEvent}`, type: 'conversation.message_created', conversation: 'cnv_unknown', occurred_at: new Date().toISOString() });
+  const body = JSON.stringify({
+    id: `evt-${++nextEvent}`,
+    type: 'conversation.message_created',
+    conversation: 'cnv_unknown',
+    occurred_at: new Date().toISOString(),
+  });
   const signature = secret === null ? 't=1,v1=00' : signEvent(secret, Math.floor(Date.now() / 1000), body);
   return harness.app.request(`${RELAY_ORIGIN}${UPSTREAM_EVENTS_PATH}`, {
     method: 'POST',
@@ -27,7 +32,7 @@ function post(address: string, secret: string | null = SECRET) {
 const linesAbout = (pattern: RegExp) => harness.logLines.filter((line) => pattern.test(line));
 
 describe('an unsigned flood of upstream events', () => {
-  it('is cut off after 30 refusals from its address, logs one line for the streak, and the service\'s events still pass', async () => {
+  it("is cut off after 30 refusals from its address, logs one line for the streak, and the service's events still pass", async () => {
     harness = createRelayHarness({ environment: { TRUST_PROXY: '1', UPSTREAM_EVENTS_SECRET: SECRET } });
     const statuses: number[] = [];
     for (let index = 0; index < 200; index++) statuses.push((await post(FLOODER, null)).status);
@@ -47,7 +52,9 @@ describe('an unsigned flood of upstream events', () => {
   });
 
   it('a quota for every call per source address (UPSTREAM_EVENTS_PER_MINUTE_PER_IP), above what the service sends', async () => {
-    harness = createRelayHarness({ environment: { TRUST_PROXY: '1', UPSTREAM_EVENTS_SECRET: SECRET, UPSTREAM_EVENTS_PER_MINUTE_PER_IP: '5' } });
+    harness = createRelayHarness({
+      environment: { TRUST_PROXY: '1', UPSTREAM_EVENTS_SECRET: SECRET, UPSTREAM_EVENTS_PER_MINUTE_PER_IP: '5' },
+    });
     const statuses: number[] = [];
     for (let index = 0; index < 7; index++) statuses.push((await post(SERVICE)).status);
     expect(statuses).toEqual([204, 204, 204, 204, 204, 429, 429]);

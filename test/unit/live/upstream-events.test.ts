@@ -18,7 +18,10 @@ afterEach(async () => {
 });
 
 /** A relay whose upstream reads are counted (test/support/counted-relay.ts); `secret: null` leaves events off. */
-async function startRelay(simulator: SimulatorServer, { secret = SECRET as string | null, redisUrl }: { secret?: string | null; redisUrl?: string } = {}) {
+async function startRelay(
+  simulator: SimulatorServer,
+  { secret = SECRET as string | null, redisUrl }: { secret?: string | null; redisUrl?: string } = {},
+) {
   const { relay, call, reads } = await startCountedRelay(simulator, {
     ...(secret === null ? {} : { UPSTREAM_EVENTS_SECRET: secret }),
     ...(redisUrl === undefined ? {} : { REDIS_URL: redisUrl }),
@@ -26,7 +29,11 @@ async function startRelay(simulator: SimulatorServer, { secret = SECRET as strin
   cleanups.push(() => relay.close());
   /** The service's call: `body` as raw text, signed unless a header is given. */
   const postEvent = (body: string, signature = signEvent(SECRET, Math.floor(Date.now() / 1000), body)) =>
-    fetch(`${relay.url}${UPSTREAM_EVENTS_PATH}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Upstream-Signature': signature }, body });
+    fetch(`${relay.url}${UPSTREAM_EVENTS_PATH}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Upstream-Signature': signature },
+      body,
+    });
   return { relay, call, postEvent, reads };
 }
 
@@ -39,7 +46,10 @@ async function startSimulator() {
 
 /** A conversation created through `relay`, its handle, and its upstream id (the simulator's newest). */
 async function newConversation(simulator: SimulatorServer, call: Awaited<ReturnType<typeof startRelay>>['call']) {
-  const created = await call('/v1/conversations', { body: { client_id: 'demo-client' }, headers: { 'Idempotency-Key': `events-${randomBytes(16).toString('hex')}` } });
+  const created = await call('/v1/conversations', {
+    body: { client_id: 'demo-client' },
+    headers: { 'Idempotency-Key': `events-${randomBytes(16).toString('hex')}` },
+  });
   const handle = ((await created.json()) as { conversation: string }).conversation;
   const upstreamId = [...simulator.simulator.store.conversations.keys()].at(-1)!;
   return { handle, upstreamId };
@@ -59,7 +69,7 @@ const eventBody = (conversation: string, id = `evt_${randomBytes(8).toString('he
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 describe('POST /v1/upstream-events', () => {
-  it('a valid event makes the idle watch read at once: the team member\'s reply arrives well before the 15 s idle read', async () => {
+  it("a valid event makes the idle watch read at once: the team member's reply arrives well before the 15 s idle read", async () => {
     const simulator = await startSimulator();
     const { call, postEvent } = await startRelay(simulator);
     const { handle, upstreamId } = await newConversation(simulator, call);
@@ -77,11 +87,22 @@ describe('POST /v1/upstream-events', () => {
     const { handle, upstreamId } = await newConversation(simulator, call);
     // The stream's first read took a status reading just now; a poll would reuse it for 10 s.
     const stream = await openStream(call, handle);
-    const resolved = await fetch(`${simulator.url}/staff/api/conversations/${upstreamId}/resolve`, { method: 'POST', headers: { Origin: simulator.url } });
+    const resolved = await fetch(`${simulator.url}/staff/api/conversations/${upstreamId}/resolve`, {
+      method: 'POST',
+      headers: { Origin: simulator.url },
+    });
     expect(resolved.status).toBe(200);
-    const body = JSON.stringify({ id: `evt_${randomBytes(8).toString('hex')}`, type: 'conversation.status_changed', conversation: upstreamId, occurred_at: new Date().toISOString() });
+    const body = JSON.stringify({
+      id: `evt_${randomBytes(8).toString('hex')}`,
+      type: 'conversation.status_changed',
+      conversation: upstreamId,
+      occurred_at: new Date().toISOString(),
+    });
     expect((await postEvent(body)).status).toBe(204);
-    const status = await stream.next((event) => event.event === 'status' && (event.data as { status: string }).status === 'resolved', 5000);
+    const status = await stream.next(
+      (event) => event.event === 'status' && (event.data as { status: string }).status === 'resolved',
+      5000,
+    );
     expect(status.data).toMatchObject({ status: 'resolved' });
   }, 20_000);
 
@@ -94,17 +115,38 @@ describe('POST /v1/upstream-events', () => {
     const before = reads();
 
     const body = eventBody(upstreamId);
-    const forged = await postEvent(body, signEvent('another secret entirely, 32+ chars long', Math.floor(Date.now() / 1000), body));
+    const forged = await postEvent(
+      body,
+      signEvent('another secret entirely, 32+ chars long', Math.floor(Date.now() / 1000), body),
+    );
     expect(forged.status).toBe(401);
     expect(await forged.json()).toMatchObject({ error: { code: 'bad_signature' } });
     // Signed over another body: the signature covers every byte.
-    expect((await postEvent(body.replace('message_created', 'status_changed'), signEvent(SECRET, Math.floor(Date.now() / 1000), body))).status).toBe(401);
+    expect(
+      (
+        await postEvent(
+          body.replace('message_created', 'status_changed'),
+          signEvent(SECRET, Math.floor(Date.now() / 1000), body),
+        )
+      ).status,
+    ).toBe(401);
     const sixMinutesAgo = Math.floor(Date.now() / 1000) - 360;
     expect((await postEvent(body, signEvent(SECRET, sixMinutesAgo, body))).status).toBe(401);
     const sixMinutesAhead = Math.floor(Date.now() / 1000) + 360;
     expect((await postEvent(body, signEvent(SECRET, sixMinutesAhead, body))).status).toBe(401);
     expect((await postEvent(body, 'not a signature')).status).toBe(401);
-    expect((await postEvent(JSON.stringify({ id: 'x', type: 'conversation.deleted', conversation: upstreamId, occurred_at: new Date().toISOString() }))).status).toBe(400);
+    expect(
+      (
+        await postEvent(
+          JSON.stringify({
+            id: 'x',
+            type: 'conversation.deleted',
+            conversation: upstreamId,
+            occurred_at: new Date().toISOString(),
+          }),
+        )
+      ).status,
+    ).toBe(400);
     expect((await postEvent('{"id":')).status).toBe(400);
     expect((await postEvent(JSON.stringify({ id: 'x', pad: 'a'.repeat(5000) }))).status).toBe(413);
 

@@ -2,26 +2,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { boot, REPORT_PREFIX } from '../../../src/loader/boot.ts';
 import type { PracticeChatApi } from '../../../src/loader/api.ts';
+import { smileDentalAnswer } from '../../support/configurations.ts';
 
 const RELAY = 'https://relay.example';
-const allowed = {
-  client_id: 'smile-dental',
-  is_active: true,
-  domains: ['www.smile-dental.test'],
-  logo_url: null,
-  icon_color: '#1d4ed8',
-  icon_opacity: 90,
-  bot_name: 'Sunny',
-  google_tag_id: null,
-  launcher: { background: '#1d4ed8', color: '#ffffff', opacity: 0.9, label: 'Chat with Sunny', locale: 'en', dir: 'ltr' },
-};
+const allowed = smileDentalAnswer;
 
 type TestWindow = Window & { PracticeChat?: unknown; happyDOM: { setURL(url: string): void } };
 const win = () => window as unknown as TestWindow;
 
 function addScriptTag(attributes = 'data-client-id="smile-dental"') {
   // type=text/plain: the test environment must not try to fetch it; the loader only reads its attributes.
-  document.body.insertAdjacentHTML('beforeend', `<script type="text/plain" src="${RELAY}/loader.js" ${attributes}></script>`);
+  document.body.insertAdjacentHTML(
+    'beforeend',
+    `<script type="text/plain" src="${RELAY}/loader.js" ${attributes}></script>`,
+  );
 }
 
 function start(answer: unknown = allowed, status = 200) {
@@ -68,7 +62,11 @@ describe('boot', () => {
     launchers()[0]!.shadowRoot!.querySelector('button')!.dispatchEvent(new Event('focus'));
     const src = new URL(frameOf()!.src);
     expect(src.origin + src.pathname).toBe(`${RELAY}/frame`);
-    expect(Object.fromEntries(src.searchParams)).toEqual({ client_id: 'smile-dental', origin: 'https://www.smile-dental.test', locale: 'en' });
+    expect(Object.fromEntries(src.searchParams)).toEqual({
+      client_id: 'smile-dental',
+      origin: 'https://www.smile-dental.test',
+      locale: 'en',
+    });
   });
 
   it('replays calls queued by the snippet stub, in order', async () => {
@@ -127,7 +125,12 @@ describe('boot', () => {
   it.each([
     ['an inactive configuration', { ...allowed, is_active: false }, 200, 'the chat is not active'],
     ['no domains', { ...allowed, domains: [] }, 200, 'no domains are allowed'],
-    ['a host that is not allowed', { ...allowed, domains: ['smile-dental.test'] }, 200, 'www.smile-dental.test is not an allowed domain'],
+    [
+      'a host that is not allowed',
+      { ...allowed, domains: ['smile-dental.test'] },
+      200,
+      'www.smile-dental.test is not an allowed domain',
+    ],
     ['an unknown client id', { error: { code: 'not_found' } }, 404, 'no configuration smile-dental'],
     ['a malformed answer', { client_id: 'smile-dental' }, 200, 'the configuration is malformed'],
   ])('fails closed on %s: nothing mounted, exactly one line', async (_why, answer, status, reason) => {
@@ -167,7 +170,7 @@ describe('boot', () => {
     expect([button.querySelector('img'), button.querySelector('svg') !== null]).toEqual([null, true]);
   });
 
-  it('fails closed on a trailing-dot host, whose panel the relay\'s frame-ancestors would refuse', async () => {
+  it("fails closed on a trailing-dot host, whose panel the relay's frame-ancestors would refuse", async () => {
     win().happyDOM.setURL('https://www.smile-dental.test./services');
     const { reports } = start({ ...allowed, domains: ['www.smile-dental.test', '*.smile-dental.test'] });
     await settle();
@@ -178,7 +181,10 @@ describe('boot', () => {
   it('passes data-locale to the relay, and shows the label, language and direction the relay answers', async () => {
     document.body.innerHTML = '';
     addScriptTag('data-client-id="smile-dental" data-locale="ar-EG"');
-    const { requests } = start({ ...allowed, launcher: { ...allowed.launcher, label: 'الدردشة مع Sunny', locale: 'ar', dir: 'rtl' } });
+    const { requests } = start({
+      ...allowed,
+      launcher: { ...allowed.launcher, label: 'الدردشة مع Sunny', locale: 'ar', dir: 'rtl' },
+    });
     await settle();
     expect(requests).toEqual([`${RELAY}/v1/webchat-configuration?client_id=smile-dental&locale=ar-EG`]);
     const host = launchers()[0]!;

@@ -12,7 +12,14 @@ const configuration: ConfigurationAnswer = {
   icon_opacity: 90,
   bot_name: 'Aimee',
   google_tag_id: null,
-  launcher: { background: '#0f766e', color: '#ffffff', opacity: 0.9, label: 'Chat with Aimee', locale: 'en', dir: 'ltr' },
+  launcher: {
+    background: '#0f766e',
+    color: '#ffffff',
+    opacity: 0.9,
+    label: 'Chat with Aimee',
+    locale: 'en',
+    dir: 'ltr',
+  },
 };
 
 /** A fetch that answers from a script of outcomes, and records what it was asked. */
@@ -26,28 +33,40 @@ function scriptedFetch(outcomes: Array<Response | Error>) {
   }) as typeof fetch;
   return { fetchImpl, calls };
 }
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const waits: number[] = [];
 const wait = async (ms: number) => void waits.push(ms);
 
 describe('fetchConfiguration', () => {
   it('fetches and parses the configuration', async () => {
     const { fetchImpl, calls } = scriptedFetch([json(configuration)]);
-    expect(await fetchConfiguration('https://relay.example', 'demo client', 'zh_TW', fetchImpl, wait)).toEqual(configuration);
+    expect(await fetchConfiguration('https://relay.example', 'demo client', 'zh_TW', fetchImpl, wait)).toEqual(
+      configuration,
+    );
     expect(calls).toEqual(['https://relay.example/v1/webchat-configuration?client_id=demo%20client&locale=zh_TW']);
   });
 
   it('retries network failures and 5xx with backoff, then succeeds', async () => {
     waits.length = 0;
     const { fetchImpl, calls } = scriptedFetch([new TypeError('offline'), json({}, 503), json(configuration)]);
-    expect(await fetchConfiguration('https://relay.example', 'demo-client', '', fetchImpl, wait)).toEqual(configuration);
+    expect(await fetchConfiguration('https://relay.example', 'demo-client', '', fetchImpl, wait)).toEqual(
+      configuration,
+    );
     expect(calls).toHaveLength(3);
     expect(waits).toEqual(RETRY_DELAYS_MS);
   });
 
   it('gives up after a couple of retries', async () => {
-    const { fetchImpl, calls } = scriptedFetch([new TypeError('x'), new TypeError('x'), new TypeError('x'), json(configuration)]);
-    expect(await fetchConfiguration('https://relay.example', 'demo-client', '', fetchImpl, wait)).toBe('the configuration could not be fetched');
+    const { fetchImpl, calls } = scriptedFetch([
+      new TypeError('x'),
+      new TypeError('x'),
+      new TypeError('x'),
+      json(configuration),
+    ]);
+    expect(await fetchConfiguration('https://relay.example', 'demo-client', '', fetchImpl, wait)).toBe(
+      'the configuration could not be fetched',
+    );
     expect(calls).toHaveLength(RETRY_DELAYS_MS.length + 1);
   });
 
@@ -56,12 +75,32 @@ describe('fetchConfiguration', () => {
     ['a refusal (no retry)', [json({ error: {} }, 403)], /answered 403/],
     ['a malformed answer', [json({ client_id: 'x', is_active: 'yes' })], /malformed/],
     ['an answer that is not JSON', [new Response('<html>')], /could not be fetched/],
-    ['a colour that could leave its CSS declaration', [json({ ...configuration, launcher: { ...configuration.launcher, background: 'red;background:url(//x)' } })], /malformed/],
-    ['a glyph colour that is not a hex colour', [json({ ...configuration, launcher: { ...configuration.launcher, color: 'var(--x)' } })], /malformed/],
-    ['an opacity that is not a number', [json({ ...configuration, launcher: { ...configuration.launcher, opacity: '1}*{x:y' } })], /malformed/],
+    [
+      'a colour that could leave its CSS declaration',
+      [json({ ...configuration, launcher: { ...configuration.launcher, background: 'red;background:url(//x)' } })],
+      /malformed/,
+    ],
+    [
+      'a glyph colour that is not a hex colour',
+      [json({ ...configuration, launcher: { ...configuration.launcher, color: 'var(--x)' } })],
+      /malformed/,
+    ],
+    [
+      'an opacity that is not a number',
+      [json({ ...configuration, launcher: { ...configuration.launcher, opacity: '1}*{x:y' } })],
+      /malformed/,
+    ],
     ['an answer without the launcher look', [json({ ...configuration, launcher: undefined })], /malformed/],
-    ['an answer without a label', [json({ ...configuration, launcher: { ...configuration.launcher, label: undefined } })], /malformed/],
-    ['a label that is not text', [json({ ...configuration, launcher: { ...configuration.launcher, label: { en: 'Chat' } } })], /malformed/],
+    [
+      'an answer without a label',
+      [json({ ...configuration, launcher: { ...configuration.launcher, label: undefined } })],
+      /malformed/,
+    ],
+    [
+      'a label that is not text',
+      [json({ ...configuration, launcher: { ...configuration.launcher, label: { en: 'Chat' } } })],
+      /malformed/,
+    ],
   ])('refuses %s', async (_why, outcomes, message) => {
     const { fetchImpl } = scriptedFetch([...outcomes, new TypeError('x'), new TypeError('x')]);
     expect(await fetchConfiguration('https://relay.example', 'demo-client', '', fetchImpl, wait)).toMatch(message);
@@ -70,7 +109,7 @@ describe('fetchConfiguration', () => {
 
 describe('the logo (served by the relay itself)', () => {
   it.each([
-    ['the relay\'s own logo', 'https://relay.example/v1/logo?v=1', 'https://relay.example/v1/logo?v=1'],
+    ["the relay's own logo", 'https://relay.example/v1/logo?v=1', 'https://relay.example/v1/logo?v=1'],
     ['another host', 'https://cdn.example/logo.png', null],
     ['a host that only starts like the relay', 'https://relay.example.evil.example/logo.png', null],
     ['a relay address without a path', 'https://relay.example', null],
@@ -78,7 +117,9 @@ describe('the logo (served by the relay itself)', () => {
     ['not a string', 42, null],
   ])('keeps %s only when it starts with the relay origin and a slash', async (_why, logo, expected) => {
     const { fetchImpl } = scriptedFetch([json({ ...configuration, logo_url: logo })]);
-    expect(await fetchConfiguration('https://relay.example', 'demo-client', '', fetchImpl, wait)).toMatchObject({ logo_url: expected });
+    expect(await fetchConfiguration('https://relay.example', 'demo-client', '', fetchImpl, wait)).toMatchObject({
+      logo_url: expected,
+    });
   });
 });
 
@@ -91,13 +132,43 @@ describe('refusalFor (fail closed)', () => {
   it.each([
     ['inactive', { ...configuration, is_active: false }, 'www.smile-dental.test', 'the chat is not active'],
     ['no domains', { ...configuration, domains: [] }, 'www.smile-dental.test', 'no domains are allowed'],
-    ['another host', configuration, 'smile-dental.test.evil.example', 'smile-dental.test.evil.example is not an allowed domain'],
+    [
+      'another host',
+      configuration,
+      'smile-dental.test.evil.example',
+      'smile-dental.test.evil.example is not an allowed domain',
+    ],
     // CSP host-sources cannot carry the trailing dot, so the relay's frame-ancestors would refuse the panel.
-    ['a trailing-dot host', configuration, 'www.smile-dental.test.', 'www.smile-dental.test. ends with a dot: open it without'],
-    ['a trailing-dot subdomain', configuration, 'booking.smile-dental.test.', 'booking.smile-dental.test. ends with a dot: open it without'],
-    ['a host that only ends like a wildcard\'s base', configuration, 'evilsmile-dental.test', 'evilsmile-dental.test is not an allowed domain'],
-    ['the wildcard\'s base itself', { ...configuration, domains: ['*.smile-dental.test'] }, 'smile-dental.test', 'smile-dental.test is not an allowed domain'],
-    ['a bare star entry', { ...configuration, domains: ['*', '*.'] }, 'www.smile-dental.test', 'www.smile-dental.test is not an allowed domain'],
+    [
+      'a trailing-dot host',
+      configuration,
+      'www.smile-dental.test.',
+      'www.smile-dental.test. ends with a dot: open it without',
+    ],
+    [
+      'a trailing-dot subdomain',
+      configuration,
+      'booking.smile-dental.test.',
+      'booking.smile-dental.test. ends with a dot: open it without',
+    ],
+    [
+      "a host that only ends like a wildcard's base",
+      configuration,
+      'evilsmile-dental.test',
+      'evilsmile-dental.test is not an allowed domain',
+    ],
+    [
+      "the wildcard's base itself",
+      { ...configuration, domains: ['*.smile-dental.test'] },
+      'smile-dental.test',
+      'smile-dental.test is not an allowed domain',
+    ],
+    [
+      'a bare star entry',
+      { ...configuration, domains: ['*', '*.'] },
+      'www.smile-dental.test',
+      'www.smile-dental.test is not an allowed domain',
+    ],
   ])('refuses when %s', (_why, value, host, reason) => {
     expect(refusalFor(value, host)).toBe(reason);
   });

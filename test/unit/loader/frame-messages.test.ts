@@ -11,7 +11,9 @@ function setUp() {
   const shadow = host.attachShadow({ mode: 'open' });
   const received: FrameMessage[] = [];
   const posted: Array<{ data: unknown; targetOrigin: string }> = [];
-  const frame = createChatFrame(window, shadow, RELAY, new URLSearchParams({ client_id: 'x1' }), 'Chat', (message) => received.push(message));
+  const frame = createChatFrame(window, shadow, RELAY, new URLSearchParams({ client_id: 'x1' }), 'Chat', (message) =>
+    received.push(message),
+  );
   frame.ensure();
   const iframe = shadow.querySelector('iframe')!;
   // The test stands in for the frame's window, which a test environment does not load.
@@ -22,14 +24,14 @@ function setUp() {
   return { frame, iframe, frameWindow, received, posted, deliver };
 }
 
-describe('the loader\'s side of the protocol', () => {
+describe("the loader's side of the protocol", () => {
   it('points the frame at the relay, sandboxed so it can never navigate or script the page', () => {
     const { iframe } = setUp();
     expect(iframe.src).toBe(`${RELAY}/frame?client_id=x1`);
     expect(iframe.getAttribute('sandbox')?.split(' ')).not.toContain('allow-top-navigation');
   });
 
-  it('accepts parsed messages only from the relay\'s origin and from its own frame', () => {
+  it("accepts parsed messages only from the relay's origin and from its own frame", () => {
     const { frameWindow, received, deliver } = setUp();
     deliver('https://evil.example', frameWindow, envelope({ type: 'unread', count: 5 }));
     deliver(RELAY, window, envelope({ type: 'unread', count: 5 }));
@@ -47,7 +49,7 @@ describe('the loader\'s side of the protocol', () => {
 
   // Sent from the timer chain the open started, not from the `ready` message: WebKit lets only the former carry the
   // patient's click on to the frame, which may then put the caret in its composer (issue 21).
-  it('holds the last open/close until the frame is ready, then posts it once to the relay\'s exact origin, from its own timer', async () => {
+  it("holds the last open/close until the frame is ready, then posts it once to the relay's exact origin, from its own timer", async () => {
     vi.useFakeTimers();
     const { frame, frameWindow, posted, deliver } = setUp();
     frame.post({ type: 'open' });
@@ -63,7 +65,7 @@ describe('the loader\'s side of the protocol', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('moves focus into the frame with an open, only while the page\'s focus is on the widget or on nothing', () => {
+  it("moves focus into the frame with an open, only while the page's focus is on the widget or on nothing", () => {
     const { frame, iframe, frameWindow, deliver } = setUp();
     let focused = 0;
     iframe.focus = () => void focused++;

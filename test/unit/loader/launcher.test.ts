@@ -15,7 +15,11 @@ const configuration: ConfigurationAnswer = {
   launcher: { background: '#fde047', color: '#111111', opacity: 1, label: 'Chat with Aimee', locale: 'en', dir: 'ltr' },
 };
 
-afterEach(() => document.querySelectorAll('practice-chat').forEach((element) => element.remove()));
+afterEach(() =>
+  document.querySelectorAll('practice-chat').forEach((element) => {
+    element.remove();
+  }),
+);
 
 describe('the launcher', () => {
   it('shows the unread count the frame reports, and names it for screen readers', () => {
@@ -23,7 +27,11 @@ describe('the launcher', () => {
     const badge = launcher.shadow.querySelector('span')!;
     expect(badge.hidden).toBe(true);
     launcher.setUnread(3);
-    expect([badge.hidden, badge.textContent, launcher.button.getAttribute('aria-label')]).toEqual([false, '3', 'Chat with Aimee (3)']);
+    expect([badge.hidden, badge.textContent, launcher.button.getAttribute('aria-label')]).toEqual([
+      false,
+      '3',
+      'Chat with Aimee (3)',
+    ]);
     launcher.setUnread(250);
     expect(badge.textContent).toBe('99+');
     launcher.setUnread(0);
@@ -33,13 +41,21 @@ describe('the launcher', () => {
   it('says whether the panel is open', () => {
     const launcher = mountLauncher(document, configuration, '', 'Chat with Aimee');
     launcher.setOpen(true);
-    expect([launcher.host.hasAttribute('data-open'), launcher.button.getAttribute('aria-expanded')]).toEqual([true, 'true']);
+    expect([launcher.host.hasAttribute('data-open'), launcher.button.getAttribute('aria-expanded')]).toEqual([
+      true,
+      'true',
+    ]);
     launcher.setOpen(false);
     expect(launcher.button.getAttribute('aria-expanded')).toBe('false');
   });
 
   it('is a real button at the end of the body, with no markup parsed from strings', () => {
-    const launcher = mountLauncher(document, { ...configuration, bot_name: '<img src=x onerror=alert(1)>' }, '', 'Chat with <img src=x>');
+    const launcher = mountLauncher(
+      document,
+      { ...configuration, bot_name: '<img src=x onerror=alert(1)>' },
+      '',
+      'Chat with <img src=x>',
+    );
     expect(document.body.lastElementChild).toBe(launcher.host);
     expect(launcher.button.type).toBe('button');
     expect(launcher.shadow.querySelector('img')).toBeNull();

@@ -10,7 +10,11 @@ function script(attributes: Record<string, string>): HTMLScriptElement {
 
 describe('readScriptTag', () => {
   it('reads data-client-id and takes the relay from its own src', () => {
-    expect(readScriptTag(script({ src: 'https://chat.example.com/loader.js', 'data-client-id': 'demo-client', nonce: 'n0nce' }))).toEqual({
+    expect(
+      readScriptTag(
+        script({ src: 'https://chat.example.com/loader.js', 'data-client-id': 'demo-client', nonce: 'n0nce' }),
+      ),
+    ).toEqual({
       clientId: 'demo-client',
       relayOrigin: 'https://chat.example.com',
       nonce: 'n0nce',
@@ -20,19 +24,29 @@ describe('readScriptTag', () => {
   });
 
   it('turns the title prefix off with data-title-alert="off", and only with that', () => {
-    const tag = (value: string) => readScriptTag(script({ src: 'https://c.example/loader.js', 'data-client-id': 'x1', 'data-title-alert': value }));
+    const tag = (value: string) =>
+      readScriptTag(script({ src: 'https://c.example/loader.js', 'data-client-id': 'x1', 'data-title-alert': value }));
     expect(tag('off')).toMatchObject({ alert: false });
     expect(tag('on')).toMatchObject({ alert: true });
     expect(tag('')).toMatchObject({ alert: true });
   });
 
   it('reads client_id from the src query when there is no data attribute', () => {
-    expect(readScriptTag(script({ src: 'https://chat.example.com/loader.js?client_id=smile-dental' }))).toMatchObject({ clientId: 'smile-dental' });
+    expect(readScriptTag(script({ src: 'https://chat.example.com/loader.js?client_id=smile-dental' }))).toMatchObject({
+      clientId: 'smile-dental',
+    });
   });
 
   it('lets data-relay override the relay origin, and reads data-locale', () => {
     expect(
-      readScriptTag(script({ src: 'https://cdn.example/loader.js', 'data-client-id': 'x1', 'data-relay': 'https://relay.example/any/path', 'data-locale': 'es' })),
+      readScriptTag(
+        script({
+          src: 'https://cdn.example/loader.js',
+          'data-client-id': 'x1',
+          'data-relay': 'https://relay.example/any/path',
+          'data-locale': 'es',
+        }),
+      ),
     ).toMatchObject({ relayOrigin: 'https://relay.example', locale: 'es' });
   });
 
@@ -40,15 +54,30 @@ describe('readScriptTag', () => {
     ['no tag', null],
     ['no client id', script({ src: 'https://chat.example.com/loader.js' })],
     ['a malformed client id', script({ src: 'https://chat.example.com/loader.js', 'data-client-id': '../../etc' })],
-    ['a non-http relay', script({ src: 'https://chat.example.com/loader.js', 'data-client-id': 'x1', 'data-relay': 'javascript:alert(1)' })],
+    [
+      'a non-http relay',
+      script({
+        src: 'https://chat.example.com/loader.js',
+        'data-client-id': 'x1',
+        'data-relay': 'javascript:alert(1)',
+      }),
+    ],
   ])('explains %s', (_why, element) => {
     expect(typeof readScriptTag(element)).toBe('string');
   });
 
   it('ignores a locale that is not a language tag', () => {
-    expect(readScriptTag(script({ src: 'https://c.example/loader.js', 'data-client-id': 'x1', 'data-locale': '"><img>' }))).toMatchObject({ locale: '' });
-    expect(readScriptTag(script({ src: 'https://c.example/loader.js', 'data-client-id': 'x1', 'data-locale': 'es&x=1' }))).toMatchObject({ locale: '' });
-    expect(readScriptTag(script({ src: 'https://c.example/loader.js', 'data-client-id': 'x1', 'data-locale': 'zh-Hant-TW' }))).toMatchObject({ locale: 'zh-Hant-TW' });
+    expect(
+      readScriptTag(script({ src: 'https://c.example/loader.js', 'data-client-id': 'x1', 'data-locale': '"><img>' })),
+    ).toMatchObject({ locale: '' });
+    expect(
+      readScriptTag(script({ src: 'https://c.example/loader.js', 'data-client-id': 'x1', 'data-locale': 'es&x=1' })),
+    ).toMatchObject({ locale: '' });
+    expect(
+      readScriptTag(
+        script({ src: 'https://c.example/loader.js', 'data-client-id': 'x1', 'data-locale': 'zh-Hant-TW' }),
+      ),
+    ).toMatchObject({ locale: 'zh-Hant-TW' });
   });
 });
 

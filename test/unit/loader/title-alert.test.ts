@@ -6,15 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { boot } from '../../../src/loader/boot.ts';
 import type { PracticeChatApi } from '../../../src/loader/api.ts';
 import { envelope } from '../../../src/shared/protocol.ts';
+import { smileDentalAnswer as configuration } from '../../support/configurations.ts';
 
 const RELAY = 'https://relay.example';
-const configuration = {
-  client_id: 'smile-dental',
-  is_active: true,
-  domains: ['www.smile-dental.test'],
-  logo_url: null,
-  launcher: { background: '#1d4ed8', color: '#ffffff', opacity: 0.9, label: 'Chat with Sunny', locale: 'en', dir: 'ltr' },
-};
 
 type TestWindow = Window & { PracticeChat?: unknown; happyDOM: { setURL(url: string): void } };
 const win = () => window as unknown as TestWindow;
@@ -22,15 +16,26 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 /** Boots the loader from a tag with these attributes, creates its frame, and answers a way to speak as the frame. */
 async function start(attributes = '') {
-  document.body.insertAdjacentHTML('beforeend', `<script type="text/plain" src="${RELAY}/loader.js" data-client-id="smile-dental" ${attributes}></script>`);
-  boot({ win: win(), fetch: (async () => new Response(JSON.stringify(configuration))) as typeof fetch, wait: async () => {}, report: () => {} });
+  document.body.insertAdjacentHTML(
+    'beforeend',
+    `<script type="text/plain" src="${RELAY}/loader.js" data-client-id="smile-dental" ${attributes}></script>`,
+  );
+  boot({
+    win: win(),
+    fetch: (async () => new Response(JSON.stringify(configuration))) as typeof fetch,
+    wait: async () => {},
+    report: () => {},
+  });
   await settle();
   const host = document.querySelector('practice-chat')!;
   host.shadowRoot!.querySelector('button')!.dispatchEvent(new Event('focus'));
   // The test stands in for the frame's window, which happy-dom does not load.
   const frameWindow = { postMessage() {} };
   Object.defineProperty(host.shadowRoot!.querySelector('iframe')!, 'contentWindow', { value: frameWindow });
-  return (data: unknown, origin = RELAY) => window.dispatchEvent(new MessageEvent('message', { origin, source: frameWindow as unknown as MessageEventSource, data }));
+  return (data: unknown, origin = RELAY) =>
+    window.dispatchEvent(
+      new MessageEvent('message', { origin, source: frameWindow as unknown as MessageEventSource, data }),
+    );
 }
 
 beforeEach(() => {

@@ -26,7 +26,12 @@ let text: string;
 async function call(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
   return fetch(`${relay.url}${path}`, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: { Origin: relay.url, 'Content-Type': 'application/json', 'X-Forwarded-For': CLIENT_ADDRESS_CANARY, ...init.headers },
+    headers: {
+      Origin: relay.url,
+      'Content-Type': 'application/json',
+      'X-Forwarded-For': CLIENT_ADDRESS_CANARY,
+      ...init.headers,
+    },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
 }
@@ -34,7 +39,10 @@ async function call(path: string, init: { method?: string; body?: unknown; heade
 beforeAll(async () => {
   requirePromtool();
   simulator = await startSimulatorServer({ botReplyDelayMs: 0 });
-  const settings = readSettings({ NODE_ENV: 'test', PORT: '0', TRUST_PROXY: '127.0.0.1', CONVERSATIONS_PER_HOUR_PER_IP: '2' }, () => new Uint8Array(32).fill(9));
+  const settings = readSettings(
+    { NODE_ENV: 'test', PORT: '0', TRUST_PROXY: '127.0.0.1', CONVERSATIONS_PER_HOUR_PER_IP: '2' },
+    () => new Uint8Array(32).fill(9),
+  );
   const prometheus = createPrometheusMetrics();
   const upstream = createUpstreamClient({
     baseUrl: simulator.url,
@@ -42,7 +50,11 @@ beforeAll(async () => {
     password: simulator.simulator.seed.password,
     metrics: prometheus.metrics,
   });
-  prometheus.gaugeAtScrape('pwc_upstream_token_valid', 'Whether this instance holds a valid upstream access token: 1 or 0.', () => (upstream.tokenState().state === 'valid' ? 1 : 0));
+  prometheus.gaugeAtScrape(
+    'pwc_upstream_token_valid',
+    'Whether this instance holds a valid upstream access token: 1 or 0.',
+    () => (upstream.tokenState().state === 'valid' ? 1 : 0),
+  );
   relay = await startRelayServer({
     settings,
     upstream,
@@ -60,7 +72,8 @@ beforeAll(async () => {
   const created = await call('/v1/conversations', { body: { client_id: 'demo-client' } });
   handle = ((await created.json()) as { conversation: string }).conversation;
   text = `${MESSAGE_CANARY} hello`;
-  const send = () => call(MESSAGES, { body: { text }, headers: { ...bearer(handle), 'Idempotency-Key': 'metrics-key-0001' } });
+  const send = () =>
+    call(MESSAGES, { body: { text }, headers: { ...bearer(handle), 'Idempotency-Key': 'metrics-key-0001' } });
   expect((await send()).status).toBe(201);
   expect((await send()).status).toBe(201);
   expect((await call(`${MESSAGES}?after=0`, { headers: bearer(handle) })).status).toBe(200);
@@ -70,6 +83,7 @@ beforeAll(async () => {
   expect((await call('/v1/conversations', { body: { client_id: 'demo-client' } })).status).toBe(201);
   expect((await call('/v1/conversations', { body: { client_id: 'demo-client' } })).status).toBe(429);
   expect((await call(`/v1/no-such-thing/${handle}`)).status).toBe(404);
+  expect((await call(`${MESSAGES}?after=0`, { headers: bearer('not-a-handle') })).status).toBe(401);
 }, 30_000);
 afterAll(async () => {
   await metricsServer?.close();
@@ -86,7 +100,11 @@ const scrape = async () => {
 
 describe('metrics', () => {
   it('are accepted by promtool check metrics (format and naming conventions)', async () => {
-    const checked = spawnSync(PROMTOOL, ['check', 'metrics'], { input: await scrape(), encoding: 'utf8', timeout: 20_000 });
+    const checked = spawnSync(PROMTOOL, ['check', 'metrics'], {
+      input: await scrape(),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(checked.stdout + checked.stderr).toBe('');
     expect(checked.status).toBe(0);
   });
@@ -107,6 +125,11 @@ describe('metrics', () => {
       'pwc_configuration_cache_lookups_total{result="hit"}',
       'pwc_configuration_cache_lookups_total{result="miss"} 1',
       'pwc_upstream_token_valid 1',
+      'pwc_session_expired_total 1',
+      'pwc_live_streams 0',
+      'pwc_live_watches 0',
+      'pwc_draining 0',
+      'pwc_events_link_up 1',
       'nodejs_eventloop_lag_seconds',
       'process_resident_memory_bytes',
     ]) {
@@ -119,7 +142,8 @@ describe('metrics', () => {
 
   it('never hold a handle, message text, client address or client_id', async () => {
     const text = await scrape();
-    for (const canary of [handle, MESSAGE_CANARY, CLIENT_ADDRESS_CANARY, 'demo-client']) expect(text).not.toContain(canary);
+    for (const canary of [handle, MESSAGE_CANARY, CLIENT_ADDRESS_CANARY, 'demo-client'])
+      expect(text).not.toContain(canary);
   });
 
   it('are not on the public port', async () => {

@@ -45,7 +45,11 @@ afterAll(async () => {
 
 const headers = { Origin: 'http://127.0.0.1:1', 'Content-Type': 'application/json' };
 const send = (base: string, handle: string, key: string, text: string) =>
-  fetch(`${base}${MESSAGES}`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': key, ...bearer(handle) }, body: JSON.stringify({ text }) });
+  fetch(`${base}${MESSAGES}`, {
+    method: 'POST',
+    headers: { ...headers, 'Idempotency-Key': key, ...bearer(handle) },
+    body: JSON.stringify({ text }),
+  });
 
 /** The panel's retries (src/frame/model: the same key, retryDelayMs between attempts), all on the survivor. */
 async function retryAsThePanel(handle: string, key: string, text: string, crashedAt: number) {
@@ -55,7 +59,8 @@ async function retryAsThePanel(handle: string, key: string, text: string, crashe
       const { message } = (await response.json()) as { message: { id: string } };
       return { id: message.id, answeredAfterCrashMs: Date.now() - crashedAt, attempts: attempt };
     }
-    if (response !== null && ![429, 503, 504].includes(response.status)) throw new Error(`unexpected ${response.status}: ${await response.text()}`);
+    if (response !== null && ![429, 503, 504].includes(response.status))
+      throw new Error(`unexpected ${response.status}: ${await response.text()}`);
     const retryAfterSeconds = Number(response?.headers.get('Retry-After') ?? Number.NaN);
     const retryAfterMs = Number.isFinite(retryAfterSeconds) ? retryAfterSeconds * 1000 : undefined;
     await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt, retryAfterMs, Math.random)));
@@ -64,21 +69,32 @@ async function retryAsThePanel(handle: string, key: string, text: string, crashe
 }
 
 const storedCopies = (text: string) =>
-  [...upstream.simulator.store.messages.values()].flat().filter((message) => message.sender === 'visitor' && message.text === text).length;
+  [...upstream.simulator.store.messages.values()]
+    .flat()
+    .filter((message) => message.sender === 'visitor' && message.text === text).length;
 
 it(`SIGKILL with ${SENDS} sends held upstream: each message is stored exactly once, every retry on the survivor answered within 20 s of the crash`, async () => {
   const conversations = await Promise.all(
     Array.from({ length: SENDS }, async () => {
-      const created = await fetch(`${doomed.url}/v1/conversations`, { method: 'POST', headers, body: JSON.stringify({ client_id: 'demo-client' }) });
+      const created = await fetch(`${doomed.url}/v1/conversations`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ client_id: 'demo-client' }),
+      });
       expect(created.status).toBe(201);
       return ((await created.json()) as { conversation: string }).conversation;
     }),
   );
-  const sends = conversations.map((handle, index) => ({ handle, key: `crash-key-${index}-000`, text: `held message ${index} ${Date.now()}` }));
+  const sends = conversations.map((handle, index) => ({
+    handle,
+    key: `crash-key-${index}-000`,
+    text: `held message ${index} ${Date.now()}`,
+  }));
   // Every send in flight on the doomed instance, each held by the upstream: the crash lands in the middle of all of them.
   const firstAttempts = sends.map(({ handle, key, text }) => send(doomed.url, handle, key, text).catch(() => null));
   const deadline = Date.now() + 10_000;
-  while (upstream.sendsArrived() < SENDS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (upstream.sendsArrived() < SENDS && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   expect(upstream.sendsArrived()).toBe(SENDS);
 
   await doomed.stop('SIGKILL');
@@ -86,7 +102,9 @@ it(`SIGKILL with ${SENDS} sends held upstream: each message is stored exactly on
   // The first attempts die with the process: none was answered, so the panel retries every one.
   expect((await Promise.all(firstAttempts)).every((response) => response === null)).toBe(true);
 
-  const retries = await Promise.all(sends.map(({ handle, key, text }) => retryAsThePanel(handle, key, text, crashedAt)));
+  const retries = await Promise.all(
+    sends.map(({ handle, key, text }) => retryAsThePanel(handle, key, text, crashedAt)),
+  );
   // The held sends went through upstream after the crash; give the last of them time to be stored before counting.
   await new Promise((resolve) => setTimeout(resolve, HELD_MS));
   const copies = sends.map(({ text }) => storedCopies(text));

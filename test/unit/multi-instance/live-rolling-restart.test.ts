@@ -75,7 +75,9 @@ function followLikeThePanel(handle: string) {
   let current: ReturnType<typeof readStream> | null = null;
   const running = (async () => {
     while (!stopped) {
-      const answer = await fetch(`${proxy.url}/v1/conversation/events?after=${cursor}`, { headers: { ...frame(), ...bearer(handle) } }).catch(() => null);
+      const answer = await fetch(`${proxy.url}/v1/conversation/events?after=${cursor}`, {
+        headers: { ...frame(), ...bearer(handle) },
+      }).catch(() => null);
       if (answer?.status === 200) {
         current = readStream(answer);
         let seen = 0;
@@ -148,12 +150,15 @@ describe('live streams through a rolling restart of three instances', () => {
 
     // Every message arrives (bounded: the watch also polls), then nothing more.
     const deadline = Date.now() + 20_000;
-    while (follower.deliveries.length < written.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (follower.deliveries.length < written.length && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     await new Promise((resolve) => setTimeout(resolve, 500));
     await follower.stop();
 
     const texts = follower.deliveries.map((message) => message.text);
-    console.log(`live rolling restart: ${written.length} messages written, ${texts.length} delivered, ${follower.reconnects()} reconnects`);
+    console.log(
+      `live rolling restart: ${written.length} messages written, ${texts.length} delivered, ${follower.reconnects()} reconnects`,
+    );
     expect(follower.reconnects()).toBeGreaterThanOrEqual(3);
     expect(texts).toEqual(written);
     const sequences = follower.deliveries.map((message) => message.sequence);

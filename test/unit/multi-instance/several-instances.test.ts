@@ -70,11 +70,18 @@ function send(base: string, handle: string, key: string, text: string): Promise<
 }
 
 /** What the panel does: the same key again after a retryable answer or a dropped connection, until it is sent. */
-async function sendUntilSent(base: () => string, handle: string, key: string, text: string): Promise<{ id: string; attempts: number }> {
+async function sendUntilSent(
+  base: () => string,
+  handle: string,
+  key: string,
+  text: string,
+): Promise<{ id: string; attempts: number }> {
   for (let attempt = 1; attempt <= 60; attempt++) {
     const response = await send(base(), handle, key, text).catch(() => null);
-    if (response?.status === 201) return { id: ((await response.json()) as { message: { id: string } }).message.id, attempts: attempt };
-    if (response !== null && ![429, 503, 504].includes(response.status)) throw new Error(`unexpected ${response.status}: ${await response.text()}`);
+    if (response?.status === 201)
+      return { id: ((await response.json()) as { message: { id: string } }).message.id, attempts: attempt };
+    if (response !== null && ![429, 503, 504].includes(response.status))
+      throw new Error(`unexpected ${response.status}: ${await response.text()}`);
     const retryAfter = Number(response?.headers.get('Retry-After') ?? 0);
     await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter * 1000, 500) || 100));
   }
@@ -83,7 +90,9 @@ async function sendUntilSent(base: () => string, handle: string, key: string, te
 
 /** The visitor messages the practice received, per upstream conversation, in order. */
 function upstreamVisitorTexts(): string[][] {
-  return [...upstream.simulator.store.messages.values()].map((messages) => messages.filter((message) => message.sender === 'visitor').map((message) => message.text));
+  return [...upstream.simulator.store.messages.values()].map((messages) =>
+    messages.filter((message) => message.sender === 'visitor').map((message) => message.text),
+  );
 }
 
 describe('several relay instances behind one address, sharing Redis', () => {
@@ -121,10 +130,14 @@ describe('several relay instances behind one address, sharing Redis', () => {
       }),
     );
     const received = upstreamVisitorTexts().flat().length - before;
-    console.log(`several instances: ${CONVERSATIONS * MESSAGES_EACH} messages sent (each twice, ${concurrentPairs} pairs at the same moment) through 3 instances → ${received} upstream; ${sameAnswers} retries answered with the first's result`);
+    console.log(
+      `several instances: ${CONVERSATIONS * MESSAGES_EACH} messages sent (each twice, ${concurrentPairs} pairs at the same moment) through 3 instances → ${received} upstream; ${sameAnswers} retries answered with the first's result`,
+    );
     expect(received).toBe(CONVERSATIONS * MESSAGES_EACH);
     expect(sameAnswers).toBe(CONVERSATIONS * MESSAGES_EACH);
-    for (const texts of upstreamVisitorTexts().filter((texts) => texts.some((text) => text.startsWith('conversation ')))) {
+    for (const texts of upstreamVisitorTexts().filter((texts) =>
+      texts.some((text) => text.startsWith('conversation ')),
+    )) {
       const indexes = texts.map((text) => Number(/message (\d+)$/.exec(text)![1]));
       expect(indexes).toEqual([...indexes].sort((a, b) => a - b));
       expect(new Set(indexes).size).toBe(MESSAGES_EACH);
@@ -141,7 +154,9 @@ describe('several relay instances behind one address, sharing Redis', () => {
       statuses.push(response.status);
       if (response.status === 429) retryAfter = response.headers.get('Retry-After');
     }
-    console.log(`several instances: 9 conversations asked through 3 instances with CONVERSATIONS_PER_HOUR_PER_IP=6 → ${statuses.join(' ')}`);
+    console.log(
+      `several instances: 9 conversations asked through 3 instances with CONVERSATIONS_PER_HOUR_PER_IP=6 → ${statuses.join(' ')}`,
+    );
     expect(statuses.filter((status) => status === 201)).toHaveLength(6);
     expect(statuses.filter((status) => status === 429)).toHaveLength(3);
     expect(Number(retryAfter)).toBeGreaterThan(0);
@@ -157,6 +172,10 @@ describe('several relay instances behind one address, sharing Redis', () => {
     const first = await send(relays[0]!.url, handle, 'key-lost-answer-1', 'Is the office open on Saturday?');
     upstream.simulator.faults.reset();
     expect([503, 504]).toContain(first.status);
+    // The service may still be storing it: the other instance answers "still sending" until the settle window is over.
+    const early = await send(relays[1]!.url, handle, 'key-lost-answer-1', 'Is the office open on Saturday?');
+    expect(early.status).toBe(504);
+    await new Promise((resolve) => setTimeout(resolve, Number(early.headers.get('Retry-After')) * 1000));
     const retry = await send(relays[1]!.url, handle, 'key-lost-answer-1', 'Is the office open on Saturday?');
     expect(retry.status).toBe(201);
     const received = upstreamVisitorTexts().flat().length - before;
@@ -168,19 +187,33 @@ describe('several relay instances behind one address, sharing Redis', () => {
   it('SIGTERM to one instance during sends (a deploy): every send in flight completes, and the instance exits cleanly', async () => {
     await startInstances(2);
     const handles = await Promise.all(
-      Array.from({ length: 6 }, async () => ((await (await createConversation()).json()) as { conversation: string }).conversation),
+      Array.from(
+        { length: 6 },
+        async () => ((await (await createConversation()).json()) as { conversation: string }).conversation,
+      ),
     );
     const before = upstreamVisitorTexts().flat().length;
     // The practice's service is slow to answer, so the sends are still in flight when the deploy begins.
     upstream.simulator.faults.set({ latencyMs: 1_000, match: /messages\/$/ });
     const leaving = relays[0]!;
-    const inFlight = handles.map((handle, index) => send(leaving.url, handle, `key-deploy-${index}`, `sent during a deploy ${index}`));
+    const inFlight = handles.map((handle, index) =>
+      send(leaving.url, handle, `key-deploy-${index}`, `sent during a deploy ${index}`),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     const exitCode = leaving.stop('SIGTERM');
-    const statuses = await Promise.all(inFlight.map((response) => response.then((answer) => answer.status, () => 0)));
+    const statuses = await Promise.all(
+      inFlight.map((response) =>
+        response.then(
+          (answer) => answer.status,
+          () => 0,
+        ),
+      ),
+    );
     upstream.simulator.faults.reset();
     const received = upstreamVisitorTexts().flat().length - before;
-    console.log(`several instances: SIGTERM with ${handles.length} sends in flight → answers ${statuses.join(' ')}, ${received} upstream, exit code ${await exitCode}`);
+    console.log(
+      `several instances: SIGTERM with ${handles.length} sends in flight → answers ${statuses.join(' ')}, ${received} upstream, exit code ${await exitCode}`,
+    );
     expect(statuses).toEqual(handles.map(() => 201));
     expect(received).toBe(handles.length);
     expect(await exitCode).toBe(0);
@@ -194,7 +227,10 @@ describe('several relay instances behind one address, sharing Redis', () => {
     await startInstances(2);
     const before = upstreamVisitorTexts().flat().length;
     const handles = await Promise.all(
-      Array.from({ length: 4 }, async () => ((await (await createConversation()).json()) as { conversation: string }).conversation),
+      Array.from(
+        { length: 4 },
+        async () => ((await (await createConversation()).json()) as { conversation: string }).conversation,
+      ),
     );
     let refusedWhileDown = 0;
     const outage = (async () => {
@@ -207,7 +243,12 @@ describe('several relay instances behind one address, sharing Redis', () => {
       handles.map(async (handle, conversation) => {
         for (let index = 0; index < 15; index++) {
           let turn = conversation + index;
-          const { attempts } = await sendUntilSent(() => relays[turn++ % relays.length]!.url, handle, `key-outage-${conversation}-${index}`, `outage ${conversation} ${index}`);
+          const { attempts } = await sendUntilSent(
+            () => relays[turn++ % relays.length]!.url,
+            handle,
+            `key-outage-${conversation}-${index}`,
+            `outage ${conversation} ${index}`,
+          );
           refusedWhileDown += attempts - 1;
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
@@ -215,7 +256,9 @@ describe('several relay instances behind one address, sharing Redis', () => {
     );
     await outage;
     const received = upstreamVisitorTexts().flat().length - before;
-    console.log(`several instances: 60 messages across a Redis outage of 1.5 s → ${received} upstream, ${refusedWhileDown} attempts refused with Retry-After and retried`);
+    console.log(
+      `several instances: 60 messages across a Redis outage of 1.5 s → ${received} upstream, ${refusedWhileDown} attempts refused with Retry-After and retried`,
+    );
     expect(received).toBe(60);
     expect(refusedWhileDown).toBeGreaterThan(0);
     await stopInstances();

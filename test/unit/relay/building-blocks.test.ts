@@ -93,7 +93,9 @@ describe('rate limiter', () => {
 describe('handle length', () => {
   it('refuses to seal a handle that open() would refuse', () => {
     const sealer = createHandleSealer(new Uint8Array(32).fill(3));
-    expect(() => sealer.seal({ clientId: 'demo-client', conversationId: 'x'.repeat(600), expiresAt: Date.now() + 1000 })).toThrow(RangeError);
+    expect(() =>
+      sealer.seal({ clientId: 'demo-client', conversationId: 'x'.repeat(600), expiresAt: Date.now() + 1000 }),
+    ).toThrow(RangeError);
   });
 });
 

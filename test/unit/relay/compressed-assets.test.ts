@@ -17,19 +17,26 @@ let dist: string;
 let app: ReturnType<typeof createRelayApp>;
 // Long enough that compression pays (the fixture files are tiny); the relay must hand back these exact bytes.
 const LOADER = `(function(){${'var practiceChat=1;'.repeat(200)}})();\n`;
+const LOADER_MAP = JSON.stringify({ version: 3, sources: ['../src/loader/main.ts'], names: [], mappings: 'AAAA' });
 
 beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), 'relay-dist-'));
   cpSync(FIXTURE_DIST, dist, { recursive: true });
   const { writeFileSync } = await import('node:fs');
   writeFileSync(join(dist, 'loader.js'), LOADER);
+  writeFileSync(join(dist, 'loader.js.map'), LOADER_MAP);
   writeFileSync(join(dist, 'assets/frame-fixture.js'), `export const panel = [${'"message", '.repeat(300)}];\n`);
   writeFileSync(join(dist, 'assets/frame-fixture.css'), '.panel { color: #0f766e; }\n'.repeat(100));
   execFileSync(process.execPath, ['scripts/precompress.mjs', dist]);
   const simulator = createSimulator();
   app = createRelayApp({
     settings: readSettings({ NODE_ENV: 'test' }, () => new Uint8Array(32).fill(7)),
-    upstream: createUpstreamClient({ baseUrl: UPSTREAM_BASE_URL, username: 'u', password: 'p', fetch: (input, init) => simulator.fetch(input, init) }),
+    upstream: createUpstreamClient({
+      baseUrl: UPSTREAM_BASE_URL,
+      username: 'u',
+      password: 'p',
+      fetch: (input, init) => simulator.fetch(input, init),
+    }),
     logger: createJsonLogger(() => {}),
     distDir: dist,
     publicDir: dist,
@@ -91,5 +98,14 @@ describe('the loader is revalidated by ETag', () => {
     const plain = (await get('/loader.js')).headers.get('ETag');
     expect(new Set([br, gzip, plain]).size).toBe(3);
     expect((await get('/loader.js', { 'If-None-Match': br! })).status).toBe(200);
+  });
+});
+
+describe("the loader's source map", () => {
+  it('is served beside loader.js, for whoever asks for it by name', async () => {
+    const response = await get('/loader.js.map');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Cache-Control')).toBe('public, max-age=300');
+    expect(await response.text()).toBe(LOADER_MAP);
   });
 });

@@ -5,7 +5,8 @@ import { createRelayHarness, RELAY_ORIGIN } from './relay-harness.ts';
 let harness: ReturnType<typeof createRelayHarness>;
 afterEach(() => harness?.close());
 
-const getConfiguration = (clientId: string) => harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=${clientId}`);
+const getConfiguration = (clientId: string) =>
+  harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=${clientId}`);
 
 describe('GET /v1/webchat-configuration', () => {
   it('answers the normalised configuration, readable by any origin and never stored', async () => {
@@ -25,38 +26,78 @@ describe('GET /v1/webchat-configuration', () => {
       google_tag_id: null,
     });
     expect(body.logo_url).toMatch(/^http:\/\/relay\.test\/v1\/logo\?client_id=demo-client&v=[A-Za-z0-9_-]{22}$/);
-    expect(Object.keys(body).sort()).toEqual(
-      ['bot_name', 'client_id', 'domains', 'google_tag_id', 'icon_color', 'icon_opacity', 'is_active', 'launcher', 'logo_url'],
-    );
+    expect(Object.keys(body).sort()).toEqual([
+      'bot_name',
+      'client_id',
+      'domains',
+      'google_tag_id',
+      'icon_color',
+      'icon_opacity',
+      'is_active',
+      'launcher',
+      'logo_url',
+    ]);
   });
 
   it('adds what the loader draws, computed with the shared rules: accent, readable glyph colour, opacity, label', async () => {
     harness = createRelayHarness();
     const seeded = await (await getConfiguration('smile-dental')).json();
     // #1d4ed8 at 90 %: light text reads on it.
-    expect(seeded.launcher).toEqual({ background: '#1d4ed8', color: '#ffffff', opacity: 0.9, label: 'Chat with Sunny', locale: 'en', dir: 'ltr' });
+    expect(seeded.launcher).toEqual({
+      background: '#1d4ed8',
+      color: '#ffffff',
+      opacity: 0.9,
+      label: 'Chat with Sunny',
+      locale: 'en',
+      dir: 'ltr',
+    });
     const hostile = await (await getConfiguration('demo-hostile')).json();
     // The hostile values were normalised first, so the launcher gets the defaults, never the raw text.
-    expect(hostile.launcher).toEqual({ background: DEFAULT_ICON_COLOR, color: '#ffffff', opacity: 1, label: 'Chat with Aimee', locale: 'en', dir: 'ltr' });
+    expect(hostile.launcher).toEqual({
+      background: DEFAULT_ICON_COLOR,
+      color: '#ffffff',
+      opacity: 1,
+      label: 'Chat with Aimee',
+      locale: 'en',
+      dir: 'ltr',
+    });
   });
 
-  it('writes the launcher\'s label in the visitor\'s language: data-locale (`locale`) first, else Accept-Language', async () => {
+  it("writes the launcher's label in the visitor's language: data-locale (`locale`) first, else Accept-Language", async () => {
     harness = createRelayHarness();
     const launcherFor = async (query: string, acceptLanguage?: string) => {
-      const response = await harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=smile-dental${query}`, {
-        headers: acceptLanguage ? { 'Accept-Language': acceptLanguage } : {},
-      });
+      const response = await harness.app.request(
+        `${RELAY_ORIGIN}/v1/webchat-configuration?client_id=smile-dental${query}`,
+        {
+          headers: acceptLanguage ? { 'Accept-Language': acceptLanguage } : {},
+        },
+      );
       expect(response.headers.get('Vary')).toContain('Accept-Language');
       return (await response.json()).launcher;
     };
-    expect(await launcherFor('&locale=es-MX', 'de-DE,de;q=0.9')).toMatchObject({ label: 'Chatear con Sunny', locale: 'es', dir: 'ltr' });
-    expect(await launcherFor('&locale=', 'nl, zh-TW;q=0.8, en;q=0.5')).toMatchObject({ label: '與 Sunny 聊天', locale: 'zh-Hant' });
-    expect(await launcherFor('&locale=nl', 'fa-IR')).toMatchObject({ label: 'گفتگو با \u2068Sunny\u2069', locale: 'fa', dir: 'rtl' });
+    expect(await launcherFor('&locale=es-MX', 'de-DE,de;q=0.9')).toMatchObject({
+      label: 'Chatear con Sunny',
+      locale: 'es',
+      dir: 'ltr',
+    });
+    expect(await launcherFor('&locale=', 'nl, zh-TW;q=0.8, en;q=0.5')).toMatchObject({
+      label: '與 Sunny 聊天',
+      locale: 'zh-Hant',
+    });
+    expect(await launcherFor('&locale=nl', 'fa-IR')).toMatchObject({
+      label: 'گفتگو با \u2068Sunny\u2069',
+      locale: 'fa',
+      dir: 'rtl',
+    });
     expect(await launcherFor('&locale=pt')).toMatchObject({ locale: 'pt-BR' });
-    expect(await launcherFor('&locale=%22%3E%3Cb%3E')).toMatchObject({ label: 'Chat with Sunny', locale: 'en', dir: 'ltr' });
+    expect(await launcherFor('&locale=%22%3E%3Cb%3E')).toMatchObject({
+      label: 'Chat with Sunny',
+      locale: 'en',
+      dir: 'ltr',
+    });
   });
 
-  it('normalises every hostile value (the relay issue\'s table)', async () => {
+  it("normalises every hostile value (the relay issue's table)", async () => {
     harness = createRelayHarness();
     const body = await (await getConfiguration('demo-hostile')).json();
     expect(body).toMatchObject({
@@ -77,7 +118,14 @@ describe('GET /v1/webchat-configuration', () => {
 
   it('drops http logos outside development', async () => {
     harness = createRelayHarness({
-      environment: { NODE_ENV: 'production', HANDLE_SECRET: 'pZyV4QI7H4v0fJ+2mQ9sLk3XwB8rT1nE6cYdA5uGh0o=', PUBLIC_ORIGIN: 'https://chat.practice.example', UPSTREAM_URL: 'https://api.example.com', UPSTREAM_USERNAME: 'u', UPSTREAM_PASSWORD: 'p' },
+      environment: {
+        NODE_ENV: 'production',
+        HANDLE_SECRET: 'pZyV4QI7H4v0fJ+2mQ9sLk3XwB8rT1nE6cYdA5uGh0o=',
+        PUBLIC_ORIGIN: 'https://chat.practice.example',
+        UPSTREAM_URL: 'https://api.example.com',
+        UPSTREAM_USERNAME: 'u',
+        UPSTREAM_PASSWORD: 'p',
+      },
     });
     expect((await (await getConfiguration('demo-client')).json()).logo_url).toBeNull();
   });

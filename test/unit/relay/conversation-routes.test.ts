@@ -61,11 +61,31 @@ describe('POST /v1/conversations', () => {
 describe('origin and content-type rules of conversation calls', () => {
   const cases: Array<[string, Record<string, string>, number, string]> = [
     ['no Origin', { Origin: '', 'Content-Type': 'application/json' }, 403, 'forbidden_origin'],
-    ['a cross-origin caller', { Origin: 'https://evil.example', 'Content-Type': 'application/json' }, 403, 'forbidden_origin'],
-    ['a practice page (allowed to embed, not to call)', { Origin: 'http://localhost:3000', 'Content-Type': 'application/json' }, 403, 'forbidden_origin'],
+    [
+      'a cross-origin caller',
+      { Origin: 'https://evil.example', 'Content-Type': 'application/json' },
+      403,
+      'forbidden_origin',
+    ],
+    [
+      'a practice page (allowed to embed, not to call)',
+      { Origin: 'http://localhost:3000', 'Content-Type': 'application/json' },
+      403,
+      'forbidden_origin',
+    ],
     ['text/plain', { Origin: RELAY_ORIGIN, 'Content-Type': 'text/plain' }, 415, 'unsupported_media_type'],
-    ['a form post', { Origin: RELAY_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' }, 415, 'unsupported_media_type'],
-    ['a multipart post', { Origin: RELAY_ORIGIN, 'Content-Type': 'multipart/form-data; boundary=x' }, 415, 'unsupported_media_type'],
+    [
+      'a form post',
+      { Origin: RELAY_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
+      415,
+      'unsupported_media_type',
+    ],
+    [
+      'a multipart post',
+      { Origin: RELAY_ORIGIN, 'Content-Type': 'multipart/form-data; boundary=x' },
+      415,
+      'unsupported_media_type',
+    ],
   ];
 
   it.each(cases)('refuses %s when creating', async (_why, headers, status, code) => {
@@ -85,7 +105,11 @@ describe('origin and content-type rules of conversation calls', () => {
     const handle = await harness.startConversation();
     const response = await harness.app.request(`${RELAY_ORIGIN}${MESSAGES}`, {
       method: 'POST',
-      headers: { ...Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== '')), 'Idempotency-Key': 'key-0000001', ...bearer(handle) },
+      headers: {
+        ...Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== '')),
+        'Idempotency-Key': 'key-0000001',
+        ...bearer(handle),
+      },
       body: JSON.stringify({ text: 'hello' }),
     });
     expect(response.status).toBe(status);
@@ -96,7 +120,8 @@ describe('origin and content-type rules of conversation calls', () => {
   it('accepts a same-origin read from the frame, which browsers send without Origin', async () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
-    const read = (headers: Record<string, string>) => harness.app.request(`${RELAY_ORIGIN}${MESSAGES}`, { headers: { ...bearer(handle), ...headers } });
+    const read = (headers: Record<string, string>) =>
+      harness.app.request(`${RELAY_ORIGIN}${MESSAGES}`, { headers: { ...bearer(handle), ...headers } });
     expect((await read({ 'X-Practice-Chat': 'frame', 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200);
     // Plain http on a real host name: browsers send no Sec-Fetch-Site there.
     expect((await read({ 'X-Practice-Chat': 'frame' })).status).toBe(200);
@@ -108,7 +133,12 @@ describe('origin and content-type rules of conversation calls', () => {
     // The header never lets a write through without the relay's Origin.
     const write = await harness.app.request(`${RELAY_ORIGIN}${ESCALATE}`, {
       method: 'POST',
-      headers: { 'X-Practice-Chat': 'frame', 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json', ...bearer(handle) },
+      headers: {
+        'X-Practice-Chat': 'frame',
+        'Sec-Fetch-Site': 'same-origin',
+        'Content-Type': 'application/json',
+        ...bearer(handle),
+      },
       body: '{}',
     });
     expect(write.status).toBe(403);
@@ -130,7 +160,11 @@ describe('POST /v1/conversation/messages', () => {
     const handle = await harness.startConversation();
     const response = await send(handle, 'What are your opening hours?');
     expect(response.status).toBe(201);
-    expect((await response.json()).message).toMatchObject({ sender: 'visitor', text: 'What are your opening hours?', sequence: 1 });
+    expect((await response.json()).message).toMatchObject({
+      sender: 'visitor',
+      text: 'What are your opening hours?',
+      sequence: 1,
+    });
     expect(harness.simulator.counters.messagesReceived).toBe(1);
   });
 
@@ -166,13 +200,16 @@ describe('POST /v1/conversation/messages', () => {
   });
 
   it('sends again with the same key after a failed send, so a retry is never lost', async () => {
-    harness = createRelayHarness();
+    // A 5xx may come after the service stored the message: the retry reads back once the settle window is over.
+    let later = 0;
+    harness = createRelayHarness({ now: () => Date.now() + later });
     const handle = await harness.startConversation();
     harness.simulator.faults.set({ errorRate: 1, match: /messages/ });
     const failed = await send(handle, 'hello', 'retry-key-1');
     expect(failed.status).toBe(503);
     expect((await failed.json()).error.code).toBe('upstream_unavailable');
     harness.simulator.faults.reset();
+    later += 15_000;
     const retried = await send(handle, 'hello', 'retry-key-1');
     expect(retried.status).toBe(201);
     expect(harness.simulator.counters.messagesReceived).toBe(1);
@@ -257,23 +294,32 @@ describe('handles out of URLs', () => {
     ['DELETE', 'the conversation', (handle) => `/v1/conversations/${handle}`, undefined],
   ];
 
-  it.each(oldForms)('%s %s with the handle in the path: 404 not_found, nothing upstream', async (method, _what, path, body) => {
-    harness = createRelayHarness();
-    const handle = await harness.startConversation();
-    const before = harness.simulator.counters.apiRequests;
-    // From the frame itself, and with the handle in Authorization as well: the path form is gone, not just refused.
-    const response = await harness.fromPanel(handle, path(handle), { method, body, headers: { 'X-Practice-Chat': 'frame', 'Idempotency-Key': 'key-old-form-1' } });
-    expect(response.status).toBe(404);
-    expect((await response.json()).error.code).toBe('not_found');
-    expect(harness.simulator.counters.apiRequests - before).toBe(0);
-    // An old-style End chat retired nothing.
-    expect((await harness.fromPanel(handle, `${MESSAGES}?after=0`)).status).toBe(200);
-  });
+  it.each(oldForms)(
+    '%s %s with the handle in the path: 404 not_found, nothing upstream',
+    async (method, _what, path, body) => {
+      harness = createRelayHarness();
+      const handle = await harness.startConversation();
+      const before = harness.simulator.counters.apiRequests;
+      // From the frame itself, and with the handle in Authorization as well: the path form is gone, not just refused.
+      const response = await harness.fromPanel(handle, path(handle), {
+        method,
+        body,
+        headers: { 'X-Practice-Chat': 'frame', 'Idempotency-Key': 'key-old-form-1' },
+      });
+      expect(response.status).toBe(404);
+      expect((await response.json()).error.code).toBe('not_found');
+      expect(harness.simulator.counters.apiRequests - before).toBe(0);
+      // An old-style End chat retired nothing.
+      expect((await harness.fromPanel(handle, `${MESSAGES}?after=0`)).status).toBe(200);
+    },
+  );
 
   it('answers a handle in the query string as no handle at all', async () => {
     harness = createRelayHarness();
     const handle = await harness.startConversation();
-    const response = await harness.fromFrame(`${MESSAGES}?after=0&handle=${handle}`, { headers: { 'X-Practice-Chat': 'frame' } });
+    const response = await harness.fromFrame(`${MESSAGES}?after=0&handle=${handle}`, {
+      headers: { 'X-Practice-Chat': 'frame' },
+    });
     expect(response.status).toBe(401);
     expect((await response.json()).error.code).toBe('session_expired');
   });
@@ -292,7 +338,10 @@ describe('GET /v1/conversation/messages and escalate', () => {
     const handle = await harness.startConversation();
     await send(handle, 'Do you take my insurance?');
     const read = async (after: number) => (await harness.fromPanel(handle, `${MESSAGES}?after=${after}`)).json();
-    const all = await waitFor(() => read(0), (body) => body.messages.length >= 2);
+    const all = await waitFor(
+      () => read(0),
+      (body) => body.messages.length >= 2,
+    );
     expect(all.status).toBe('open');
     expect(all.messages.map((message: { sender: string }) => message.sender)).toEqual(['visitor', 'bot']);
     expect(all.cursor).toBe(2);
@@ -325,7 +374,7 @@ describe('GET /v1/conversation/messages and escalate', () => {
 });
 
 describe('deadlines and idempotency together', () => {
-  it('never sends twice when the relay\'s deadline fires while the upstream send is still running', async () => {
+  it("never sends twice when the relay's deadline fires while the upstream send is still running", async () => {
     harness = createRelayHarness({ environment: { REQUEST_DEADLINE_MS: '200' } });
     const handle = await harness.startConversation();
     harness.simulator.faults.set({ latencyMs: 500, match: /messages/ });
@@ -333,7 +382,8 @@ describe('deadlines and idempotency together', () => {
     expect(first.status).toBe(504);
     // The browser retries with the same key; the retries wait on the one send that is still under way.
     const statuses = [first.status];
-    while (statuses.at(-1) !== 201 && statuses.length < 6) statuses.push((await send(handle, 'slow message', 'slow-key-001')).status);
+    while (statuses.at(-1) !== 201 && statuses.length < 6)
+      statuses.push((await send(handle, 'slow message', 'slow-key-001')).status);
     expect(statuses.at(-1)).toBe(201);
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(harness.simulator.counters.messagesReceived).toBe(1);

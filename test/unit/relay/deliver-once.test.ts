@@ -1,19 +1,33 @@
-// Issue 18, point 1, at the level of one send: every attempt is on record before it goes upstream, a send is cut at
-// its window, and a retry that finds an attempt whose owner is gone waits until it can no longer land, then reads
-// back instead of sending again.
+// At the level of one send: every attempt is on record before it goes upstream, a send is cut at its window, and a
+// retry that finds an attempt of unknown outcome is told "still sending" until that attempt can no longer land (its
+// start plus the settle window), then reads back instead of sending again.
 import { describe, expect, it, vi } from 'vitest';
-import { createDeliverOnce, LANDING_ALLOWANCE_MS } from '../../../src/relay/conversations/deliver-once.ts';
+import {
+  AttemptStillSettling,
+  createDeliverOnce,
+  LANDING_ALLOWANCE_MS,
+  SendOutcomeUnknown,
+} from '../../../src/relay/conversations/deliver-once.ts';
 import { bodyFingerprint } from '../../../src/relay/conversations/idempotency.ts';
 import { createUnknownOutcomeStore } from '../../../src/relay/conversations/unknown-outcomes.ts';
 import { UpstreamError, type Message } from '../../../src/relay/upstream/index.ts';
 
 const WINDOW_MS = 10_000;
+const SETTLE_MS = 15_000;
 
 /** An upstream conversation in memory, whose sends may hang (an instance that died holding one). */
 function fakeUpstream(clock: { now: number }) {
   const stored: Message[] = [];
   const store = (text: string): Message => {
-    const message: Message = { id: `m${stored.length + 1}`, conversation: 'c', sequence: stored.length + 1, sender: 'visitor', author_name: '', text, created_at: new Date(clock.now).toISOString() };
+    const message: Message = {
+      id: `m${stored.length + 1}`,
+      conversation: 'c',
+      sequence: stored.length + 1,
+      sender: 'visitor',
+      author_name: '',
+      text,
+      created_at: new Date(clock.now).toISOString(),
+    };
     stored.push(message);
     return message;
   };
@@ -27,7 +41,9 @@ function fakeUpstream(clock: { now: number }) {
       this.onSend();
       if (options.signal) this.signals.push(options.signal);
       if (this.hangSends) {
-        return new Promise<Message>((_resolve, reject) => options.signal?.addEventListener('abort', () => reject(options.signal!.reason)));
+        return new Promise<Message>((_resolve, reject) =>
+          options.signal?.addEventListener('abort', () => reject(options.signal!.reason)),
+        );
       }
       return store(text);
     },
@@ -41,18 +57,14 @@ function setUp() {
   const clock = { now: Date.UTC(2026, 10, 24, 9, 0, 0) };
   const upstream = fakeUpstream(clock);
   const outcomes = createUnknownOutcomeStore({ now: () => clock.now });
-  const waits: number[] = [];
   const deliverOnce = createDeliverOnce({
     upstream,
     outcomes,
     sendWindowMs: WINDOW_MS,
+    settleWindowMs: SETTLE_MS,
     now: () => clock.now,
-    sleep: async (ms) => {
-      waits.push(ms);
-      clock.now += ms;
-    },
   });
-  return { clock, upstream, outcomes, deliverOnce, waits };
+  return { clock, upstream, outcomes, deliverOnce };
 }
 
 describe('deliver once', () => {
@@ -66,22 +78,34 @@ describe('deliver once', () => {
     expect(await outcomes.get('c', 'key-1')).toBeNull();
   });
 
-  it('a retry after its instance died mid-send waits until that attempt can no longer land, then answers what it stored', async () => {
-    const { clock, upstream, outcomes, deliverOnce, waits } = setUp();
+  it('a retry after its instance died mid-send is told "still sending" until that attempt can no longer land, then answers what it stored', async () => {
+    const { clock, upstream, outcomes, deliverOnce } = setUp();
     // The dead instance's attempt: on record, and stored upstream, but never answered.
     const started = clock.now;
-    await outcomes.remember('c', 'key-2', { bodyHash: bodyFingerprint('can I come at 3?'), startedAt: started, settlesBy: started + WINDOW_MS + LANDING_ALLOWANCE_MS });
+    await outcomes.remember('c', 'key-2', {
+      bodyHash: bodyFingerprint('can I come at 3?'),
+      startedAt: started,
+      settlesBy: started + WINDOW_MS + LANDING_ALLOWANCE_MS,
+    });
     const landed = upstream.store('can I come at 3?');
     clock.now += 2_000;
+    const early = await deliverOnce('c', 'key-2', 'can I come at 3?').catch((error: unknown) => error);
+    expect(early).toBeInstanceOf(AttemptStillSettling);
+    expect((early as AttemptStillSettling).retryAfterMs).toBe(WINDOW_MS + LANDING_ALLOWANCE_MS - 2_000);
+    clock.now += WINDOW_MS + LANDING_ALLOWANCE_MS - 2_000;
     const answered = await deliverOnce('c', 'key-2', 'can I come at 3?');
     expect(answered.id).toBe(landed.id);
     expect(upstream.stored).toHaveLength(1);
-    expect(waits).toEqual([WINDOW_MS + LANDING_ALLOWANCE_MS - 2_000]);
   });
 
   it('a retry after a dead attempt that stored nothing sends, once', async () => {
     const { clock, upstream, outcomes, deliverOnce } = setUp();
-    await outcomes.remember('c', 'key-3', { bodyHash: bodyFingerprint('hello'), startedAt: clock.now, settlesBy: clock.now + WINDOW_MS });
+    await outcomes.remember('c', 'key-3', {
+      bodyHash: bodyFingerprint('hello'),
+      startedAt: clock.now,
+      settlesBy: clock.now + WINDOW_MS,
+    });
+    clock.now += WINDOW_MS;
     await deliverOnce('c', 'key-3', 'hello');
     expect(upstream.stored.map((message) => message.text)).toEqual(['hello']);
   });
@@ -95,15 +119,21 @@ describe('deliver once', () => {
       await vi.advanceTimersByTimeAsync(WINDOW_MS - 1);
       expect(upstream.signals[0]!.aborted).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
-      expect(await failure).toMatchObject({ code: 'upstream_timeout' });
-      expect(await outcomes.get('c', 'key-4')).toMatchObject({ bodyHash: bodyFingerprint('hello') });
+      // The answer asks the panel to come back when its retry can decide (the fake clock here stays at the start).
+      expect(await failure).toBeInstanceOf(SendOutcomeUnknown);
+      expect(await failure).toMatchObject({ cause: { code: 'upstream_timeout' }, retryAfterMs: SETTLE_MS });
+      // Cut at the window's end, the service may still store it: the record keeps the whole settle window.
+      expect(await outcomes.get('c', 'key-4')).toMatchObject({
+        bodyHash: bodyFingerprint('hello'),
+        settlesBy: Date.UTC(2026, 10, 24, 9, 0, 0) + SETTLE_MS,
+      });
     } finally {
       vi.useRealTimers();
     }
   });
 
   it('a 4xx says the message was not stored: the record goes, and the retry sends without waiting', async () => {
-    const { upstream, outcomes, deliverOnce, waits } = setUp();
+    const { upstream, outcomes, deliverOnce } = setUp();
     upstream.onSend = () => {
       throw new UpstreamError('upstream_rejected', { path: '/x' });
     };
@@ -111,7 +141,47 @@ describe('deliver once', () => {
     expect(await outcomes.get('c', 'key-5')).toBeNull();
     upstream.onSend = () => {};
     await deliverOnce('c', 'key-5', 'hello');
-    expect(waits).toEqual([]);
     expect(upstream.stored).toHaveLength(1);
+  });
+
+  it('a timed-out send that the service stores after the relay gave up: the retry waits out the settle window from the start, then finds it', async () => {
+    const { clock, upstream, deliverOnce } = setUp();
+    const started = clock.now;
+    upstream.onSend = () => {
+      clock.now += 5_000;
+      throw new UpstreamError('upstream_timeout', { path: '/x' });
+    };
+    await expect(deliverOnce('c', 'key-6', 'late')).rejects.toMatchObject({
+      cause: { code: 'upstream_timeout' },
+      retryAfterMs: SETTLE_MS - 5_000,
+    });
+    upstream.onSend = () => {};
+    // The service stores it 7 s after it arrived; the panel's retries come before and after.
+    clock.now = started + 6_000;
+    await expect(deliverOnce('c', 'key-6', 'late')).rejects.toBeInstanceOf(AttemptStillSettling);
+    clock.now = started + 7_000;
+    const landed = upstream.store('late');
+    await expect(deliverOnce('c', 'key-6', 'late')).rejects.toMatchObject({ retryAfterMs: SETTLE_MS - 7_000 });
+    clock.now = started + SETTLE_MS;
+    expect((await deliverOnce('c', 'key-6', 'late')).id).toBe(landed.id);
+    expect(upstream.stored).toHaveLength(1);
+  });
+
+  it("a settle window shorter than the send window is raised to it: the relay's own call may run that long", async () => {
+    const clock = { now: Date.UTC(2026, 10, 24, 9, 0, 0) };
+    const outcomes = createUnknownOutcomeStore({ now: () => clock.now });
+    const upstream = fakeUpstream(clock);
+    upstream.onSend = () => {
+      throw new UpstreamError('upstream_unavailable', { path: '/x' });
+    };
+    const deliverOnce = createDeliverOnce({
+      upstream,
+      outcomes,
+      sendWindowMs: WINDOW_MS,
+      settleWindowMs: 0,
+      now: () => clock.now,
+    });
+    await expect(deliverOnce('c', 'key-7', 'hi')).rejects.toBeInstanceOf(SendOutcomeUnknown);
+    expect((await outcomes.get('c', 'key-7'))?.settlesBy).toBe(clock.now + WINDOW_MS + LANDING_ALLOWANCE_MS);
   });
 });

@@ -13,7 +13,15 @@ const PRODUCTION = {
   UPSTREAM_USERNAME: 'u',
   UPSTREAM_PASSWORD: 'p',
 };
-const DEMO_PATHS = ['/', '/try', '/try?client_id=demo-client', '/demo', '/demo/', '/assets/demo-fixture.js', '/frame?client_id=demo-client&preview=1'];
+const DEMO_PATHS = [
+  '/',
+  '/try',
+  '/try?client_id=demo-client',
+  '/demo',
+  '/demo/',
+  '/assets/demo-fixture.js',
+  '/frame?client_id=demo-client&preview=1',
+];
 
 let harness: ReturnType<typeof createRelayHarness> | undefined;
 afterEach(() => harness?.close());
@@ -43,9 +51,16 @@ describe('a relay without demo pages', () => {
     expect(await response.text()).toBe('Not found.');
   });
 
-  it('still serves what a practice\'s page needs: the loader, the frame and its assets, the configuration, health', async () => {
+  it("still serves what a practice's page needs: the loader, the frame and its assets, the configuration, health", async () => {
     harness = createRelayHarness({ environment: { DEMO_PAGES: 'false' } });
-    for (const path of ['/loader.js', '/assets/frame-fixture.js', '/assets/frame-fixture.css', '/frame?client_id=demo-client', '/v1/webchat-configuration?client_id=demo-client', '/healthz']) {
+    for (const path of [
+      '/loader.js',
+      '/assets/frame-fixture.js',
+      '/assets/frame-fixture.css',
+      '/frame?client_id=demo-client',
+      '/v1/webchat-configuration?client_id=demo-client',
+      '/healthz',
+    ]) {
       expect((await harness.app.request(`${RELAY_ORIGIN}${path}`)).status, path).toBe(200);
     }
   });
@@ -58,7 +73,7 @@ describe('a relay with demo pages (development)', () => {
     expect(response.status).toBe(path === '/demo' ? 301 : 200);
   });
 
-  it('serves the preview frame with its relaxed policy (the relay\'s own pages may frame it, any https: image)', async () => {
+  it("serves the preview frame with its relaxed policy (the relay's own pages may frame it, any https: image)", async () => {
     harness = createRelayHarness();
     const response = await harness.app.request(`${RELAY_ORIGIN}/frame?client_id=demo-client&preview=1`);
     expect(response.status).toBe(200);

@@ -49,7 +49,10 @@ describe('/readyz with the real sampler', () => {
     await stallEventLoop(400);
     const response = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
     expect(response.status).toBe(503);
-    const body = (await response.json()) as { status: string; instance: { event_loop: string; event_loop_delay_ms: number } };
+    const body = (await response.json()) as {
+      status: string;
+      instance: { event_loop: string; event_loop_delay_ms: number };
+    };
     expect(body.status).toBe('not_ready');
     expect(body.instance.event_loop).toBe('slow');
     expect(body.instance.event_loop_delay_ms).toBeGreaterThanOrEqual(300);

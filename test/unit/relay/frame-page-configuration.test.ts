@@ -7,16 +7,21 @@ import { createRelayHarness, RELAY_ORIGIN } from './relay-harness.ts';
 const harness = createRelayHarness();
 afterAll(() => harness.close());
 
-const BLOCK = /<script type="application\/json" id="configuration">([^]*?)<\/script>/g;
+const BLOCK = /<script type="application\/json" id="configuration">([\s\S]*?)<\/script>/g;
 
 describe('the configuration in the frame page', () => {
-  it.each(['smile-dental', 'demo-hostile', 'demo-inactive'])('%s: the same configuration the relay answers on its own, once', async (clientId) => {
-    const html = await (await harness.app.request(`${RELAY_ORIGIN}/frame?client_id=${clientId}`)).text();
-    const blocks = [...html.matchAll(BLOCK)].map((match) => match[1]!);
-    expect(blocks).toHaveLength(1);
-    const answer = await (await harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=${clientId}`)).json();
-    expect(JSON.parse(blocks[0]!)).toEqual(answer);
-  });
+  it.each(['smile-dental', 'demo-hostile', 'demo-inactive'])(
+    '%s: the same configuration the relay answers on its own, once',
+    async (clientId) => {
+      const html = await (await harness.app.request(`${RELAY_ORIGIN}/frame?client_id=${clientId}`)).text();
+      const blocks = [...html.matchAll(BLOCK)].map((match) => match[1]!);
+      expect(blocks).toHaveLength(1);
+      const answer = await (
+        await harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=${clientId}`)
+      ).json();
+      expect(JSON.parse(blocks[0]!)).toEqual(answer);
+    },
+  );
 
   it('escapes what could end the block or be read as markup', () => {
     const hostile = { bot_name: '</script><script>alert(1)</script><!-- & \u2028\u2029' };

@@ -23,7 +23,12 @@ async function start(environment: Record<string, string> = {}) {
   const settings = readSettings({ NODE_ENV: 'test', PORT: '0', ...environment }, () => new Uint8Array(32).fill(3));
   const relay: RunningRelay = await startRelayServer({
     settings,
-    upstream: createUpstreamClient({ baseUrl: upstream.url, username: upstream.seed.username, password: upstream.seed.password, timeoutMs: settings.upstreamTimeoutMs }),
+    upstream: createUpstreamClient({
+      baseUrl: upstream.url,
+      username: upstream.seed.username,
+      password: upstream.seed.password,
+      timeoutMs: settings.upstreamTimeoutMs,
+    }),
     logger: createJsonLogger(() => {}),
     distDir: FIXTURE_DIST,
     publicDir: PUBLIC_DIR,
@@ -55,7 +60,10 @@ describe('graceful stop (drain)', () => {
   it('cuts off what is still in flight when the grace period ends, and says so', async () => {
     const { relay, upstream } = await start();
     const { send } = await sendHeldByUpstream(relay.url, upstream, 'graceful-stop-0001', 'Can I book an appointment?');
-    const outcome = send.then((response) => `answered ${response.status}`, () => 'connection closed');
+    const outcome = send.then(
+      (response) => `answered ${response.status}`,
+      () => 'connection closed',
+    );
     expect(await relay.drain(200)).toEqual({ clean: false });
     expect(await outcome).toBe('connection closed');
   });

@@ -9,10 +9,12 @@ import { CONVERSATION, MESSAGES } from '../../support/conversation-calls.ts';
 let harness: ReturnType<typeof createRelayHarness>;
 afterEach(() => harness.close());
 
-const read = (handle: string) => harness.fromPanel(handle, `${MESSAGES}?after=0`, { headers: { 'X-Practice-Chat': 'frame' } });
+const read = (handle: string) =>
+  harness.fromPanel(handle, `${MESSAGES}?after=0`, { headers: { 'X-Practice-Chat': 'frame' } });
 const write = (handle: string, key = 'key-0000001') =>
   harness.fromPanel(handle, MESSAGES, { body: { text: 'my tooth hurts' }, headers: { 'Idempotency-Key': key } });
-const end = (handle: string, headers: Record<string, string> = {}) => harness.fromPanel(handle, CONVERSATION, { method: 'DELETE', headers });
+const end = (handle: string, headers: Record<string, string> = {}) =>
+  harness.fromPanel(handle, CONVERSATION, { method: 'DELETE', headers });
 
 /** Every call the relay made upstream, counted by wrapping the simulator's fetch. */
 function countUpstreamCalls(): () => number {
@@ -92,7 +94,10 @@ describe('a resolved conversation stops being read out after a grace period', ()
     const token = await (
       await harness.simulator.fetch(`${UPSTREAM_BASE_URL}/api/oauth/token/`, {
         method: 'POST',
-        body: new URLSearchParams({ username: harness.simulator.seed.username, password: harness.simulator.seed.password }),
+        body: new URLSearchParams({
+          username: harness.simulator.seed.username,
+          password: harness.simulator.seed.password,
+        }),
       })
     ).json();
     const edited = await harness.simulator.fetch(`${UPSTREAM_BASE_URL}/api/conversations/${upstreamId}/`, {
@@ -131,7 +136,11 @@ describe('handles have one spelling', () => {
   it('the sealer itself refuses non-canonical spellings and accepts what it made', () => {
     const sealer = createHandleSealer(new Uint8Array(32).fill(3));
     for (let index = 0; index < 20; index++) {
-      const handle = sealer.seal({ clientId: 'demo-client', conversationId: `c-${'x'.repeat(index)}`, expiresAt: Date.now() + 60_000 });
+      const handle = sealer.seal({
+        clientId: 'demo-client',
+        conversationId: `c-${'x'.repeat(index)}`,
+        expiresAt: Date.now() + 60_000,
+      });
       expect(sealer.open(handle)).not.toBeNull();
       if (handle.length % 4 !== 0) {
         const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

@@ -14,7 +14,9 @@ beforeAll(async () => {
   redis = await startTestRedis();
 });
 afterEach(async () => {
-  harnesses.splice(0).forEach((harness) => harness.close());
+  harnesses.splice(0).forEach((harness) => {
+    harness.close();
+  });
   await Promise.all(stores.splice(0).map((store) => store.close()));
 });
 afterAll(async () => {
@@ -22,7 +24,10 @@ afterAll(async () => {
 });
 
 const create = (harness: ReturnType<typeof createRelayHarness>, key: string | undefined, clientId = 'demo-client') =>
-  harness.fromFrame('/v1/conversations', { body: { client_id: clientId }, headers: key === undefined ? {} : { 'Idempotency-Key': key } });
+  harness.fromFrame('/v1/conversations', {
+    body: { client_id: clientId },
+    headers: key === undefined ? {} : { 'Idempotency-Key': key },
+  });
 
 describe('POST /v1/conversations with an Idempotency-Key', () => {
   it('the same key gives the same handle and opens one upstream conversation; the retry costs no quota', async () => {
@@ -58,7 +63,10 @@ describe('POST /v1/conversations with an Idempotency-Key', () => {
 
   it('on another instance sharing Redis: the same handle, one upstream conversation', async () => {
     const [a, b] = [0, 1].map(() => {
-      const shared = createRedisStores(redis.url, createJsonLogger(() => {}));
+      const shared = createRedisStores(
+        redis.url,
+        createJsonLogger(() => {}),
+      );
       stores.push(shared);
       return createRelayHarness({ app: { stores: shared } });
     });
@@ -75,14 +83,17 @@ describe('POST /v1/conversations with an Idempotency-Key', () => {
 
 /** A create as a visitor at `address` makes it, through the one trusted proxy in front (TRUST_PROXY=1). */
 const createFrom = (harness: ReturnType<typeof createRelayHarness>, key: string, address: string) =>
-  harness.fromFrame('/v1/conversations', { body: { client_id: 'demo-client' }, headers: { 'Idempotency-Key': key, 'X-Forwarded-For': address } });
+  harness.fromFrame('/v1/conversations', {
+    body: { client_id: 'demo-client' },
+    headers: { 'Idempotency-Key': key, 'X-Forwarded-For': address },
+  });
 
 const VICTIM = '198.51.100.20';
 const ATTACKER = '203.0.113.66';
 const VICTIM_KEY = '5f0c2a9e7b3d4186a2c9e0f1b7d3a654';
 
 describe('a create key only its maker can use', () => {
-  it('another visitor presenting the victim\'s key gets a conversation of its own, never the victim\'s handle or words', async () => {
+  it("another visitor presenting the victim's key gets a conversation of its own, never the victim's handle or words", async () => {
     const harness = createRelayHarness({ environment: { TRUST_PROXY: '1' } });
     harnesses.push(harness);
     const victim = (await (await createFrom(harness, VICTIM_KEY, VICTIM)).json()) as { conversation: string };
@@ -99,12 +110,17 @@ describe('a create key only its maker can use', () => {
     const read = await harness.fromPanel(attacker.conversation, '/v1/conversation/messages?after=0');
     expect(await read.text()).not.toContain('HIV');
     // The victim's own retry still gets its handle.
-    expect(((await (await createFrom(harness, VICTIM_KEY, VICTIM)).json()) as { conversation: string }).conversation).toBe(victim.conversation);
+    expect(
+      ((await (await createFrom(harness, VICTIM_KEY, VICTIM)).json()) as { conversation: string }).conversation,
+    ).toBe(victim.conversation);
   });
 
-  it('another visitor sharing Redis with the victim\'s instance is refused the handle too', async () => {
+  it("another visitor sharing Redis with the victim's instance is refused the handle too", async () => {
     const [a, b] = [0, 1].map(() => {
-      const shared = createRedisStores(redis.url, createJsonLogger(() => {}));
+      const shared = createRedisStores(
+        redis.url,
+        createJsonLogger(() => {}),
+      );
       stores.push(shared);
       return createRelayHarness({ environment: { TRUST_PROXY: '1' }, app: { stores: shared } });
     });
@@ -132,14 +148,15 @@ describe('a create key only its maker can use', () => {
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string; message: string } }).error).toEqual({
       code: 'bad_request',
-      message: 'An Idempotency-Key header on a create must be a UUID or 22–128 base64url characters (at least 128 random bits).',
+      message:
+        'An Idempotency-Key header on a create must be a UUID or 22–128 base64url characters (at least 128 random bits).',
     });
     expect(harness.simulator.store.conversations.size).toBe(0);
   });
 
   it.each([
     ['a UUID', '0b6f1d2e-9c4a-4b7e-8f3d-2a1c5e6b7d80'],
-    ['the panel\'s 32 hex digits', VICTIM_KEY],
+    ["the panel's 32 hex digits", VICTIM_KEY],
     ['22 base64url characters', 'Xq7Lm2Rt9PbN4vYdK8wZs_'],
   ])('accepts %s', async (_, key) => {
     const harness = createRelayHarness();
@@ -151,9 +168,17 @@ describe('a create key only its maker can use', () => {
     ['in memory', false],
     ['in Redis', true],
   ])('after End chat the key answers nothing (%s)', async (_, shared) => {
-    const stores_ = shared ? createRedisStores(redis.url, createJsonLogger(() => {})) : undefined;
+    const stores_ = shared
+      ? createRedisStores(
+          redis.url,
+          createJsonLogger(() => {}),
+        )
+      : undefined;
     if (stores_ !== undefined) stores.push(stores_);
-    const harness = createRelayHarness({ environment: { TRUST_PROXY: '1' }, ...(stores_ === undefined ? {} : { app: { stores: stores_ } }) });
+    const harness = createRelayHarness({
+      environment: { TRUST_PROXY: '1' },
+      ...(stores_ === undefined ? {} : { app: { stores: stores_ } }),
+    });
     harnesses.push(harness);
     const key = `ended-${shared ? 'r' : 'm'}-Xq7Lm2Rt9PbN4vYdK8w`;
     const { conversation } = (await (await createFrom(harness, key, VICTIM)).json()) as { conversation: string };

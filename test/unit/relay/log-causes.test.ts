@@ -12,7 +12,15 @@ import { freePort } from '../../support/free-port.ts';
 import { startTestRedis } from '../../support/redis-server.ts';
 import { createRelayHarness, FIXTURE_DIST, PUBLIC_DIR, RELAY_ORIGIN } from './relay-harness.ts';
 
-type Line = { level: string; event?: string; status?: number; code?: string; cause?: string; message?: string; redis?: string };
+type Line = {
+  level: string;
+  event?: string;
+  status?: number;
+  code?: string;
+  cause?: string;
+  message?: string;
+  redis?: string;
+};
 const parse = (lines: string[]): Line[] => lines.map((line) => JSON.parse(line) as Line);
 const requestLines = (lines: string[]) => parse(lines).filter((line) => line.event === 'request');
 
@@ -25,8 +33,17 @@ afterEach(async () => {
 function relayWith(upstream: UpstreamClient) {
   const logLines: string[] = [];
   const settings = readSettings({ NODE_ENV: 'test', PUBLIC_ORIGIN: RELAY_ORIGIN }, () => new Uint8Array(32).fill(7));
-  const app = createRelayApp({ settings, upstream, logger: createJsonLogger((line) => logLines.push(line)), distDir: FIXTURE_DIST, publicDir: PUBLIC_DIR });
-  const configuration = () => app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`, { headers: { Origin: RELAY_ORIGIN } });
+  const app = createRelayApp({
+    settings,
+    upstream,
+    logger: createJsonLogger((line) => logLines.push(line)),
+    distDir: FIXTURE_DIST,
+    publicDir: PUBLIC_DIR,
+  });
+  const configuration = () =>
+    app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`, {
+      headers: { Origin: RELAY_ORIGIN },
+    });
   return { app, logLines, configuration };
 }
 
@@ -37,7 +54,12 @@ describe('request lines for 5xx answers', () => {
     harness.simulator.faults.set({ errorRate: 1, match: /webchat-configuration/ });
     const response = await harness.fromFrame('/v1/webchat-configuration?client_id=demo-client');
     expect(response.status).toBe(503);
-    expect(requestLines(harness.logLines).at(-1)).toMatchObject({ level: 'warn', status: 503, code: 'upstream_unavailable', cause: 'http_500' });
+    expect(requestLines(harness.logLines).at(-1)).toMatchObject({
+      level: 'warn',
+      status: 503,
+      code: 'upstream_unavailable',
+      cause: 'http_500',
+    });
   });
 
   it('an upstream 429: warn, cause http_429', async () => {
@@ -50,9 +72,15 @@ describe('request lines for 5xx answers', () => {
 
   it('an upstream that refuses connections: warn, cause connection_refused', async () => {
     const port = await freePort();
-    const { logLines, configuration } = relayWith(createUpstreamClient({ baseUrl: `http://127.0.0.1:${port}`, username: 'u', password: 'p', timeoutMs: 2000 }));
+    const { logLines, configuration } = relayWith(
+      createUpstreamClient({ baseUrl: `http://127.0.0.1:${port}`, username: 'u', password: 'p', timeoutMs: 2000 }),
+    );
     expect((await configuration()).status).toBe(503);
-    expect(requestLines(logLines).at(-1)).toMatchObject({ level: 'warn', code: 'upstream_unavailable', cause: 'connection_refused' });
+    expect(requestLines(logLines).at(-1)).toMatchObject({
+      level: 'warn',
+      code: 'upstream_unavailable',
+      cause: 'connection_refused',
+    });
   });
 
   it('an upstream that never answers: warn, cause timeout', async () => {
@@ -61,7 +89,12 @@ describe('request lines for 5xx answers', () => {
     const silent: Server = createServer((socket) => sockets.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as { port: number };
-    const upstream = createUpstreamClient({ baseUrl: `http://127.0.0.1:${port}`, username: 'u', password: 'p', timeoutMs: 300 });
+    const upstream = createUpstreamClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      username: 'u',
+      password: 'p',
+      timeoutMs: 300,
+    });
     cleanups.push(async () => {
       await upstream.close({ abortInFlight: true });
       for (const socket of sockets) socket.destroy();
@@ -87,7 +120,11 @@ describe('request lines for 5xx answers', () => {
     });
     const { logLines, configuration } = relayWith(upstream);
     for (let attempt = 0; attempt < 3; attempt++) expect((await configuration()).status).toBe(503);
-    expect(requestLines(logLines).map((line) => line.cause)).toEqual(['token_rejected', 'token_rejected', 'token_rejected']);
+    expect(requestLines(logLines).map((line) => line.cause)).toEqual([
+      'token_rejected',
+      'token_rejected',
+      'token_rejected',
+    ]);
     expect(requestLines(logLines).every((line) => line.level === 'warn')).toBe(true);
     expect(refusals).toBe(1);
   });
@@ -95,7 +132,12 @@ describe('request lines for 5xx answers', () => {
   it('a fault of the relay itself: error, internal', async () => {
     const harness = createRelayHarness();
     cleanups.push(() => harness.close());
-    const real = createUpstreamClient({ baseUrl: 'http://127.0.0.1:8788', username: 'u', password: 'p', fetch: (input, init) => harness.simulator.fetch(input, init) });
+    const real = createUpstreamClient({
+      baseUrl: 'http://127.0.0.1:8788',
+      username: 'u',
+      password: 'p',
+      fetch: (input, init) => harness.simulator.fetch(input, init),
+    });
     const { logLines, configuration } = relayWith({
       ...real,
       getWebchatConfiguration: async () => {
@@ -104,7 +146,11 @@ describe('request lines for 5xx answers', () => {
     });
     expect((await configuration()).status).toBe(500);
     const lines = parse(logLines);
-    expect(lines.find((line) => line.event === 'request')).toMatchObject({ level: 'error', status: 500, code: 'internal' });
+    expect(lines.find((line) => line.event === 'request')).toMatchObject({
+      level: 'error',
+      status: 500,
+      code: 'internal',
+    });
     // The bug's message never reaches the log (it could quote request data); its class does.
     expect(logLines.join('\n')).not.toContain('a bug');
   });
@@ -122,7 +168,10 @@ describe('Redis lost and back', () => {
     const redis = await startTestRedis();
     cleanups.push(() => redis.close());
     const lines: string[] = [];
-    const client = createRedisClient(redis.url, createJsonLogger((line) => lines.push(line)));
+    const client = createRedisClient(
+      redis.url,
+      createJsonLogger((line) => lines.push(line)),
+    );
     cleanups.push(() => client.disconnect());
     await client.ping();
     await redis.stop();

@@ -56,11 +56,21 @@ describe('logs', () => {
     const sendCanary = async (key: string) =>
       bodies.push(
         await (
-          await harness.fromPanel(handle, MESSAGES, { body: { text: MESSAGE_CANARY }, headers: { 'Idempotency-Key': key } })
+          await harness.fromPanel(handle, MESSAGES, {
+            body: { text: MESSAGE_CANARY },
+            headers: { 'Idempotency-Key': key },
+          })
         ).text(),
       );
     await sendCanary('canary-key-1');
-    bodies.push(await (await harness.fromPanel(handle, MESSAGES, { body: { text: 'other' }, headers: { 'Idempotency-Key': 'canary-key-1' } })).text());
+    bodies.push(
+      await (
+        await harness.fromPanel(handle, MESSAGES, {
+          body: { text: 'other' },
+          headers: { 'Idempotency-Key': 'canary-key-1' },
+        })
+      ).text(),
+    );
     harness.simulator.faults.set({ errorRate: 1 });
     await sendCanary('canary-key-2');
     harness.simulator.faults.set({ rateLimitRate: 1 });
@@ -68,14 +78,47 @@ describe('logs', () => {
     harness.simulator.faults.reset();
     harness.simulator.revokeAllTokens();
     await sendCanary('canary-key-4');
-    bodies.push(await (await harness.fromPanel(handle, `${MESSAGES}?after=0`, { headers: { Origin: 'https://evil.example' } })).text());
-    bodies.push(await (await harness.fromPanel(`${handle}x`, MESSAGES, { body: { text: MESSAGE_CANARY }, headers: { 'Idempotency-Key': 'canary-key-5' } })).text());
+    bodies.push(
+      await (
+        await harness.fromPanel(handle, `${MESSAGES}?after=0`, { headers: { Origin: 'https://evil.example' } })
+      ).text(),
+    );
+    bodies.push(
+      await (
+        await harness.fromPanel(`${handle}x`, MESSAGES, {
+          body: { text: MESSAGE_CANARY },
+          headers: { 'Idempotency-Key': 'canary-key-5' },
+        })
+      ).text(),
+    );
     // The handle where it does not belong: in a malformed Authorization header, in the old path form, in a query.
-    for (const authorization of [`Bearer ${handle} x`, `Basic ${handle}`, `Bearer  ${handle}`, `Bearer ${handle}, Bearer ${handle}`]) {
-      bodies.push(await (await harness.fromFrame(`${MESSAGES}?after=0`, { headers: { 'X-Practice-Chat': 'frame', Authorization: authorization } })).text());
+    for (const authorization of [
+      `Bearer ${handle} x`,
+      `Basic ${handle}`,
+      `Bearer  ${handle}`,
+      `Bearer ${handle}, Bearer ${handle}`,
+    ]) {
+      bodies.push(
+        await (
+          await harness.fromFrame(`${MESSAGES}?after=0`, {
+            headers: { 'X-Practice-Chat': 'frame', Authorization: authorization },
+          })
+        ).text(),
+      );
     }
-    bodies.push(await (await harness.fromPanel(handle, `/v1/conversations/${handle}/messages`, { body: { text: MESSAGE_CANARY }, headers: { 'Idempotency-Key': 'canary-key-6' } })).text());
-    bodies.push(await (await harness.fromFrame(`${MESSAGES}?after=0&handle=${handle}`, { headers: { 'X-Practice-Chat': 'frame' } })).text());
+    bodies.push(
+      await (
+        await harness.fromPanel(handle, `/v1/conversations/${handle}/messages`, {
+          body: { text: MESSAGE_CANARY },
+          headers: { 'Idempotency-Key': 'canary-key-6' },
+        })
+      ).text(),
+    );
+    bodies.push(
+      await (
+        await harness.fromFrame(`${MESSAGES}?after=0&handle=${handle}`, { headers: { 'X-Practice-Chat': 'frame' } })
+      ).text(),
+    );
     await harness.fromPanel(handle, ESCALATE, { body: {} });
     await harness.fromPanel(handle, CONVERSATION, { method: 'DELETE' });
     // Retired: a refusal that must not name it either.

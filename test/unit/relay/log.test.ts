@@ -2,11 +2,22 @@
 // The batched writer writes lines together, by size or after a short wait, in order, and never loses what it queued.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createBatchedWriter, createJsonLogger, requestLevel, requestLine, type RequestLogLine } from '../../../src/relay/log.ts';
+import {
+  createBatchedWriter,
+  createJsonLogger,
+  requestLevel,
+  requestLine,
+  type RequestLogLine,
+} from '../../../src/relay/log.ts';
 
 describe('requestLine', () => {
   const viaStringify = (time: Date, line: RequestLogLine) =>
-    JSON.stringify({ time: time.toISOString(), level: requestLevel(line.status, line.code), event: 'request', ...line });
+    JSON.stringify({
+      time: time.toISOString(),
+      level: requestLevel(line.status, line.code),
+      event: 'request',
+      ...line,
+    });
 
   it('is the same text JSON.stringify gives, for any strings (quotes, backslashes, control characters, unicode)', () => {
     const line = fc.record(
@@ -44,8 +55,16 @@ describe('requestLine', () => {
       latency_ms: 1.5,
       code: 'conversation_resolved',
     };
-    createJsonLogger((text) => lines.push(text), () => time).request(request);
-    expect(JSON.parse(lines[0]!)).toEqual({ time: '2026-11-23T10:00:00.000Z', level: 'info', event: 'request', ...request });
+    createJsonLogger(
+      (text) => lines.push(text),
+      () => time,
+    ).request(request);
+    expect(JSON.parse(lines[0]!)).toEqual({
+      time: '2026-11-23T10:00:00.000Z',
+      level: 'info',
+      event: 'request',
+      ...request,
+    });
   });
 });
 
@@ -55,7 +74,11 @@ describe('createBatchedWriter', () => {
   it('writes queued lines together after flushAfterMs, in order, one chunk', () => {
     vi.useFakeTimers();
     const chunks: string[] = [];
-    const out = createBatchedWriter((chunk) => chunks.push(chunk), () => 0, { flushAfterMs: 50 });
+    const out = createBatchedWriter(
+      (chunk) => chunks.push(chunk),
+      () => 0,
+      { flushAfterMs: 50 },
+    );
     out.write('a');
     out.write('b');
     vi.advanceTimersByTime(49);
@@ -70,7 +93,11 @@ describe('createBatchedWriter', () => {
   it('writes at once when flushBytes are queued, and flush() writes the rest', () => {
     vi.useFakeTimers();
     const chunks: string[] = [];
-    const out = createBatchedWriter((chunk) => chunks.push(chunk), () => 0, { flushBytes: 10, flushAfterMs: 1000 });
+    const out = createBatchedWriter(
+      (chunk) => chunks.push(chunk),
+      () => 0,
+      { flushBytes: 10, flushAfterMs: 1000 },
+    );
     out.write('12345');
     out.write('6789'); // 5 + 1 + 4 + 1 = 11 bytes queued
     expect(chunks).toEqual(['12345\n6789\n']);
@@ -85,7 +112,11 @@ describe('createBatchedWriter', () => {
     vi.useFakeTimers();
     const chunks: string[] = [];
     let pending = 0;
-    const out = createBatchedWriter((chunk) => chunks.push(chunk), () => pending, { maxPendingBytes: 100 });
+    const out = createBatchedWriter(
+      (chunk) => chunks.push(chunk),
+      () => pending,
+      { maxPendingBytes: 100 },
+    );
     out.write('kept');
     pending = 101;
     out.write('lost 1');
@@ -94,6 +125,9 @@ describe('createBatchedWriter', () => {
     out.flush();
     const lines = chunks.join('').trim().split('\n');
     expect(lines[0]).toBe('kept');
-    expect(JSON.parse(lines[1]!)).toMatchObject({ level: 'warn', message: 'dropped 2 log lines: the log destination is not keeping up' });
+    expect(JSON.parse(lines[1]!)).toMatchObject({
+      level: 'warn',
+      message: 'dropped 2 log lines: the log destination is not keeping up',
+    });
   });
 });

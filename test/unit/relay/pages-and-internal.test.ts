@@ -8,7 +8,7 @@ import { createRelayHarness, FIXTURE_DIST, PUBLIC_DIR, RELAY_ORIGIN } from './re
 let harness: ReturnType<typeof createRelayHarness> | undefined;
 afterEach(() => harness?.close());
 
-describe('the relay\'s own pages', () => {
+describe("the relay's own pages", () => {
   it('has an index that links to the demo, the try page and health', async () => {
     harness = createRelayHarness();
     const page = await (await harness.app.request(`${RELAY_ORIGIN}/`)).text();
@@ -35,7 +35,9 @@ describe('the relay\'s own pages', () => {
   it('lets no other site frame the try page, the demo page or the index', async () => {
     harness = createRelayHarness();
     for (const path of ['/try', '/demo/']) {
-      expect((await harness.app.request(`${RELAY_ORIGIN}${path}`)).headers.get('Content-Security-Policy')).toContain("frame-ancestors 'self'");
+      expect((await harness.app.request(`${RELAY_ORIGIN}${path}`)).headers.get('Content-Security-Policy')).toContain(
+        "frame-ancestors 'self'",
+      );
     }
     const index = await harness.app.request(`${RELAY_ORIGIN}/`);
     expect(index.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
@@ -45,7 +47,8 @@ describe('the relay\'s own pages', () => {
   it('counts frame pages against the per-address quota, since each may ask upstream for a configuration', async () => {
     harness = createRelayHarness({ environment: { REQUESTS_PER_MINUTE_PER_IP: '2' } });
     const statuses = [];
-    for (const id of ['made-up-1', 'made-up-2', 'made-up-3']) statuses.push((await harness.app.request(`${RELAY_ORIGIN}/frame?client_id=${id}`)).status);
+    for (const id of ['made-up-1', 'made-up-2', 'made-up-3'])
+      statuses.push((await harness.app.request(`${RELAY_ORIGIN}/frame?client_id=${id}`)).status);
     expect(statuses).toEqual([404, 404, 429]);
   });
 
@@ -56,7 +59,7 @@ describe('the relay\'s own pages', () => {
 });
 
 describe('an unexpected failure', () => {
-  it('answers 500 internal with a fixed message, and logs only the error\'s class name', async () => {
+  it("answers 500 internal with a fixed message, and logs only the error's class name", async () => {
     const logLines: string[] = [];
     const broken = {
       getWebchatConfiguration: async () => {

@@ -21,9 +21,13 @@ async function start(body: Record<string, unknown>): Promise<string> {
 
 /** Sends `text` and waits for the bot's answer to it. */
 async function botAnswerTo(handle: string, text: string, key: string): Promise<string> {
-  expect((await harness.fromPanel(handle, MESSAGES, { body: { text }, headers: { 'Idempotency-Key': key } })).status).toBe(201);
+  expect(
+    (await harness.fromPanel(handle, MESSAGES, { body: { text }, headers: { 'Idempotency-Key': key } })).status,
+  ).toBe(201);
   for (let attempt = 0; attempt < 250; attempt++) {
-    const { messages } = (await (await harness.fromPanel(handle, `${MESSAGES}?after=0`)).json()) as { messages: { sender: string; text: string }[] };
+    const { messages } = (await (await harness.fromPanel(handle, `${MESSAGES}?after=0`)).json()) as {
+      messages: { sender: string; text: string }[];
+    };
     const bot = messages.filter((message) => message.sender === 'bot');
     if (bot.length > 0) return bot.at(-1)!.text;
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -31,7 +35,7 @@ async function botAnswerTo(handle: string, text: string, key: string): Promise<s
   throw new Error('no answer from the bot');
 }
 
-describe('the patient\'s language', () => {
+describe("the patient's language", () => {
   it('a conversation started in Spanish reaches the service marked Spanish, and the bot answers in Spanish', async () => {
     harness = createRelayHarness();
     const handle = await start({ language: 'es' });
@@ -41,23 +45,27 @@ describe('the patient\'s language', () => {
     expect(answer).toMatch(/^Puedo ayudarle con las citas/);
   });
 
-  it('a conversation started without a language is the service\'s default, English', async () => {
+  it("a conversation started without a language is the service's default, English", async () => {
     harness = createRelayHarness();
     const handle = await start({});
     expect(onlyConversation().language).toBe('en');
-    expect(await botAnswerTo(handle, 'Can I book an appointment?', 'key-en-00001')).toMatch(/^I can help with appointments/);
+    expect(await botAnswerTo(handle, 'Can I book an appointment?', 'key-en-00001')).toMatch(
+      /^I can help with appointments/,
+    );
   });
 
-  it.each([['a tag the widget does not speak', 'nl'], ['a region the list does not name', 'es-MX'], ['not a string', 7], ['markup', '<b>']])(
-    'refuses %s at creation with bad_request, creating nothing',
-    async (_why, language) => {
-      harness = createRelayHarness();
-      const response = await harness.fromFrame('/v1/conversations', { body: { client_id: 'demo-client', language } });
-      expect(response.status).toBe(400);
-      expect((await response.json()).error.code).toBe('bad_request');
-      expect(harness.simulator.counters.conversationsCreated).toBe(0);
-    },
-  );
+  it.each([
+    ['a tag the widget does not speak', 'nl'],
+    ['a region the list does not name', 'es-MX'],
+    ['not a string', 7],
+    ['markup', '<b>'],
+  ])('refuses %s at creation with bad_request, creating nothing', async (_why, language) => {
+    harness = createRelayHarness();
+    const response = await harness.fromFrame('/v1/conversations', { body: { client_id: 'demo-client', language } });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.code).toBe('bad_request');
+    expect(harness.simulator.counters.conversationsCreated).toBe(0);
+  });
 
   it('a switch tells the service, and the bot answers in the new language from then on', async () => {
     harness = createRelayHarness();
@@ -84,23 +92,25 @@ describe('the patient\'s language', () => {
     expect(onlyConversation().language).toBe('en');
   });
 
-  it.each([['no body', undefined], ['a language the widget does not speak', { language: 'nl' }], ['another field', { language: 'es', text: 'x' }]])(
-    'refuses a switch with %s as bad_request',
-    async (_why, body) => {
-      harness = createRelayHarness();
-      const handle = await start({});
-      const response = await harness.fromPanel(handle, LANGUAGE, { method: 'PUT', body: body ?? '' });
-      expect(response.status).toBe(400);
-      expect((await response.json()).error.code).toBe('bad_request');
-      expect(onlyConversation().language).toBe('en');
-    },
-  );
+  it.each([
+    ['no body', undefined],
+    ['a language the widget does not speak', { language: 'nl' }],
+    ['another field', { language: 'es', text: 'x' }],
+  ])('refuses a switch with %s as bad_request', async (_why, body) => {
+    harness = createRelayHarness();
+    const handle = await start({});
+    const response = await harness.fromPanel(handle, LANGUAGE, { method: 'PUT', body: body ?? '' });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.code).toBe('bad_request');
+    expect(onlyConversation().language).toBe('en');
+  });
 
-  it('a switch counts against the conversation\'s message quota', async () => {
+  it("a switch counts against the conversation's message quota", async () => {
     harness = createRelayHarness({ environment: { MESSAGES_PER_MINUTE_PER_CONVERSATION: '2' } });
     const handle = await start({});
     const statuses = [];
-    for (let index = 0; index < 3; index++) statuses.push((await harness.fromPanel(handle, LANGUAGE, { method: 'PUT', body: { language: 'es' } })).status);
+    for (let index = 0; index < 3; index++)
+      statuses.push((await harness.fromPanel(handle, LANGUAGE, { method: 'PUT', body: { language: 'es' } })).status);
     expect(statuses).toEqual([204, 204, 429]);
   });
 });

@@ -9,7 +9,10 @@ describe('quotas', () => {
   it('limits requests per IP, with Retry-After', async () => {
     harness = createRelayHarness({ environment: { REQUESTS_PER_MINUTE_PER_IP: '3' } });
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`)).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        (await harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`)).status,
+      );
     expect(statuses).toEqual([200, 200, 200, 429]);
     const limited = await harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`);
     expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0);
@@ -19,7 +22,9 @@ describe('quotas', () => {
   it('counts each address separately behind a trusted proxy', async () => {
     harness = createRelayHarness({ environment: { REQUESTS_PER_MINUTE_PER_IP: '1', TRUST_PROXY: '1' } });
     const from = (address: string) =>
-      harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`, { headers: { 'X-Forwarded-For': `6.6.6.6, ${address}` } });
+      harness.app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`, {
+        headers: { 'X-Forwarded-For': `6.6.6.6, ${address}` },
+      });
     expect((await from('192.0.2.1')).status).toBe(200);
     expect((await from('192.0.2.2')).status).toBe(200);
     expect((await from('192.0.2.1')).status).toBe(429);
@@ -51,7 +56,9 @@ describe('quotas', () => {
 
   it('refuses a body over the size limit', async () => {
     harness = createRelayHarness({ environment: { BODY_LIMIT_BYTES: '1024' } });
-    const response = await harness.fromFrame('/v1/conversations', { body: { client_id: 'demo-client', padding: 'x'.repeat(2000) } });
+    const response = await harness.fromFrame('/v1/conversations', {
+      body: { client_id: 'demo-client', padding: 'x'.repeat(2000) },
+    });
     expect(response.status).toBe(413);
     expect((await response.json()).error.code).toBe('payload_too_large');
   });
@@ -84,13 +91,15 @@ describe('routes outside /v1', () => {
 
   // ..%2floader.js names a file that exists just outside assets/: only the path check keeps it out.
   // (Plain ../ is resolved by the URL parser before routing, so it never reaches this route.)
-  it.each(['/assets/..%2floader.js', '/assets/..%2f.vite%2fmanifest.json', '/assets/..%5cloader.js', '/assets/missing.js'])(
-    'does not serve %s',
-    async (path) => {
-      harness = createRelayHarness();
-      expect((await harness.app.request(`${RELAY_ORIGIN}${path}`)).status).toBe(404);
-    },
-  );
+  it.each([
+    '/assets/..%2floader.js',
+    '/assets/..%2f.vite%2fmanifest.json',
+    '/assets/..%5cloader.js',
+    '/assets/missing.js',
+  ])('does not serve %s', async (path) => {
+    harness = createRelayHarness();
+    expect((await harness.app.request(`${RELAY_ORIGIN}${path}`)).status).toBe(404);
+  });
 
   it('answers unknown API paths with a coded not_found, and no-store', async () => {
     harness = createRelayHarness();
@@ -107,9 +116,12 @@ describe('GET /frame', () => {
     return { response, policy: response.headers.get('Content-Security-Policy') ?? '' };
   };
   const directive = (policy: string, name: string) =>
-    policy.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name} `)) ?? '';
+    policy
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith(`${name} `)) ?? '';
 
-  it('lists exactly the configuration\'s domains in frame-ancestors, for both schemes and any port', async () => {
+  it("lists exactly the configuration's domains in frame-ancestors, for both schemes and any port", async () => {
     harness = createRelayHarness();
     const { response, policy } = await policyOf('smile-dental');
     expect(response.status).toBe(200);
@@ -119,15 +131,19 @@ describe('GET /frame', () => {
     expect(page).not.toMatch(/<script>|<style|style=/);
     expect(directive(policy, 'frame-ancestors').split(' ').slice(1).sort()).toEqual(
       [
-        'https://www.smile-dental.test:*', 'http://www.smile-dental.test:*',
-        'https://*.smile-dental.test:*', 'http://*.smile-dental.test:*',
-        'https://localhost:*', 'http://localhost:*',
-        'https://127.0.0.1:*', 'http://127.0.0.1:*',
+        'https://www.smile-dental.test:*',
+        'http://www.smile-dental.test:*',
+        'https://*.smile-dental.test:*',
+        'http://*.smile-dental.test:*',
+        'https://localhost:*',
+        'http://localhost:*',
+        'https://127.0.0.1:*',
+        'http://127.0.0.1:*',
       ].sort(),
     );
   });
 
-  it('keeps the frame\'s own code strict: no inline script, no eval, nothing from elsewhere', async () => {
+  it("keeps the frame's own code strict: no inline script, no eval, nothing from elsewhere", async () => {
     harness = createRelayHarness();
     const { policy } = await policyOf('demo-client');
     expect(directive(policy, 'default-src')).toBe("default-src 'none'");
@@ -139,17 +155,19 @@ describe('GET /frame', () => {
 
   it('allows the analytics beacon only for a configuration with a GA4 tag', async () => {
     harness = createRelayHarness();
-    expect(directive((await policyOf('demo-analytics')).policy, 'connect-src')).toBe("connect-src 'self' https://www.google-analytics.com");
+    expect(directive((await policyOf('demo-analytics')).policy, 'connect-src')).toBe(
+      "connect-src 'self' https://www.google-analytics.com",
+    );
     expect(directive((await policyOf('demo-client')).policy, 'connect-src')).toBe("connect-src 'self'");
   });
 
-  it('lets no page embed an inactive configuration\'s frame', async () => {
+  it("lets no page embed an inactive configuration's frame", async () => {
     harness = createRelayHarness();
     const { policy } = await policyOf('demo-inactive');
     expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'none'");
   });
 
-  it('lets only the relay\'s own pages embed a preview frame', async () => {
+  it("lets only the relay's own pages embed a preview frame", async () => {
     harness = createRelayHarness();
     const { policy } = await policyOf('smile-dental&preview=1');
     expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'self'");

@@ -5,13 +5,19 @@ import { isPublicSuffix, withoutPublicSuffixWildcards } from '../../../src/relay
 import type { UpstreamClient } from '../../../src/relay/upstream/index.ts';
 
 describe('wildcards on a public suffix are dropped', () => {
-  it.each(['co.uk', 'com', 'github.io', 'herokuapp.com', 'blogspot.com', 'com.au', 'netlify.app'])('knows %s is a public suffix', (suffix) => {
-    expect(isPublicSuffix(suffix)).toBe(true);
-  });
+  it.each(['co.uk', 'com', 'github.io', 'herokuapp.com', 'blogspot.com', 'com.au', 'netlify.app'])(
+    'knows %s is a public suffix',
+    (suffix) => {
+      expect(isPublicSuffix(suffix)).toBe(true);
+    },
+  );
 
-  it.each(['smile-dental.co.uk', 'smile-dental.github.io', 'example.com', 'smile-dental.test'])('knows %s is not', (host) => {
-    expect(isPublicSuffix(host)).toBe(false);
-  });
+  it.each(['smile-dental.co.uk', 'smile-dental.github.io', 'example.com', 'smile-dental.test'])(
+    'knows %s is not',
+    (host) => {
+      expect(isPublicSuffix(host)).toBe(false);
+    },
+  );
 
   it('drops *.co.uk, *.github.io and *.herokuapp.com, and keeps wildcards under a practice’s own domain', () => {
     expect(
@@ -32,7 +38,13 @@ describe('wildcards on a public suffix are dropped', () => {
       getWebchatConfiguration: async (clientId: string) => ({
         id: clientId,
         practice: 'practice-1',
-        webchat_domains: ['*.co.uk', '*.GitHub.io.', '*.herokuapp.com', '*.smile-dental.co.uk', 'www.smile-dental.co.uk'].map((domain, index) => ({
+        webchat_domains: [
+          '*.co.uk',
+          '*.GitHub.io.',
+          '*.herokuapp.com',
+          '*.smile-dental.co.uk',
+          'www.smile-dental.co.uk',
+        ].map((domain, index) => ({
           id: String(index),
           domain,
         })),

@@ -20,10 +20,16 @@ let relay: RunningRelay;
 beforeAll(async () => {
   redis = await startTestRedis();
   simulator = await startSimulatorServer({ port: 0 });
-  const settings = readSettings({ NODE_ENV: 'test', PORT: '0', REDIS_URL: redis.url }, () => new Uint8Array(32).fill(5));
+  const settings = readSettings({ NODE_ENV: 'test', PORT: '0', REDIS_URL: redis.url }, () =>
+    new Uint8Array(32).fill(5),
+  );
   relay = await startRelayServer({
     settings,
-    upstream: createUpstreamClient({ baseUrl: simulator.url, username: simulator.simulator.seed.username, password: simulator.simulator.seed.password }),
+    upstream: createUpstreamClient({
+      baseUrl: simulator.url,
+      username: simulator.simulator.seed.username,
+      password: simulator.simulator.seed.password,
+    }),
     logger: createJsonLogger(() => {}),
     distDir: FIXTURE_DIST,
     publicDir: PUBLIC_DIR,
@@ -35,7 +41,10 @@ afterAll(async () => {
   await redis?.close();
 });
 
-async function readiness(): Promise<{ status: number; body: { status: string; dependencies?: Record<string, string> } }> {
+async function readiness(): Promise<{
+  status: number;
+  body: { status: string; dependencies?: Record<string, string> };
+}> {
   const response = await fetch(`${relay.url}/readyz`);
   return { status: response.status, body: await response.json() };
 }
@@ -60,17 +69,26 @@ async function relayClients(): Promise<number> {
 describe('/readyz with REDIS_URL (real redis-server)', () => {
   it('stays ready while Redis is down, reporting it unreachable, and ready once it is back', async () => {
     const first = await eventually((a) => a.body.dependencies?.redis === 'ok');
-    expect(first).toMatchObject({ status: 200, body: { status: 'ready', dependencies: { upstream_token: 'none yet', redis: 'ok' } } });
+    expect(first).toMatchObject({
+      status: 200,
+      body: { status: 'ready', dependencies: { upstream_token: 'none yet', redis: 'ok' } },
+    });
     await redis.stop();
     const down = await eventually((a) => a.body.dependencies?.redis === 'unreachable');
-    expect(down).toMatchObject({ status: 200, body: { status: 'ready', instance: { event_loop: 'responsive' }, dependencies: { redis: 'unreachable' } } });
+    expect(down).toMatchObject({
+      status: 200,
+      body: { status: 'ready', instance: { event_loop: 'responsive' }, dependencies: { redis: 'unreachable' } },
+    });
     // And this instance does serve what needs no Redis (its quota fails open): here, the loader's configuration.
     expect((await fetch(`${relay.url}/v1/webchat-configuration?client_id=demo-client`)).status).toBe(200);
     await redis.start();
-    expect(await eventually((a) => a.body.dependencies?.redis === 'ok')).toMatchObject({ status: 200, body: { status: 'ready' } });
+    expect(await eventually((a) => a.body.dependencies?.redis === 'ok')).toMatchObject({
+      status: 200,
+      body: { status: 'ready' },
+    });
   }, 30_000);
 
-  it('a drain closes the relay\'s Redis connection once the last request is answered', async () => {
+  it("a drain closes the relay's Redis connection once the last request is answered", async () => {
     expect(await relayClients()).toBeGreaterThan(0);
     expect(await relay.drain(2000)).toEqual({ clean: true });
     const giveUpAt = Date.now() + 5000;

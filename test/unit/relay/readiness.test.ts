@@ -33,7 +33,11 @@ describe('GET /readyz', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('Cache-Control')).toBe('no-store');
       expect(response.headers.get('Content-Type')).toMatch(/^application\/json/);
-      expect(await response.json()).toEqual({ status: 'ready', instance: RESPONSIVE, dependencies: { upstream_token: 'none yet' } });
+      expect(await response.json()).toEqual({
+        status: 'ready',
+        instance: RESPONSIVE,
+        dependencies: { upstream_token: 'none yet' },
+      });
     }
     expect(upstreamPaths).toEqual([]);
     relay.close();
@@ -44,14 +48,22 @@ describe('GET /readyz', () => {
     await relay.startConversation();
     const upstreamPaths = countUpstream(relay.simulator);
     const response = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
-    expect(await response.json()).toEqual({ status: 'ready', instance: RESPONSIVE, dependencies: { upstream_token: 'valid' } });
+    expect(await response.json()).toEqual({
+      status: 'ready',
+      instance: RESPONSIVE,
+      dependencies: { upstream_token: 'valid' },
+    });
     expect(upstreamPaths).toEqual([]);
     relay.close();
   });
 
   it('stays ready while the token request is failing, and reports it with since when', async () => {
     const t = Date.parse('2026-11-23T00:40:00.000Z');
-    const relay = createRelayHarness({ password: 'wrong password', now: () => t, app: { eventLoopDelayMs: responsive } });
+    const relay = createRelayHarness({
+      password: 'wrong password',
+      now: () => t,
+      app: { eventLoopDelayMs: responsive },
+    });
     const failed = await relay.fromFrame('/v1/conversations', { body: { client_id: 'demo-client' } });
     expect(failed.status).toBeGreaterThanOrEqual(500);
     const upstreamPaths = countUpstream(relay.simulator);
@@ -68,28 +80,42 @@ describe('GET /readyz', () => {
   });
 
   it('reports plugged-in dependencies, and stays ready when one is unreachable', async () => {
-    const relay = createRelayHarness({ app: { eventLoopDelayMs: responsive, dependencies: { redis: unreachable, other: ok } } });
+    const relay = createRelayHarness({
+      app: { eventLoopDelayMs: responsive, dependencies: { redis: unreachable, other: ok } },
+    });
     const response = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ready', instance: RESPONSIVE, dependencies: { upstream_token: 'none yet', redis: 'unreachable', other: 'ok' } });
+    expect(await response.json()).toEqual({
+      status: 'ready',
+      instance: RESPONSIVE,
+      dependencies: { upstream_token: 'none yet', redis: 'unreachable', other: 'ok' },
+    });
     relay.close();
   });
 
-  it('reports the stores\' own checks (Redis answering a PING) as ok / unreachable, ready either way', async () => {
+  it("reports the stores' own checks (Redis answering a PING) as ok / unreachable, ready either way", async () => {
     let answers = true;
     const stores = { ...createMemoryStores(), readiness: { redis: async () => answers } };
     const relay = createRelayHarness({ app: { stores, eventLoopDelayMs: responsive } });
     const up = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
     expect(up.status).toBe(200);
-    expect(await up.json()).toEqual({ status: 'ready', instance: RESPONSIVE, dependencies: { upstream_token: 'none yet', redis: 'ok' } });
+    expect(await up.json()).toEqual({
+      status: 'ready',
+      instance: RESPONSIVE,
+      dependencies: { upstream_token: 'none yet', redis: 'ok' },
+    });
     answers = false;
     const down = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
     expect(down.status).toBe(200);
-    expect(await down.json()).toEqual({ status: 'ready', instance: RESPONSIVE, dependencies: { upstream_token: 'none yet', redis: 'unreachable' } });
+    expect(await down.json()).toEqual({
+      status: 'ready',
+      instance: RESPONSIVE,
+      dependencies: { upstream_token: 'none yet', redis: 'unreachable' },
+    });
     relay.close();
   });
 
-  it('cuts a slow check off after its timeout (aborting it) and hides a failing check\'s message', async () => {
+  it("cuts a slow check off after its timeout (aborting it) and hides a failing check's message", async () => {
     let aborted = false;
     const hangs: DependencyCheck = (signal) =>
       new Promise(() => {
@@ -98,17 +124,23 @@ describe('GET /readyz', () => {
     const throws: DependencyCheck = async () => {
       throw new Error('CANARY connection string redis://secret@host');
     };
-    const relay = createRelayHarness({ app: { eventLoopDelayMs: responsive, dependencies: { redis: hangs, queue: throws }, dependencyTimeoutMs: 50 } });
+    const relay = createRelayHarness({
+      app: { eventLoopDelayMs: responsive, dependencies: { redis: hangs, queue: throws }, dependencyTimeoutMs: 50 },
+    });
     const response = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
     expect(response.status).toBe(200);
     const text = await response.text();
-    expect(JSON.parse(text)).toEqual({ status: 'ready', instance: RESPONSIVE, dependencies: { upstream_token: 'none yet', redis: 'timed out', queue: 'failed' } });
+    expect(JSON.parse(text)).toEqual({
+      status: 'ready',
+      instance: RESPONSIVE,
+      dependencies: { upstream_token: 'none yet', redis: 'timed out', queue: 'failed' },
+    });
     expect(text).not.toContain('CANARY');
     expect(aborted).toBe(true);
     relay.close();
   });
 
-  it('refuses a plugged-in dependency that takes the relay\'s own name', () => {
+  it("refuses a plugged-in dependency that takes the relay's own name", () => {
     expect(() => createRelayHarness({ app: { dependencies: { upstream_token: ok } } })).toThrow(/upstream_token/);
   });
 
@@ -129,7 +161,10 @@ describe('GET /readyz', () => {
     expect(atTheLimit.status).toBe(200);
     relay.close();
 
-    const stricter = createRelayHarness({ environment: { MAX_EVENT_LOOP_DELAY_MS: '200' }, app: { eventLoopDelayMs: () => 250 } });
+    const stricter = createRelayHarness({
+      environment: { MAX_EVENT_LOOP_DELAY_MS: '200' },
+      app: { eventLoopDelayMs: () => 250 },
+    });
     expect((await stricter.app.request(`${RELAY_ORIGIN}/readyz`)).status).toBe(503);
     stricter.close();
   });

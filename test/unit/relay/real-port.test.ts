@@ -14,7 +14,9 @@ const json = { 'Content-Type': 'application/json' };
 describe('relay on a real port', () => {
   it('answers health, configuration and a whole conversation', async () => {
     expect((await fetch(`${product.relayUrl}/healthz`)).status).toBe(200);
-    const configuration = await (await fetch(`${product.relayUrl}/v1/webchat-configuration?client_id=demo-client`)).json();
+    const configuration = await (
+      await fetch(`${product.relayUrl}/v1/webchat-configuration?client_id=demo-client`)
+    ).json();
     expect(configuration.bot_name).toBe('Aimee');
 
     const origin = { ...json, Origin: product.relayUrl };
@@ -67,7 +69,11 @@ describe('relay on a real port', () => {
     await new Promise((resolve) => setTimeout(resolve, 100)); // the log is written in batches
     expect(product.logLines.some((line) => JSON.parse(line).request_id === requestId)).toBe(true);
 
-    const refused = await fetch(`${product.relayUrl}/v1/conversations`, { method: 'POST', headers: { ...json, Origin: 'https://evil.example' }, body: '{}' });
+    const refused = await fetch(`${product.relayUrl}/v1/conversations`, {
+      method: 'POST',
+      headers: { ...json, Origin: 'https://evil.example' },
+      body: '{}',
+    });
     expect(refused.status).toBe(403);
     expect(Object.fromEntries(refused.headers)).toMatchObject({ ...base, 'cache-control': 'no-store' });
     expect(refused.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

@@ -22,10 +22,18 @@ export interface RelayHarnessOptions {
   app?: Pick<RelayAppOptions, 'dependencies' | 'dependencyTimeoutMs' | 'eventLoopDelayMs' | 'lifecycle' | 'stores'>;
 }
 
-export function createRelayHarness({ environment = {}, simulator: simulatorOptions = {}, now, password, app: appOptions = {} }: RelayHarnessOptions = {}) {
+export function createRelayHarness({
+  environment = {},
+  simulator: simulatorOptions = {},
+  now,
+  password,
+  app: appOptions = {},
+}: RelayHarnessOptions = {}) {
   const simulator = createSimulator({ botReplyDelayMs: 0, agentJoinDelayMs: 0, ...simulatorOptions });
   // Tests run as NODE_ENV=test, with the test origin named (the relay takes no origin from a non-loopback Host).
-  const settings: RelaySettings = readSettings({ NODE_ENV: 'test', PUBLIC_ORIGIN: RELAY_ORIGIN, ...environment }, () => new Uint8Array(32).fill(7));
+  const settings: RelaySettings = readSettings({ NODE_ENV: 'test', PUBLIC_ORIGIN: RELAY_ORIGIN, ...environment }, () =>
+    new Uint8Array(32).fill(7),
+  );
   const logLines: string[] = [];
   const upstream = createUpstreamClient({
     baseUrl: UPSTREAM_BASE_URL,
@@ -53,13 +61,18 @@ export function createRelayHarness({ environment = {}, simulator: simulatorOptio
     app.request(`${RELAY_ORIGIN}${path}`, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
       headers: { Origin: RELAY_ORIGIN, 'Content-Type': 'application/json', ...init.headers },
-      ...(init.body === undefined ? {} : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
+      ...(init.body === undefined
+        ? {}
+        : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
     });
 
   /** A call on a conversation as the panel makes it: as fromFrame, with the handle in Authorization (a header given
    * in `init` replaces it, for tests of malformed ones). */
-  const fromPanel = (handle: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-    fromFrame(path, { ...init, headers: { ...bearer(handle), ...init.headers } });
+  const fromPanel = (
+    handle: string,
+    path: string,
+    init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ) => fromFrame(path, { ...init, headers: { ...bearer(handle), ...init.headers } });
 
   async function startConversation(clientId = 'demo-client'): Promise<string> {
     const response = await fromFrame('/v1/conversations', { body: { client_id: clientId } });
@@ -82,5 +95,15 @@ export function createRelayHarness({ environment = {}, simulator: simulatorOptio
     });
   }
 
-  return { app, simulator, settings, logLines, fromFrame, fromPanel, startConversation, resolveUpstream, close: () => simulator.close() };
+  return {
+    app,
+    simulator,
+    settings,
+    logLines,
+    fromFrame,
+    fromPanel,
+    startConversation,
+    resolveUpstream,
+    close: () => simulator.close(),
+  };
 }

@@ -83,14 +83,21 @@ it('npm run serve starts the relay from built JavaScript, with no TypeScript tra
   expect(modules.some((module) => module.endsWith('/dist-server/server.js'))).toBe(true);
   const ours = modules.filter((module) => module.startsWith('file:') && !module.includes('/node_modules/'));
   expect(ours.filter((module) => /\.tsx?$/.test(module))).toEqual([]);
-  expect(modules.filter((module) => /\/node_modules\/(tsx|esbuild|@esbuild|typescript|vite|rolldown|@oxc)/.test(module))).toEqual([]);
+  expect(
+    modules.filter((module) => /\/node_modules\/(tsx|esbuild|@esbuild|typescript|vite|rolldown|@oxc)/.test(module)),
+  ).toEqual([]);
 }, 30_000);
 
 it('the built relay carries no simulator code, and without an upstream it refuses to start, saying why', async () => {
   // Every file of the build but the simulator's own entry (dist-server/simulator.js, for benches; the image drops it).
-  const relayFiles = readdirSync(join(ROOT, 'dist-server'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js') && file !== 'simulator.js');
+  const relayFiles = readdirSync(join(ROOT, 'dist-server'), { recursive: true, encoding: 'utf8' }).filter(
+    (file) => file.endsWith('.js') && file !== 'simulator.js',
+  );
   expect(relayFiles).toContain('server.js');
-  const sources = relayFiles.flatMap((file) => (JSON.parse(readFileSync(join(ROOT, 'dist-server', `${file}.map`), 'utf8')) as { sources: string[] }).sources);
+  const sources = relayFiles.flatMap(
+    (file) =>
+      (JSON.parse(readFileSync(join(ROOT, 'dist-server', `${file}.map`), 'utf8')) as { sources: string[] }).sources,
+  );
   expect(sources.some((source) => source.includes('/src/relay/'))).toBe(true);
   expect(sources.filter((source) => source.includes('/src/simulator/'))).toEqual([]);
   for (const file of relayFiles) {
@@ -108,7 +115,9 @@ it('the built relay carries no simulator code, and without an upstream it refuse
   withoutUpstream.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const code = await new Promise<number | null>((resolve) => withoutUpstream.once('exit', resolve));
   expect(code).toBe(1);
-  expect(output).toMatch(/UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required: this build of the relay has no built-in simulator/);
+  expect(output).toMatch(
+    /UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required: this build of the relay has no built-in simulator/,
+  );
 }, 30_000);
 
 it('in production (NODE_ENV=production) it serves no demo, try or index page, and no demo asset', async () => {
@@ -137,7 +146,8 @@ it('in production (NODE_ENV=production) it serves no demo, try or index page, an
   expect((await fetch(`${origin}/readyz`)).status).toBe(200);
   const demoAsset = /src="(\/assets\/demo-[^"]+)"/.exec(readFileSync(join(ROOT, 'dist/demo/index.html'), 'utf8'))?.[1];
   expect(demoAsset).toBeDefined();
-  for (const path of ['/', '/try', '/demo', '/demo/', demoAsset!]) expect((await fetch(`${origin}${path}`)).status, path).toBe(404);
+  for (const path of ['/', '/try', '/demo', '/demo/', demoAsset!])
+    expect((await fetch(`${origin}${path}`)).status, path).toBe(404);
   expect((await fetch(`${origin}/loader.js`)).status).toBe(200);
   expect((await fetch(`${origin}/frame?client_id=demo-client`)).status).toBe(200);
   expect((await fetch(`${origin}/v1/webchat-configuration?client_id=demo-client`)).status).toBe(200);
@@ -146,5 +156,7 @@ it('in production (NODE_ENV=production) it serves no demo, try or index page, an
   const lines = stdout.split('\n').filter((line) => line !== '');
   expect(lines.length).toBeGreaterThan(3);
   for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
-  expect(lines.map((line) => JSON.parse(line) as { url?: string }).find((line) => line.url !== undefined)?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect(lines.map((line) => JSON.parse(line) as { url?: string }).find((line) => line.url !== undefined)?.url).toMatch(
+    /^http:\/\/127\.0\.0\.1:\d+$/,
+  );
 }, 30_000);

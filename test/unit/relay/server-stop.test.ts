@@ -9,14 +9,17 @@ const ROOT = new URL('../../../', import.meta.url);
 const children: ChildProcessWithoutNullStreams[] = [];
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await Promise.allSettled(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
 /** Starts `node --import tsx src/server.ts` and resolves once it has printed its addresses. */
 async function startServer(environment: Record<string, string>) {
   const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !/^(UPSTREAM_|PUBLIC_ORIGIN|HANDLE_SECRET|HOST$|PORT$|SIMULATOR_PORT|SHUTDOWN_GRACE_MS)/.test(name)),
+    Object.entries(process.env).filter(
+      ([name]) => !/^(UPSTREAM_|PUBLIC_ORIGIN|HANDLE_SECRET|HOST$|PORT$|SIMULATOR_PORT|SHUTDOWN_GRACE_MS)/.test(name),
+    ),
   );
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
@@ -43,7 +46,11 @@ async function withSlowUpstream(delayMs = 1500) {
   cleanups.push(() => upstream.close());
   return {
     upstream,
-    environment: { UPSTREAM_URL: upstream.url, UPSTREAM_USERNAME: upstream.seed.username, UPSTREAM_PASSWORD: upstream.seed.password },
+    environment: {
+      UPSTREAM_URL: upstream.url,
+      UPSTREAM_USERNAME: upstream.seed.username,
+      UPSTREAM_PASSWORD: upstream.seed.password,
+    },
   };
 }
 
@@ -51,8 +58,16 @@ describe('npm start (src/server.ts) on SIGTERM', () => {
   it('lets the send in flight finish with 201, then exits 0', async () => {
     const { upstream, environment } = await withSlowUpstream();
     const server = await startServer({ ...environment, SHUTDOWN_GRACE_MS: '8000' });
-    const held = await sendHeldByUpstream(server.relayUrl, upstream, 'server-stop-0001', 'Is the practice open on Saturday?');
-    const send = held.send.then((response) => `answered ${response.status}`, () => 'connection closed');
+    const held = await sendHeldByUpstream(
+      server.relayUrl,
+      upstream,
+      'server-stop-0001',
+      'Is the practice open on Saturday?',
+    );
+    const send = held.send.then(
+      (response) => `answered ${response.status}`,
+      () => 'connection closed',
+    );
     const exited = once(server.child, 'exit');
     server.child.kill('SIGTERM');
     expect(await send).toBe('answered 201');
@@ -65,8 +80,16 @@ describe('npm start (src/server.ts) on SIGTERM', () => {
   it('exits 1 when the grace period ends with the send still in flight, which is answered 503 to be retried', async () => {
     const { upstream, environment } = await withSlowUpstream();
     const server = await startServer({ ...environment, SHUTDOWN_GRACE_MS: '100' });
-    const held = await sendHeldByUpstream(server.relayUrl, upstream, 'server-stop-0001', 'Is the practice open on Saturday?');
-    const send = held.send.then(async (response) => `answered ${response.status} ${(await response.json()).error.code}`, () => 'connection closed');
+    const held = await sendHeldByUpstream(
+      server.relayUrl,
+      upstream,
+      'server-stop-0001',
+      'Is the practice open on Saturday?',
+    );
+    const send = held.send.then(
+      async (response) => `answered ${response.status} ${(await response.json()).error.code}`,
+      () => 'connection closed',
+    );
     const exited = once(server.child, 'exit');
     server.child.kill('SIGTERM');
     // Its upstream call is aborted at the end of the grace period, so the panel hears at once and retries.
@@ -80,9 +103,21 @@ describe('npm start (src/server.ts) on SIGTERM', () => {
     // The upstream holds the send far longer than the relay's own upstream timeout would wait.
     const { upstream, environment } = await withSlowUpstream(30_000);
     const graceMs = 1000;
-    const server = await startServer({ ...environment, SHUTDOWN_GRACE_MS: String(graceMs), UPSTREAM_TIMEOUT_MS: '15000' });
-    const held = await sendHeldByUpstream(server.relayUrl, upstream, 'server-stop-0002', 'Is the practice open on Sunday?');
-    const send = held.send.then((response) => `answered ${response.status}`, () => 'connection closed');
+    const server = await startServer({
+      ...environment,
+      SHUTDOWN_GRACE_MS: String(graceMs),
+      UPSTREAM_TIMEOUT_MS: '15000',
+    });
+    const held = await sendHeldByUpstream(
+      server.relayUrl,
+      upstream,
+      'server-stop-0002',
+      'Is the practice open on Sunday?',
+    );
+    const send = held.send.then(
+      (response) => `answered ${response.status}`,
+      () => 'connection closed',
+    );
     const exited = once(server.child, 'exit');
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');

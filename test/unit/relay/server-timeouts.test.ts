@@ -33,7 +33,11 @@ beforeAll(async () => {
   );
   relay = await startRelayServer({
     settings,
-    upstream: createUpstreamClient({ baseUrl: simulator.url, username: simulator.simulator.seed.username, password: simulator.simulator.seed.password }),
+    upstream: createUpstreamClient({
+      baseUrl: simulator.url,
+      username: simulator.simulator.seed.username,
+      password: simulator.simulator.seed.password,
+    }),
     logger: createJsonLogger(() => {}),
     distDir: fileURLToPath(new URL('../../fixtures/dist', import.meta.url)),
     publicDir: fileURLToPath(new URL('../../../public', import.meta.url)),
@@ -68,7 +72,9 @@ function trickle(head: string, drip: string): Promise<{ closedAfterMs: number; a
       clearTimeout(giveUp);
       resolve({ closedAfterMs: Date.now() - startedAt, answer });
     });
-    socket.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+    );
   });
 }
 

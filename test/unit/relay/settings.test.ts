@@ -85,10 +85,16 @@ describe('readSettings', () => {
     [{ HEADERS_TIMEOUT_MS: '0' }, 'HEADERS_TIMEOUT_MS'],
     [{ REQUEST_TIMEOUT_MS: '5 minutes' }, 'REQUEST_TIMEOUT_MS'],
     [{ KEEP_ALIVE_TIMEOUT_MS: '999' }, 'KEEP_ALIVE_TIMEOUT_MS'],
-    [{ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' }, 'HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS'],
+    [
+      { HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' },
+      'HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS',
+    ],
     [{ UPSTREAM_URL: 'https://api.example.com' }, 'go together'],
     [{ ...PRODUCTION, HANDLE_SECRET: undefined }, 'HANDLE_SECRET is required'],
-    [{ ...PRODUCTION, UPSTREAM_URL: undefined, UPSTREAM_USERNAME: undefined, UPSTREAM_PASSWORD: undefined }, 'UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required'],
+    [
+      { ...PRODUCTION, UPSTREAM_URL: undefined, UPSTREAM_USERNAME: undefined, UPSTREAM_PASSWORD: undefined },
+      'UPSTREAM_URL, UPSTREAM_USERNAME and UPSTREAM_PASSWORD are required',
+    ],
     [{ ...PRODUCTION, UPSTREAM_URL: 'http://api.example.com' }, 'must be https://'],
   ])('refuses %j, naming %s', (environment, named) => {
     expect(() => readSettings(environment, secret)).toThrow(SettingsError);
@@ -117,18 +123,33 @@ describe('safe by default (issue 14, point 3)', () => {
   );
 
   it.each(['development', 'test'])('treats NODE_ENV=%s as development', (nodeEnv) => {
-    expect(readSettings({ NODE_ENV: nodeEnv }, secret)).toMatchObject({ development: true, handleSecretGenerated: true });
+    expect(readSettings({ NODE_ENV: nodeEnv }, secret)).toMatchObject({
+      development: true,
+      handleSecretGenerated: true,
+    });
   });
 
   it('refuses a plain-http upstream that is not loopback in development too, unless ALLOW_PLAIN_HTTP_UPSTREAM says so', () => {
-    const plain = { NODE_ENV: 'development', UPSTREAM_URL: 'http://api.example.com', UPSTREAM_USERNAME: 'u', UPSTREAM_PASSWORD: 'p' };
+    const plain = {
+      NODE_ENV: 'development',
+      UPSTREAM_URL: 'http://api.example.com',
+      UPSTREAM_USERNAME: 'u',
+      UPSTREAM_PASSWORD: 'p',
+    };
     expect(() => readSettings(plain, secret)).toThrow('ALLOW_PLAIN_HTTP_UPSTREAM');
-    expect(readSettings({ ...plain, ALLOW_PLAIN_HTTP_UPSTREAM: 'true' }, secret).upstream?.url).toBe('http://api.example.com');
-    expect(readSettings({ ...plain, UPSTREAM_URL: 'http://127.0.0.1:8788' }, secret).upstream?.url).toBe('http://127.0.0.1:8788');
-    expect(() => readSettings({ ...PRODUCTION, UPSTREAM_URL: 'http://api.example.com' }, secret)).toThrow('ALLOW_PLAIN_HTTP_UPSTREAM');
-    expect(readSettings({ ...PRODUCTION, UPSTREAM_URL: 'http://api.example.com', ALLOW_PLAIN_HTTP_UPSTREAM: '1' }, secret).upstream?.url).toBe(
+    expect(readSettings({ ...plain, ALLOW_PLAIN_HTTP_UPSTREAM: 'true' }, secret).upstream?.url).toBe(
       'http://api.example.com',
     );
+    expect(readSettings({ ...plain, UPSTREAM_URL: 'http://127.0.0.1:8788' }, secret).upstream?.url).toBe(
+      'http://127.0.0.1:8788',
+    );
+    expect(() => readSettings({ ...PRODUCTION, UPSTREAM_URL: 'http://api.example.com' }, secret)).toThrow(
+      'ALLOW_PLAIN_HTTP_UPSTREAM',
+    );
+    expect(
+      readSettings({ ...PRODUCTION, UPSTREAM_URL: 'http://api.example.com', ALLOW_PLAIN_HTTP_UPSTREAM: '1' }, secret)
+        .upstream?.url,
+    ).toBe('http://api.example.com');
   });
 
   it.each([
@@ -137,20 +158,33 @@ describe('safe by default (issue 14, point 3)', () => {
     ['a repeated word', 'Password1Password1Password1Password1'],
     ['a counting pattern', '0123456789012345678901234567890123456789'],
   ])('refuses a guessable HANDLE_SECRET: %s', (_, weak) => {
-    expect(() => readSettings({ NODE_ENV: 'development', HANDLE_SECRET: weak }, secret)).toThrow('HANDLE_SECRET is too easy to guess');
-    expect(() => readSettings({ ...PRODUCTION, HANDLE_SECRET: weak }, secret)).toThrow('HANDLE_SECRET is too easy to guess');
+    expect(() => readSettings({ NODE_ENV: 'development', HANDLE_SECRET: weak }, secret)).toThrow(
+      'HANDLE_SECRET is too easy to guess',
+    );
+    expect(() => readSettings({ ...PRODUCTION, HANDLE_SECRET: weak }, secret)).toThrow(
+      'HANDLE_SECRET is too easy to guess',
+    );
   });
 
   it('reads UPSTREAM_EVENTS_SECRET (off when unset) and refuses a short or guessable one', () => {
     expect(readSettings({ ...PRODUCTION }, secret).upstreamEventsSecret).toBeNull();
-    expect(readSettings({ ...PRODUCTION, UPSTREAM_EVENTS_SECRET: STRONG_SECRET }, secret).upstreamEventsSecret).toBe(STRONG_SECRET);
-    expect(() => readSettings({ ...PRODUCTION, UPSTREAM_EVENTS_SECRET: 'short' }, secret)).toThrow('UPSTREAM_EVENTS_SECRET: must be at least 32 characters');
-    expect(() => readSettings({ ...PRODUCTION, UPSTREAM_EVENTS_SECRET: 'a'.repeat(40) }, secret)).toThrow('UPSTREAM_EVENTS_SECRET is too easy to guess');
+    expect(readSettings({ ...PRODUCTION, UPSTREAM_EVENTS_SECRET: STRONG_SECRET }, secret).upstreamEventsSecret).toBe(
+      STRONG_SECRET,
+    );
+    expect(() => readSettings({ ...PRODUCTION, UPSTREAM_EVENTS_SECRET: 'short' }, secret)).toThrow(
+      'UPSTREAM_EVENTS_SECRET: must be at least 32 characters',
+    );
+    expect(() => readSettings({ ...PRODUCTION, UPSTREAM_EVENTS_SECRET: 'a'.repeat(40) }, secret)).toThrow(
+      'UPSTREAM_EVENTS_SECRET is too easy to guess',
+    );
   });
 
   it('accepts a random secret (openssl rand -base64 32) and a long passphrase', () => {
     expect(readSettings({ ...PRODUCTION }, secret).handleSecretGenerated).toBe(false);
-    expect(readSettings({ ...PRODUCTION, HANDLE_SECRET: 'correct horse battery staple, then a fjord quiz' }, secret).handleSecretGenerated).toBe(false);
+    expect(
+      readSettings({ ...PRODUCTION, HANDLE_SECRET: 'correct horse battery staple, then a fjord quiz' }, secret)
+        .handleSecretGenerated,
+    ).toBe(false);
   });
 
   it('never repeats a refused secret in its message', () => {
@@ -165,12 +199,18 @@ describe('safe by default (issue 14, point 3)', () => {
 
 describe('PUBLIC_ORIGIN (issue 14, point 2)', () => {
   it('is required in production', () => {
-    expect(() => readSettings({ ...PRODUCTION, PUBLIC_ORIGIN: undefined }, secret)).toThrow('PUBLIC_ORIGIN is required');
+    expect(() => readSettings({ ...PRODUCTION, PUBLIC_ORIGIN: undefined }, secret)).toThrow(
+      'PUBLIC_ORIGIN is required',
+    );
   });
 
   it('must be https in production (plain http only for loopback)', () => {
-    expect(() => readSettings({ ...PRODUCTION, PUBLIC_ORIGIN: 'http://chat.practice.example' }, secret)).toThrow('PUBLIC_ORIGIN must be https://');
-    expect(readSettings({ ...PRODUCTION, PUBLIC_ORIGIN: 'http://127.0.0.1:8787' }, secret).publicOrigin).toBe('http://127.0.0.1:8787');
+    expect(() => readSettings({ ...PRODUCTION, PUBLIC_ORIGIN: 'http://chat.practice.example' }, secret)).toThrow(
+      'PUBLIC_ORIGIN must be https://',
+    );
+    expect(readSettings({ ...PRODUCTION, PUBLIC_ORIGIN: 'http://127.0.0.1:8787' }, secret).publicOrigin).toBe(
+      'http://127.0.0.1:8787',
+    );
   });
 
   it('may be left out in development, where the relay serves only loopback Host names', () => {
@@ -201,16 +241,30 @@ describe('TRUST_PROXY (issue 18, point 6)', () => {
 
   it('refuses true (which would believe every peer), saying what to give instead', () => {
     expect(() => trustProxy('true')).toThrow(SettingsError);
-    expect(() => trustProxy('true')).toThrow(/TRUST_PROXY: true would believe X-Forwarded-For from every peer.*number of proxies.*\(e\.g\. 1\).*addresses/);
+    expect(() => trustProxy('true')).toThrow(
+      /TRUST_PROXY: true would believe X-Forwarded-For from every peer.*number of proxies.*\(e\.g\. 1\).*addresses/,
+    );
   });
 
-  it.each(['yes please', '1.5', '-1', '33', '10.0.0.0/33', '::1/129', '10.0.0/8', '10.0.0.0/8/8', '10.0.0.0/x', '10.0.0.0/8,', 'localhost', 'fe80::1%eth0', '*', '10.0.0.0/8, 1'])(
-    'refuses %j, naming TRUST_PROXY',
-    (value) => {
-      expect(() => trustProxy(value)).toThrow(SettingsError);
-      expect(() => trustProxy(value)).toThrow('TRUST_PROXY');
-    },
-  );
+  it.each([
+    'yes please',
+    '1.5',
+    '-1',
+    '33',
+    '10.0.0.0/33',
+    '::1/129',
+    '10.0.0/8',
+    '10.0.0.0/8/8',
+    '10.0.0.0/x',
+    '10.0.0.0/8,',
+    'localhost',
+    'fe80::1%eth0',
+    '*',
+    '10.0.0.0/8, 1',
+  ])('refuses %j, naming TRUST_PROXY', (value) => {
+    expect(() => trustProxy(value)).toThrow(SettingsError);
+    expect(() => trustProxy(value)).toThrow('TRUST_PROXY');
+  });
 });
 
 describe('TRUST_PROXY that covers every address', () => {
@@ -229,18 +283,27 @@ describe('TRUST_PROXY that covers every address', () => {
     '10.0.0.0/8, 0.0.0.0/0',
   ])('refuses %j at start, saying why', (value) => {
     expect(() => trustProxy(value)).toThrow(SettingsError);
-    expect(() => trustProxy(value)).toThrow(/TRUST_PROXY: .* covers every IPv[46] address, so it would believe X-Forwarded-For from every peer/);
+    expect(() => trustProxy(value)).toThrow(
+      /TRUST_PROXY: .* covers every IPv[46] address, so it would believe X-Forwarded-For from every peer/,
+    );
   });
 
-  it.each(['0.0.0.0/1', '10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16', '8000::/1', 'fc00::/7, 10.0.0.0/8'])('accepts %j, which leaves addresses out', (value) => {
-    expect(trustProxy(value)).toEqual({ addresses: value.split(',').map((entry) => entry.trim()) });
-  });
+  it.each(['0.0.0.0/1', '10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16', '8000::/1', 'fc00::/7, 10.0.0.0/8'])(
+    'accepts %j, which leaves addresses out',
+    (value) => {
+      expect(trustProxy(value)).toEqual({ addresses: value.split(',').map((entry) => entry.trim()) });
+    },
+  );
 
-  it('warns about a very broad list, and not about a load balancer\'s network', () => {
+  it("warns about a very broad list, and not about a load balancer's network", () => {
     expect(trustProxyWarning({ addresses: ['0.0.0.0/1'] })).toMatch(/^TRUST_PROXY trusts a very broad range/);
     expect(trustProxyWarning({ addresses: ['2000::/3'] })).toMatch(/^TRUST_PROXY trusts a very broad range/);
     expect(trustProxyWarning({ addresses: ['8.0.0.0/6'] })).toMatch(/^TRUST_PROXY trusts a very broad range/);
-    expect(trustProxyWarning({ addresses: ['10.0.0.0/8', '127.0.0.1', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7', '::1'] })).toBeNull();
+    expect(
+      trustProxyWarning({
+        addresses: ['10.0.0.0/8', '127.0.0.1', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7', '::1'],
+      }),
+    ).toBeNull();
     expect(trustProxyWarning({ hops: 1 })).toBeNull();
   });
 });

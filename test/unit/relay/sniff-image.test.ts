@@ -10,7 +10,13 @@ describe('sniffImageType', () => {
     ['GIF', bytes('GIF89a\u0001\u0000'), 'image/gif'],
     ['WebP', bytes('RIFF\u0000\u0000\u0000\u0000WEBPVP8 '), 'image/webp'],
     ['a bare SVG', bytes('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'image/svg+xml'],
-    ['an SVG with a BOM, XML declaration, comment and doctype', bytes('\uFEFF<?xml version="1.0"?>\n<!-- logo -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd">\n<svg viewBox="0 0 1 1"></svg>'), 'image/svg+xml'],
+    [
+      'an SVG with a BOM, XML declaration, comment and doctype',
+      bytes(
+        '\uFEFF<?xml version="1.0"?>\n<!-- logo -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd">\n<svg viewBox="0 0 1 1"></svg>',
+      ),
+      'image/svg+xml',
+    ],
   ])('recognises %s', (_name, input, type) => {
     expect(sniffImageType(input)).toBe(type);
   });

@@ -86,7 +86,8 @@ describe('polling through the relay', () => {
     harness.simulator.fetch = (input, init) => {
       const { pathname } = new URL(String(input));
       if ((init?.method ?? 'GET') === 'GET' && /^\/api\/conversations\/[^/]+\/$/.test(pathname)) counts.status += 1;
-      if ((init?.method ?? 'GET') === 'GET' && /^\/api\/conversations\/[^/]+\/messages\/$/.test(pathname)) counts.messages += 1;
+      if ((init?.method ?? 'GET') === 'GET' && /^\/api\/conversations\/[^/]+\/messages\/$/.test(pathname))
+        counts.messages += 1;
       return original(input, init);
     };
     return counts;
@@ -113,7 +114,7 @@ describe('polling through the relay', () => {
   });
 
   it('reads the status again when a poll brings a message newer than the reading', async () => {
-    let time = Date.parse('2026-11-23T10:00:00Z');
+    const time = Date.parse('2026-11-23T10:00:00Z');
     harness = createRelayHarness({ now: () => time, simulator: { now: () => time } });
     const handle = await harness.startConversation();
     const first = await poll(handle);
@@ -129,7 +130,11 @@ describe('polling through the relay', () => {
 
   it('a silent change upstream (staff resolve) shows within STATUS_REFRESH_SECONDS, not on the same second', async () => {
     let time = Date.parse('2026-11-23T10:00:00Z');
-    harness = createRelayHarness({ now: () => time, simulator: { now: () => time }, environment: { STATUS_REFRESH_SECONDS: '5' } });
+    harness = createRelayHarness({
+      now: () => time,
+      simulator: { now: () => time },
+      environment: { STATUS_REFRESH_SECONDS: '5' },
+    });
     const handle = await harness.startConversation();
     expect((await poll(handle)).status).toBe('open');
     await harness.resolveUpstream();

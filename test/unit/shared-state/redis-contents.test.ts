@@ -1,7 +1,7 @@
 // What a reader of Redis learns: a relay on a real redis-server serves two visitors (create, a send and its retry,
-// reads, an escalation, a service event, End chat), then every key and value in Redis is read back. None may hold an
-// upstream id, a handle, a create's Idempotency-Key, a visitor's address or message text in clear, and every key
-// family must be one the README lists.
+// reads, an escalation, a service event, End chat), then every key and value in Redis is read back, as is every
+// message a subscriber of its own heard on the events channel. None may hold an upstream id, a handle, a create's
+// Idempotency-Key, a visitor's address or message text in clear, and every key family must be one the README lists.
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,13 @@ let stores: RelayStores;
 let harness: ReturnType<typeof createRelayHarness>;
 beforeAll(async () => {
   redis = await startTestRedis();
-  stores = createRedisStores(redis.url, createJsonLogger(() => {}), undefined, undefined, new TextEncoder().encode('r'.repeat(16) + 'S3cr3t-for-the-test-only'));
+  stores = createRedisStores(
+    redis.url,
+    createJsonLogger(() => {}),
+    undefined,
+    undefined,
+    new TextEncoder().encode('r'.repeat(16) + 'S3cr3t-for-the-test-only'),
+  );
 });
 afterAll(async () => {
   harness?.close();
@@ -33,7 +39,14 @@ async function everything(): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     for (const key of await reader.keys('*')) {
       const type = await reader.type(key);
-      const value = type === 'string' ? await reader.get(key) : type === 'hash' ? JSON.stringify(await reader.hgetall(key)) : type === 'zset' ? JSON.stringify(await reader.zrange(key, '0', '-1')) : type;
+      const value =
+        type === 'string'
+          ? await reader.get(key)
+          : type === 'hash'
+            ? JSON.stringify(await reader.hgetall(key))
+            : type === 'zset'
+              ? JSON.stringify(await reader.zrange(key, '0', '-1'))
+              : type;
       found.set(key, value ?? '');
     }
     return found;
@@ -51,12 +64,24 @@ function documentedFamilies(): string[] {
 
 describe('what Redis holds', () => {
   it('no upstream id, handle, create key, address or message text in any key or value; every family documented', async () => {
-    harness = createRelayHarness({ environment: { TRUST_PROXY: '1', UPSTREAM_EVENTS_SECRET: EVENTS_SECRET }, app: { stores } });
+    harness = createRelayHarness({
+      environment: { TRUST_PROXY: '1', UPSTREAM_EVENTS_SECRET: EVENTS_SECRET },
+      app: { stores },
+    });
+    const eavesdropper = new Redis(redis.url);
+    const overheard: string[] = [];
+    eavesdropper.on('message', (_channel: string, message: string) => void overheard.push(message));
+    await eavesdropper.subscribe('pwc:events');
+    const relayHeard: string[] = [];
+    stores.events.subscribe((conversationId) => void relayHeard.push(conversationId));
     const visitors = ['2001:db8:7:1::20', '198.51.100.77'];
     const createKeys = ['0b6f1d2e-9c4a-4b7e-8f3d-2a1c5e6b7d80', 'Xq7Lm2Rt9PbN4vYdK8wZs_c0ntents'];
     const handles: string[] = [];
     for (const [index, address] of visitors.entries()) {
-      const created = await harness.fromFrame('/v1/conversations', { body: { client_id: 'demo-client' }, headers: { 'Idempotency-Key': createKeys[index]!, 'X-Forwarded-For': address } });
+      const created = await harness.fromFrame('/v1/conversations', {
+        body: { client_id: 'demo-client' },
+        headers: { 'Idempotency-Key': createKeys[index]!, 'X-Forwarded-For': address },
+      });
       expect(created.status).toBe(201);
       const { conversation } = (await created.json()) as { conversation: string };
       handles.push(conversation);
@@ -67,32 +92,85 @@ describe('what Redis holds', () => {
         });
         expect(sent.status).toBe(201);
       }
-      expect((await harness.fromPanel(conversation, '/v1/conversation/messages?after=0', { headers: { 'X-Forwarded-For': address } })).status).toBe(200);
+      expect(
+        (
+          await harness.fromPanel(conversation, '/v1/conversation/messages?after=0', {
+            headers: { 'X-Forwarded-For': address },
+          })
+        ).status,
+      ).toBe(200);
     }
-    expect((await harness.fromPanel(handles[0]!, '/v1/conversation/escalate', { body: {}, headers: { 'X-Forwarded-For': visitors[0]! } })).status).toBe(200);
+    expect(
+      (
+        await harness.fromPanel(handles[0]!, '/v1/conversation/escalate', {
+          body: {},
+          headers: { 'X-Forwarded-For': visitors[0]! },
+        })
+      ).status,
+    ).toBe(200);
     const conversationIds = [...harness.simulator.store.conversations.keys()];
-    const event = JSON.stringify({ id: 'evt-canary-0001', type: 'conversation.message_created', conversation: conversationIds[0], occurred_at: new Date().toISOString() });
+    const event = JSON.stringify({
+      id: 'evt-canary-0001',
+      type: 'conversation.message_created',
+      conversation: conversationIds[0],
+      occurred_at: new Date().toISOString(),
+    });
     const posted = await harness.app.request(`http://relay.test${UPSTREAM_EVENTS_PATH}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Upstream-Signature': signEvent(EVENTS_SECRET, Math.floor(Date.now() / 1000), event) },
+      headers: {
+        'Content-Type': 'application/json',
+        'Upstream-Signature': signEvent(EVENTS_SECRET, Math.floor(Date.now() / 1000), event),
+      },
       body: event,
     });
     expect(posted.status).toBe(204);
-    expect((await harness.fromPanel(handles[1]!, '/v1/conversation', { method: 'DELETE', headers: { 'X-Forwarded-For': visitors[1]! } })).status).toBe(204);
+    // The relay's own subscription hears the id; a stranger's only a sealed value.
+    await expect.poll(() => relayHeard).toContain(conversationIds[0]);
+    await expect.poll(() => overheard.length).toBeGreaterThan(0);
+    eavesdropper.disconnect();
+    expect(
+      overheard.flatMap((message) =>
+        [...conversationIds, 'evt-canary-0001'].filter((secret) => message.includes(secret)),
+      ),
+    ).toEqual([]);
+    expect(
+      (
+        await harness.fromPanel(handles[1]!, '/v1/conversation', {
+          method: 'DELETE',
+          headers: { 'X-Forwarded-For': visitors[1]! },
+        })
+      ).status,
+    ).toBe(204);
 
     const messageIds = [...harness.simulator.store.messages.values()].flat().map((message) => message.id);
-    const secrets = [...conversationIds, ...messageIds, ...handles, ...createKeys, ...visitors, '2001:db8:7:1::', 'canary-text', 'test results', 'evt-canary-0001'];
+    const secrets = [
+      ...conversationIds,
+      ...messageIds,
+      ...handles,
+      ...createKeys,
+      ...visitors,
+      '2001:db8:7:1::',
+      'canary-text',
+      'test results',
+      'evt-canary-0001',
+    ];
     expect(conversationIds).toHaveLength(2);
     expect(messageIds.length).toBeGreaterThanOrEqual(2);
     const stored = await everything();
     expect(stored.size).toBeGreaterThan(0);
-    const leaks = [...stored].flatMap(([key, value]) => secrets.filter((secret) => key.includes(secret) || value.includes(secret)).map((secret) => `${secret} in ${key}`));
+    const leaks = [...stored].flatMap(([key, value]) =>
+      secrets.filter((secret) => key.includes(secret) || value.includes(secret)).map((secret) => `${secret} in ${key}`),
+    );
     expect(leaks).toEqual([]);
 
     const families = documentedFamilies();
     const undocumented = [...stored.keys()].filter((key) => !families.some((family) => key.startsWith(family)));
     expect(undocumented).toEqual([]);
     // The families this run must have written, so the check above saw something of each.
-    for (const family of ['pwc:create:', 'pwc:idem:', 'pwc:live:', 'pwc:quota:', 'pwc:evt:']) expect([...stored.keys()].some((key) => key.startsWith(family)), family).toBe(true);
+    for (const family of ['pwc:create:', 'pwc:idem:', 'pwc:live:', 'pwc:quota:', 'pwc:evt:'])
+      expect(
+        [...stored.keys()].some((key) => key.startsWith(family)),
+        family,
+      ).toBe(true);
   });
 });

@@ -34,7 +34,10 @@ async function restartRedisEmpty() {
 
 describe('Redis loses its data (restart without persistence)', () => {
   it('a handle that End chat retired stays retired, and reads nothing', async () => {
-    stores = createRedisStores(redis.url, createJsonLogger(() => {}));
+    stores = createRedisStores(
+      redis.url,
+      createJsonLogger(() => {}),
+    );
     harness = createRelayHarness({ app: { stores } });
     const handle = await harness.startConversation();
     expect((await read(handle)).status).toBe(200);
@@ -48,7 +51,11 @@ describe('Redis loses its data (restart without persistence)', () => {
   }, 20_000);
 
   it('a chat open at that moment ends (the panel starts a new one) rather than trusting a list that was lost', async () => {
-    stores = createRedisStores(redis.url, createJsonLogger(() => {}));
+    const lines: string[] = [];
+    stores = createRedisStores(
+      redis.url,
+      createJsonLogger((line) => lines.push(line)),
+    );
     harness = createRelayHarness({ app: { stores } });
     const open = await harness.startConversation();
     expect((await read(open)).status).toBe(200);
@@ -57,5 +64,24 @@ describe('Redis loses its data (restart without persistence)', () => {
     expect((await read(open)).status).toBe(401);
     // New conversations work at once.
     expect((await read(await harness.startConversation())).status).toBe(200);
+    // The operator is told once why chats ended, rather than left with ordinary 401 lines.
+    const dataLost = () => lines.filter((line) => line.includes('"redis":"data_lost"')).length;
+    await expect.poll(dataLost, { timeout: 2_000, interval: 50 }).toBe(1);
+  }, 20_000);
+
+  it('a Redis that comes back with its data is not reported as having lost it', async () => {
+    const lines: string[] = [];
+    stores = createRedisStores(
+      redis.url,
+      createJsonLogger((line) => lines.push(line)),
+    );
+    await expect.poll(() => stores.readiness.redis!(), { timeout: 10_000, interval: 100 }).toBe(true);
+    // The client drops its connection and reconnects to the same Redis, data intact.
+    await redis.client.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+    await expect
+      .poll(() => lines.some((line) => line.includes('"redis":"back"')), { timeout: 10_000, interval: 100 })
+      .toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(lines.filter((line) => line.includes('"redis":"data_lost"'))).toEqual([]);
   }, 20_000);
 });

@@ -16,9 +16,14 @@ afterAll(async () => {
 /** The warnings a relay instance logs in its first moments against the test server. */
 async function warningsAtStart(): Promise<string[]> {
   const lines: string[] = [];
-  const stores = createRedisStores(redis.url, createJsonLogger((line) => lines.push(line)));
+  const stores = createRedisStores(
+    redis.url,
+    createJsonLogger((line) => lines.push(line)),
+  );
   try {
-    await expect.poll(() => lines.filter((line) => line.includes('not set up as the relay needs')).length, { timeout: 5_000 }).toBe(1);
+    await expect
+      .poll(() => lines.filter((line) => line.includes('not set up as the relay needs')).length, { timeout: 5_000 })
+      .toBe(1);
     // Once: no second line after a while.
     await new Promise((resolve) => setTimeout(resolve, 200));
     return lines.filter((line) => line.includes('not set up as the relay needs'));
@@ -53,7 +58,11 @@ describe('the Redis the relay is given', () => {
 
   it('reports nothing it cannot see (CONFIG refused, as on managed services), and nothing when all is well', () => {
     expect(redisShortcomings({ appendonly: null, save: null, maxmemoryPolicy: null, authenticated: true })).toEqual([]);
-    expect(redisShortcomings({ appendonly: 'yes', save: '', maxmemoryPolicy: 'noeviction', authenticated: true })).toEqual([]);
-    expect(redisShortcomings({ appendonly: 'no', save: '3600 1', maxmemoryPolicy: 'noeviction', authenticated: true })).toEqual([]);
+    expect(
+      redisShortcomings({ appendonly: 'yes', save: '', maxmemoryPolicy: 'noeviction', authenticated: true }),
+    ).toEqual([]);
+    expect(
+      redisShortcomings({ appendonly: 'no', save: '3600 1', maxmemoryPolicy: 'noeviction', authenticated: true }),
+    ).toEqual([]);
   });
 });

@@ -29,7 +29,14 @@ afterAll(async () => {
 });
 
 let nextId = 0;
-const record = (): SentRecord => ({ id: `m${++nextId}`, conversation: 'c1', sequence: nextId, sender: 'visitor', author_name: '', created_at: '2026-11-23T00:00:00Z' });
+const record = (): SentRecord => ({
+  id: `m${++nextId}`,
+  conversation: 'c1',
+  sequence: nextId,
+  sender: 'visitor',
+  author_name: '',
+  created_at: '2026-11-23T00:00:00Z',
+});
 
 describe('idempotency records in Redis', () => {
   it('a retry on another instance answers the first send’s result, and sends nothing again', async () => {
@@ -65,14 +72,21 @@ describe('idempotency records in Redis', () => {
   it('the same key with another body is a conflict, on any instance', async () => {
     const [a, b] = [instance(), instance()];
     await a.idempotency.run('conv-3', 'key-cccccccc', 'one text', async () => record());
-    expect(await b.idempotency.run('conv-3', 'key-cccccccc', 'another text', async () => record())).toEqual({ kind: 'conflict' });
+    expect(await b.idempotency.run('conv-3', 'key-cccccccc', 'another text', async () => record())).toEqual({
+      kind: 'conflict',
+    });
   });
 
   it('a failed send is released, so the retry really sends', async () => {
     const [a, b] = [instance(), instance()];
-    await expect(a.idempotency.run('conv-4', 'key-dddddddd', 'x', async () => Promise.reject(new Error('upstream down')))).rejects.toThrow('upstream down');
+    await expect(
+      a.idempotency.run('conv-4', 'key-dddddddd', 'x', async () => Promise.reject(new Error('upstream down'))),
+    ).rejects.toThrow('upstream down');
     let sent = false;
-    await b.idempotency.run('conv-4', 'key-dddddddd', 'x', async () => ((sent = true), record()));
+    await b.idempotency.run('conv-4', 'key-dddddddd', 'x', async () => {
+      sent = true;
+      return record();
+    });
     expect(sent).toBe(true);
   });
 
@@ -94,7 +108,12 @@ describe('idempotency records in Redis', () => {
     const [crashingClient, client] = [new Redis(redis.url), new Redis(redis.url)];
     crashingClient.on('error', () => {});
     client.on('error', () => {});
-    const crashing = createRedisIdempotencyStore({ client: crashingClient, resultSchema: sentRecordSchema, sealer, leaseMs: 300 });
+    const crashing = createRedisIdempotencyStore({
+      client: crashingClient,
+      resultSchema: sentRecordSchema,
+      sealer,
+      leaseMs: 300,
+    });
     let crashingSendStarted!: () => void;
     const started = new Promise<void>((resolve) => (crashingSendStarted = resolve));
     void crashing.run('conv-5', 'key-ffffffff', 'x', () => (crashingSendStarted(), new Promise<never>(() => {})));
@@ -102,9 +121,19 @@ describe('idempotency records in Redis', () => {
     // The "crash": the send never settles, and the instance's connection is gone, so its lease is never renewed,
     // released or replaced by a result.
     crashingClient.disconnect();
-    const survivor = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, sealer, leaseMs: 300, pollMs: 20, waitMs: 2_000 });
+    const survivor = createRedisIdempotencyStore({
+      client,
+      resultSchema: sentRecordSchema,
+      sealer,
+      leaseMs: 300,
+      pollMs: 20,
+      waitMs: 2_000,
+    });
     let sent = false;
-    const outcome = await survivor.run('conv-5', 'key-ffffffff', 'x', async () => ((sent = true), record()));
+    const outcome = await survivor.run('conv-5', 'key-ffffffff', 'x', async () => {
+      sent = true;
+      return record();
+    });
     expect(sent).toBe(true);
     expect(outcome.kind).toBe('result');
     client.disconnect();
@@ -116,11 +145,25 @@ describe('idempotency records in Redis', () => {
     const { Redis } = await import('ioredis');
     const client = new Redis(redis.url);
     client.on('error', () => {});
-    const [owner, duplicate] = [0, 1].map(() => createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, sealer, leaseMs: 200, pollMs: 20, waitMs: 3_000 }));
+    const [owner, duplicate] = [0, 1].map(() =>
+      createRedisIdempotencyStore({
+        client,
+        resultSchema: sentRecordSchema,
+        sealer,
+        leaseMs: 200,
+        pollMs: 20,
+        waitMs: 3_000,
+      }),
+    );
     let sends = 0;
     const sent = record();
     // Five lease lifetimes long: without renewal the duplicate would take the key over and send again.
-    const first = owner!.run('conv-renew', 'key-rrrrrrrr', 'x', async () => (sends++, await new Promise((resolve) => setTimeout(resolve, 1_000)), sent));
+    const first = owner!.run(
+      'conv-renew',
+      'key-rrrrrrrr',
+      'x',
+      async () => (sends++, await new Promise((resolve) => setTimeout(resolve, 1_000)), sent),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const second = await duplicate!.run('conv-renew', 'key-rrrrrrrr', 'x', async () => (sends++, record()));
     expect(await first).toEqual({ kind: 'result', value: sent });
@@ -140,10 +183,21 @@ describe('a duplicate waiting for the first attempt', () => {
     const first = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, sealer });
     void first.run('conv-wait', 'key-wwwwwwww', 'x', () => new Promise<never>(() => {}));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const duplicate = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, sealer, waitMs: 200, pollMs: 20 });
+    const duplicate = createRedisIdempotencyStore({
+      client,
+      resultSchema: sentRecordSchema,
+      sealer,
+      waitMs: 200,
+      pollMs: 20,
+    });
     let sent = false;
     const started = Date.now();
-    const refusal = await duplicate.run('conv-wait', 'key-wwwwwwww', 'x', async () => ((sent = true), record())).catch((error: unknown) => error);
+    const refusal = await duplicate
+      .run('conv-wait', 'key-wwwwwwww', 'x', async () => {
+        sent = true;
+        return record();
+      })
+      .catch((error: unknown) => error);
     expect(refusal).toMatchObject({ code: 'upstream_unavailable' });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(sent).toBe(false);
@@ -152,7 +206,7 @@ describe('a duplicate waiting for the first attempt', () => {
 });
 
 describe('sealed records', () => {
-  it('a send\'s result is sealed, answers only its own scope and key, and one written in clear by an older relay is still answered', async () => {
+  it("a send's result is sealed, answers only its own scope and key, and one written in clear by an older relay is still answered", async () => {
     const { createRedisIdempotencyStore } = await import('../../../src/relay/conversations/redis-idempotency.ts');
     const { sentRecordSchema } = await import('../../../src/relay/conversations/sent-record.ts');
     const { bodyFingerprint } = await import('../../../src/relay/conversations/idempotency.ts');
@@ -163,13 +217,29 @@ describe('sealed records', () => {
     await store.run('conv-sealed-canary', 'key-sealed-0001', 'x', async () => sent);
     const raw = (await client.get(`pwc:idem:${bodyFingerprint('conv-sealed-canary')}:key-sealed-0001`))!;
     expect(raw).not.toContain('canary');
-    expect(await store.run('conv-sealed-canary', 'key-sealed-0001', 'x', async () => record())).toEqual({ kind: 'result', value: sent, replayed: true });
+    expect(await store.run('conv-sealed-canary', 'key-sealed-0001', 'x', async () => record())).toEqual({
+      kind: 'result',
+      value: sent,
+      replayed: true,
+    });
     // Another secret cannot open it: refused as unreadable (the retry is told to try again), never answered wrongly.
-    const stranger = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, sealer: createRecordSealer(new Uint8Array(32).fill(9), 'sent-record') });
-    await expect(stranger.run('conv-sealed-canary', 'key-sealed-0001', 'x', async () => record())).rejects.toMatchObject({ code: 'upstream_unavailable' });
-    await client.set(`pwc:idem:${bodyFingerprint('conv-legacy')}:key-legacy-0001`, JSON.stringify({ state: 'sent', fingerprint: bodyFingerprint('x'), result: sent }));
+    const stranger = createRedisIdempotencyStore({
+      client,
+      resultSchema: sentRecordSchema,
+      sealer: createRecordSealer(new Uint8Array(32).fill(9), 'sent-record'),
+    });
+    await expect(
+      stranger.run('conv-sealed-canary', 'key-sealed-0001', 'x', async () => record()),
+    ).rejects.toMatchObject({ code: 'upstream_unavailable' });
+    await client.set(
+      `pwc:idem:${bodyFingerprint('conv-legacy')}:key-legacy-0001`,
+      JSON.stringify({ state: 'sent', fingerprint: bodyFingerprint('x'), result: sent }),
+    );
     let sentAgain = false;
-    const legacy = await store.run('conv-legacy', 'key-legacy-0001', 'x', async () => ((sentAgain = true), record()));
+    const legacy = await store.run('conv-legacy', 'key-legacy-0001', 'x', async () => {
+      sentAgain = true;
+      return record();
+    });
     expect(legacy).toEqual({ kind: 'result', value: sent, replayed: true });
     expect(sentAgain).toBe(false);
     client.disconnect();
@@ -178,7 +248,9 @@ describe('sealed records', () => {
 
 describe('quotas in Redis', () => {
   it('hold across instances: 6 conversations an hour means 6 in all, then 429 with a Retry-After', async () => {
-    const instances = [instance(), instance(), instance()].map((stores) => stores.quota('conversations-test', 6, 60 * 60 * 1000));
+    const instances = [instance(), instance(), instance()].map((stores) =>
+      stores.quota('conversations-test', 6, 60 * 60 * 1000),
+    );
     const decisions = [];
     for (let index = 0; index < 9; index++) decisions.push(await instances[index % 3]!.hit('203.0.113.7'));
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(6);
@@ -207,16 +279,21 @@ describe('live and retired handles in Redis', () => {
 });
 
 describe('when Redis is unreachable', () => {
-  it('sends are refused with upstream_unavailable and a Retry-After, nothing is sent; quotas fail open with one warning a minute; it recovers', async () => {
+  it('sends are refused with storage_unavailable (a Redis cause, not an upstream one) and a Retry-After, nothing is sent; quotas fail open with one warning a minute; it recovers', async () => {
     const stores = instance();
     await stores.quota('while-down', 1, 60_000).hit('warm-up');
     await redis.stop();
     await expect.poll(() => stores.readiness.redis!(), { timeout: 5_000, interval: 100 }).toBe(false);
     try {
       let sent = false;
-      const refusal = await stores.idempotency.run('conv-9', 'key-gggggggg', 'x', async () => ((sent = true), record())).catch((error: unknown) => error);
+      const refusal = await stores.idempotency
+        .run('conv-9', 'key-gggggggg', 'x', async () => {
+          sent = true;
+          return record();
+        })
+        .catch((error: unknown) => error);
       expect(refusal).toBeInstanceOf(ApiError);
-      expect(refusal).toMatchObject({ code: 'upstream_unavailable' });
+      expect(refusal).toMatchObject({ code: 'storage_unavailable', reason: 'redis_unreachable' });
       expect((refusal as ApiError).retryAfterSeconds).toBeGreaterThan(0);
       expect(sent).toBe(false);
 

@@ -13,15 +13,26 @@ import {
 } from '../../../src/shared/configuration.ts';
 
 describe('normalizeIconColor', () => {
-  it.each(['#abc', '#abcd', '#0f766e', '#0F766ECC'])('keeps %s', (color) => {
+  it.each(['#abc', '#0f766e', '#0F766E'])('keeps %s', (color) => {
     expect(normalizeIconColor(color)).toBe(color.toLowerCase());
   });
-  it.each(['', 'red', 'red;background:url(https://evil.example/x)', 'var(--x)', '</style>', '#12345', '#ggg', ' #abc;', 42, null])(
-    'replaces %j with the default',
-    (color) => {
-      expect(normalizeIconColor(color)).toBe(DEFAULT_ICON_COLOR);
-    },
-  );
+  it.each([
+    '',
+    'red',
+    'red;background:url(https://evil.example/x)',
+    'var(--x)',
+    '</style>',
+    '#12345',
+    '#ggg',
+    ' #abc;',
+    42,
+    null,
+    '#abcd',
+    '#0F766ECC',
+    '#1d4ed840',
+  ])('replaces %j with the default', (color) => {
+    expect(normalizeIconColor(color)).toBe(DEFAULT_ICON_COLOR);
+  });
   it('never returns anything but a hex colour', () => {
     fc.assert(fc.property(fc.string(), (text) => /^#[0-9a-f]{3,8}$/.test(normalizeIconColor(text))));
   });
@@ -105,12 +116,17 @@ describe('parseWebchatConfiguration', () => {
     expect(parseWebchatConfiguration(JSON.parse(JSON.stringify(good)))).toEqual(good);
   });
 
-  it.each([null, 'x', [], {}, { ...good, client_id: '' }, { ...good, is_active: 'yes' }, { ...good, domains: 'localhost' }])(
-    'refuses a malformed answer %j',
-    (json) => {
-      expect(parseWebchatConfiguration(json)).toBeNull();
-    },
-  );
+  it.each([
+    null,
+    'x',
+    [],
+    {},
+    { ...good, client_id: '' },
+    { ...good, is_active: 'yes' },
+    { ...good, domains: 'localhost' },
+  ])('refuses a malformed answer %j', (json) => {
+    expect(parseWebchatConfiguration(json)).toBeNull();
+  });
 
   it.each([
     ['https://cdn.example/logo.png', true],
@@ -136,6 +152,14 @@ describe('parseWebchatConfiguration', () => {
         google_tag_id: '"><script>',
         domains: ['localhost', 7, null],
       }),
-    ).toEqual({ ...good, icon_color: DEFAULT_ICON_COLOR, icon_opacity: 100, logo_url: null, bot_name: DEFAULT_BOT_NAME, google_tag_id: null, domains: ['localhost'] });
+    ).toEqual({
+      ...good,
+      icon_color: DEFAULT_ICON_COLOR,
+      icon_opacity: 100,
+      logo_url: null,
+      bot_name: DEFAULT_BOT_NAME,
+      google_tag_id: null,
+      domains: ['localhost'],
+    });
   });
 });

@@ -59,7 +59,13 @@ describe('every kept entry is safe to write into a CSP header', () => {
 describe('normalizeDomainList', () => {
   it('keeps usable entries once, in order', () => {
     expect(
-      normalizeDomainList(['https://evil.example/path', 'Smile-Dental.TEST.', '*', 'smile-dental.test', '*.smile-dental.test']),
+      normalizeDomainList([
+        'https://evil.example/path',
+        'Smile-Dental.TEST.',
+        '*',
+        'smile-dental.test',
+        '*.smile-dental.test',
+      ]),
     ).toEqual(['smile-dental.test', '*.smile-dental.test']);
   });
 });

@@ -26,18 +26,23 @@ describe('matchHost', () => {
     expect(matchHost(host, domains)).toEqual({ allowed: false, why: 'no_entry_matches' });
   });
 
-  it.each([['*'], ['*.'], ['*.com'], ['https://smile-dental.com']])('never lets the malformed entry %s match', (entry) => {
-    for (const host of ['smile-dental.com', 'www.smile-dental.com', 'com', '*', 'x.com']) {
-      expect(matchHost(host, [entry]).allowed).toBe(false);
-    }
-  });
+  it.each([['*'], ['*.'], ['*.com'], ['https://smile-dental.com']])(
+    'never lets the malformed entry %s match',
+    (entry) => {
+      for (const host of ['smile-dental.com', 'www.smile-dental.com', 'com', '*', 'x.com']) {
+        expect(matchHost(host, [entry]).allowed).toBe(false);
+      }
+    },
+  );
 
   it('refuses everything when there are no domains', () => {
     expect(matchHost('smile-dental.com', [])).toEqual({ allowed: false, why: 'no_domains' });
   });
 
   it('compares IDN hosts in their ASCII form', () => {
-    expect(matchHost(new URL('http://bücher.example').hostname, ['xn--bcher-kva.example'])).toMatchObject({ allowed: true });
+    expect(matchHost(new URL('http://bücher.example').hostname, ['xn--bcher-kva.example'])).toMatchObject({
+      allowed: true,
+    });
   });
 
   it('never allows a host that is an allowed host with something appended', () => {

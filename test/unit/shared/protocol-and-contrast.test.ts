@@ -4,7 +4,13 @@ import { contrastRatio, readableTextOn } from '../../../src/shared/contrast.ts';
 
 describe('protocol', () => {
   it('round-trips every message', () => {
-    for (const message of [{ type: 'ready' }, { type: 'close' }, { type: 'unread', count: 3 }, { type: 'alert', count: 2 }, { type: 'alert', count: 0 }] as const) {
+    for (const message of [
+      { type: 'ready' },
+      { type: 'close' },
+      { type: 'unread', count: 3 },
+      { type: 'alert', count: 2 },
+      { type: 'alert', count: 0 },
+    ] as const) {
       expect(parseFrameMessage(structuredClone(envelope(message)))).toEqual(message);
     }
     for (const message of [{ type: 'open' }, { type: 'close' }] as const) {
@@ -25,6 +31,9 @@ describe('protocol', () => {
     { tag: 'practice-chat/1', type: 'alert', count: '(1) Your test results' },
     { tag: 'practice-chat/1', type: 'alert', count: 1e6 },
     { tag: 'practice-chat/1', type: 'alert' },
+    // Arrays survive structured cloning and equal their one string under ==: the tag and type must be the strings.
+    { tag: ['practice-chat/1'], type: 'ready' },
+    { tag: 'practice-chat/1', type: ['close'] },
   ])('ignores %j', (data) => {
     expect(parseFrameMessage(data)).toBeNull();
     expect(parseHostMessage(data)).toBeNull();

@@ -86,6 +86,8 @@ describe('Bearer authentication', () => {
   it('keeps tokens per instance', async () => {
     const { token } = await setup();
     const other = createSimulator();
-    expect((await other.app.request('/api/calls/', { headers: { Authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await other.app.request('/api/calls/', { headers: { Authorization: `Bearer ${token}` } })).status).toBe(
+      401,
+    );
   });
 });

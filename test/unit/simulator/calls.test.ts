@@ -31,7 +31,16 @@ describe('GET /api/calls/', async () => {
     const body = await page('?page_size=100&page=2');
     expect(body.results.every((call) => call.practice === granted)).toBe(true);
     expect(Object.keys(body.results[0] ?? {}).sort()).toEqual(
-      ['direction', 'duration_seconds', 'id', 'is_opportunity', 'organization', 'practice', 'started_at', 'status'].sort(),
+      [
+        'direction',
+        'duration_seconds',
+        'id',
+        'is_opportunity',
+        'organization',
+        'practice',
+        'started_at',
+        'status',
+      ].sort(),
     );
   });
 
@@ -62,7 +71,7 @@ describe('GET /api/calls/', async () => {
     let pages = 0;
     let last: Page | undefined;
     while (url) {
-      const response = await sim.fetch(url, { headers: { Authorization: (await tokenHeader()) } });
+      const response = await sim.fetch(url, { headers: { Authorization: await tokenHeader() } });
       expect(response.status).toBe(200);
       last = (await response.json()) as Page;
       for (const call of last.results) seen.add(call.id);

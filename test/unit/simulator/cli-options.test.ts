@@ -9,14 +9,41 @@ const parse = (...args: string[]) => parseSimulatorArgs(args);
 describe('npm run simulator flags', () => {
   it('takes every fault knob as a flag', () => {
     expect(
-      parse('--port', '0', '--latency-ms', '250', '--error-rate', '0.1', '--rate-limit-rate', '0.05', '--retry-after-seconds', '3', '--drop-rate', '0.02', '--drop-after-handling-rate', '0.03', '--fault-paths', 'messages', '--seed', '7'),
+      parse(
+        '--port',
+        '0',
+        '--latency-ms',
+        '250',
+        '--error-rate',
+        '0.1',
+        '--rate-limit-rate',
+        '0.05',
+        '--retry-after-seconds',
+        '3',
+        '--drop-rate',
+        '0.02',
+        '--drop-after-handling-rate',
+        '0.03',
+        '--fault-paths',
+        'messages',
+        '--seed',
+        '7',
+      ),
     ).toEqual({
       ok: true,
       options: {
         port: 0,
         host: '127.0.0.1',
         randomSeed: 7,
-        faults: { latencyMs: 250, errorRate: 0.1, rateLimitRate: 0.05, retryAfterSeconds: 3, dropRate: 0.02, dropAfterHandlingRate: 0.03, match: /messages/ },
+        faults: {
+          latencyMs: 250,
+          errorRate: 0.1,
+          rateLimitRate: 0.05,
+          retryAfterSeconds: 3,
+          dropRate: 0.02,
+          dropAfterHandlingRate: 0.03,
+          match: /messages/,
+        },
       },
     });
   });
@@ -48,7 +75,9 @@ describe('npm run simulator flags', () => {
   it('a started simulator applies the flags: --error-rate 1 answers 500, and a bad flag exits 2 with the message', async () => {
     const main = fileURLToPath(new URL('../../../src/simulator/main.ts', import.meta.url));
     const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
-    const child = spawn(tsx, [main, '--port', '0', '--error-rate', '1', '--fault-paths', 'calls'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(tsx, [main, '--port', '0', '--error-rate', '1', '--fault-paths', 'calls'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let output = '';
@@ -72,4 +101,72 @@ describe('npm run simulator flags', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/--error-rate must be a share from 0 to 1/);
   }, 30_000);
+});
+
+describe('npm run simulator: the events secret and stopping', () => {
+  const files: Record<string, string> = { '/run/secrets/events': 'from-a-file-0123456789abcdef0123456789\n' };
+  const sources = (env: Record<string, string>) => ({
+    env,
+    readFile: (path: string) =>
+      files[path] ??
+      (() => {
+        throw new Error('no file');
+      })(),
+  });
+
+  it('takes the events secret from the environment or a file, so it never shows in ps', () => {
+    const url = 'http://127.0.0.1:8787/v1/upstream-events';
+    expect(
+      parseSimulatorArgs(
+        ['--events-url', url],
+        sources({ UPSTREAM_EVENTS_SECRET: 'from-the-environment-0123456789abcdef' }),
+      ),
+    ).toMatchObject({
+      ok: true,
+      options: { events: { url, secret: 'from-the-environment-0123456789abcdef' } },
+    });
+    expect(
+      parseSimulatorArgs(['--events-url', url, '--events-secret-file', '/run/secrets/events'], sources({})),
+    ).toMatchObject({
+      ok: true,
+      options: { events: { url, secret: 'from-a-file-0123456789abcdef0123456789' } },
+    });
+    expect(parseSimulatorArgs(['--events-url', url], sources({}))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('UPSTREAM_EVENTS_SECRET'),
+    });
+    expect(parseSimulatorArgs(['--events-url', url, '--events-secret-file', '/nowhere'], sources({}))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('cannot read'),
+    });
+  });
+
+  it('SIGTERM to `npm run simulator` stops the simulator itself, not only npm', async () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const npm = spawn('npm', ['run', '--silent', 'simulator', '--', '--port', '0'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the simulator did not start: ${output}`)), 20_000);
+      npm.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /listening on (http:\/\/\S+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      });
+    });
+    npm.kill('SIGTERM');
+    const answers = () =>
+      fetch(`${url}/staff`).then(
+        () => true,
+        () => false,
+      );
+    const end = Date.now() + 10_000;
+    while ((await answers()) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await answers()).toBe(false);
+  }, 40_000);
 });

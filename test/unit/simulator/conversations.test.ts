@@ -19,11 +19,22 @@ async function setup(options: Parameters<typeof authedSimulator>[0] = {}) {
     expect(response.status).toBe(201);
     return response.json();
   };
-  const send = (id: string, text: string) => s.json(`/api/conversations/${id}/messages/`, 'POST', { text, sender: 'visitor' });
+  const send = (id: string, text: string) =>
+    s.json(`/api/conversations/${id}/messages/`, 'POST', { text, sender: 'visitor' });
   return { ...s, create, send };
 }
 
-const RECORD_FIELDS = ['channel', 'created_at', 'id', 'language', 'mode', 'practice', 'status', 'subject', 'updated_at'];
+const RECORD_FIELDS = [
+  'channel',
+  'created_at',
+  'id',
+  'language',
+  'mode',
+  'practice',
+  'status',
+  'subject',
+  'updated_at',
+];
 
 describe('conversation operations', () => {
   it('creates a conversation: 201 detail with message_stats', async () => {
@@ -52,9 +63,12 @@ describe('conversation operations', () => {
     ['a subject that is not a string', { practice: 'P', channel: 'webchat', subject: 3 }],
   ])('answers 400 invalid when creating with %s', async (_name, body) => {
     const { sim, json, request } = await setup();
-    const fixed = typeof body === 'object' && body && 'practice' in body ? { ...body, practice: sim.seed.grantedPracticeId } : body;
+    const fixed =
+      typeof body === 'object' && body && 'practice' in body ? { ...body, practice: sim.seed.grantedPracticeId } : body;
     const response =
-      fixed === undefined ? await request('/api/conversations/', { method: 'POST' }) : await json('/api/conversations/', 'POST', fixed);
+      fixed === undefined
+        ? await request('/api/conversations/', { method: 'POST' })
+        : await json('/api/conversations/', 'POST', fixed);
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: 'invalid' });
     expect(sim.store.conversations.size).toBe(0);
@@ -72,7 +86,10 @@ describe('conversation operations', () => {
 
   it('answers 403 when creating for the other practice, and creates nothing', async () => {
     const { sim, json } = await setup();
-    const response = await json('/api/conversations/', 'POST', { practice: sim.seed.otherPracticeId, channel: 'webchat' });
+    const response = await json('/api/conversations/', 'POST', {
+      practice: sim.seed.otherPracticeId,
+      channel: 'webchat',
+    });
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ code: 'permission_denied' });
     expect(sim.store.conversations.size).toBe(0);
@@ -143,7 +160,9 @@ describe('conversation operations', () => {
       ['POST', 'messages/'],
       ['GET', 'patients/'],
     ] as const) {
-      expect((await request(`/api/conversations/cnv_nope/${suffix}`, { method })).status, `${method} ${suffix}`).toBe(404);
+      expect((await request(`/api/conversations/cnv_nope/${suffix}`, { method })).status, `${method} ${suffix}`).toBe(
+        404,
+      );
     }
   });
 

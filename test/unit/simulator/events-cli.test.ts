@@ -17,16 +17,24 @@ describe('--events-url and --events-secret', () => {
   it('are taken together', () => {
     expect(parse('--events-url', 'http://127.0.0.1:8787/v1/upstream-events', '--events-secret', 's3cret')).toEqual({
       ok: true,
-      options: { port: 8788, host: '127.0.0.1', faults: {}, events: { url: 'http://127.0.0.1:8787/v1/upstream-events', secret: 's3cret' } },
+      options: {
+        port: 8788,
+        host: '127.0.0.1',
+        faults: {},
+        events: { url: 'http://127.0.0.1:8787/v1/upstream-events', secret: 's3cret' },
+      },
     });
     expect(SIMULATOR_USAGE).toMatch(/--events-url URL/);
     expect(SIMULATOR_USAGE).toMatch(/--events-secret SECRET/);
   });
 
   it.each([
-    [['--events-url', 'http://127.0.0.1:8787/v1/upstream-events'], /--events-url and --events-secret go together/],
+    [['--events-url', 'http://127.0.0.1:8787/v1/upstream-events'], /--events-url needs the events secret/],
     [['--events-secret', 's3cret'], /--events-url and --events-secret go together/],
-    [['--events-url', 'ftp://127.0.0.1/x', '--events-secret', 's3cret'], /--events-url must be an http:\/\/ or https:\/\/ URL/],
+    [
+      ['--events-url', 'ftp://127.0.0.1/x', '--events-secret', 's3cret'],
+      /--events-url must be an http:\/\/ or https:\/\/ URL/,
+    ],
     [['--events-url', 'not a url', '--events-secret', 's3cret'], /--events-url must be an http:\/\/ or https:\/\/ URL/],
     [['--events-url', 'http://127.0.0.1/x', '--events-secret', ''], /--events-secret must not be empty/],
     [['--events-url'], /events-url/],
@@ -45,7 +53,11 @@ describe('--events-url and --events-secret', () => {
     const main = fileURLToPath(new URL('../../../src/simulator/main.ts', import.meta.url));
     const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
     const secret = 'cli-events-secret';
-    const child = spawn(tsx, [main, '--port', '0', '--events-url', `${listener.url}/v1/upstream-events`, '--events-secret', secret], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      tsx,
+      [main, '--port', '0', '--events-url', `${listener.url}/v1/upstream-events`, '--events-secret', secret],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     cleanups.push(() => void child.kill('SIGTERM'));
     let output = '';
     const url = await new Promise<string>((resolve, reject) => {
@@ -60,9 +72,22 @@ describe('--events-url and --events-secret', () => {
     expect(output).not.toContain(secret);
 
     expect((await fetch(`${url}/staff/api/conversations`)).status).toBe(200);
-    const token = ((await (await fetch(`${url}/api/oauth/token/`, { method: 'POST', body: new URLSearchParams({ username: 'demo@practice.example', password: 'demo-password' }) })).json()) as { access_token: string }).access_token;
+    const token = (
+      (await (
+        await fetch(`${url}/api/oauth/token/`, {
+          method: 'POST',
+          body: new URLSearchParams({ username: 'demo@practice.example', password: 'demo-password' }),
+        })
+      ).json()) as { access_token: string }
+    ).access_token;
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-    const { id } = (await (await fetch(`${url}/api/conversations/`, { method: 'POST', headers, body: JSON.stringify({ practice: 'prc_3fa81d2c', channel: 'webchat' }) })).json()) as { id: string };
+    const { id } = (await (
+      await fetch(`${url}/api/conversations/`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ practice: 'prc_3fa81d2c', channel: 'webchat' }),
+      })
+    ).json()) as { id: string };
     expect((await fetch(`${url}/api/conversations/${id}/resolve/`, { method: 'POST', headers })).status).toBe(200);
 
     const end = Date.now() + 10_000;

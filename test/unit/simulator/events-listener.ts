@@ -14,7 +14,9 @@ export interface ReceivedEvent {
 
 export type Answer = number | 'hang';
 
-export async function startEventListener(options: { answer?: (attempt: number) => Answer; observe?: () => unknown } = {}) {
+export async function startEventListener(
+  options: { answer?: (attempt: number) => Answer; observe?: () => unknown } = {},
+) {
   const received: ReceivedEvent[] = [];
   const hanging: ServerResponse[] = [];
   const server = createServer((request, response) => {

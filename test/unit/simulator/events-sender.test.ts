@@ -14,7 +14,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setup(options: { answer?: (attempt: number) => Answer; timeoutMs?: number; botReplyDelayMs?: number } = {}) {
+async function setup(
+  options: { answer?: (attempt: number) => Answer; timeoutMs?: number; botReplyDelayMs?: number } = {},
+) {
   let server: SimulatorServer | undefined;
   let conversationId = '';
   const listener = await startEventListener({
@@ -26,12 +28,23 @@ async function setup(options: { answer?: (attempt: number) => Answer; timeoutMs?
   server = await startSimulatorServer({
     botReplyDelayMs: options.botReplyDelayMs ?? 50,
     agentJoinDelayMs: 60_000,
-    events: { url: listener.url + PATH, secret: SECRET, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
+    events: {
+      url: listener.url + PATH,
+      secret: SECRET,
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    },
   });
   const sim = server;
   cleanups.push(() => sim.close());
   const { seed } = sim.simulator;
-  const token = ((await (await fetch(`${sim.url}/api/oauth/token/`, { method: 'POST', body: new URLSearchParams({ username: seed.username, password: seed.password }) })).json()) as { access_token: string }).access_token;
+  const token = (
+    (await (
+      await fetch(`${sim.url}/api/oauth/token/`, {
+        method: 'POST',
+        body: new URLSearchParams({ username: seed.username, password: seed.password }),
+      })
+    ).json()) as { access_token: string }
+  ).access_token;
   const api = (path: string, method = 'GET', body?: unknown) =>
     fetch(sim.url + path, {
       method,
@@ -39,8 +52,16 @@ async function setup(options: { answer?: (attempt: number) => Answer; timeoutMs?
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   const staff = (path: string, method = 'POST', body?: unknown) =>
-    fetch(sim.url + path, { method, headers: { 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  conversationId = ((await (await api('/api/conversations/', 'POST', { practice: seed.smileDentalPracticeId, channel: 'webchat' })).json()) as { id: string }).id;
+    fetch(sim.url + path, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  conversationId = (
+    (await (
+      await api('/api/conversations/', 'POST', { practice: seed.smileDentalPracticeId, channel: 'webchat' })
+    ).json()) as { id: string }
+  ).id;
   return { server: sim, listener, api, staff, id: conversationId };
 }
 
@@ -77,7 +98,9 @@ describe('upstream events sent by the simulator', () => {
     const { listener, api, staff, id, server } = await setup({ botReplyDelayMs: 400 });
     const texts = ['When are you open? My tooth hurts.', 'We can see you at 9 tomorrow.'];
 
-    expect((await api(`/api/conversations/${id}/messages/`, 'POST', { text: texts[0], sender: 'visitor' })).status).toBe(201);
+    expect(
+      (await api(`/api/conversations/${id}/messages/`, 'POST', { text: texts[0], sender: 'visitor' })).status,
+    ).toBe(201);
     await waitFor(() => listener.received.length === 2);
     // The bot's event left when its reply was stored, not when it was scheduled.
     expect(listener.received.map((event) => event.observed)).toEqual([1, 2]);
@@ -115,7 +138,9 @@ describe('upstream events sent by the simulator', () => {
     await api(`/api/conversations/${id}/resolve/`, 'POST');
     await waitFor(() => listener.received.length >= 3);
     await server.simulator.eventsSettled();
-    expect(listener.received.map(verified).map((body) => body.type)).toEqual(Array(3).fill('conversation.status_changed'));
+    expect(listener.received.map(verified).map((body) => body.type)).toEqual(
+      Array(3).fill('conversation.status_changed'),
+    );
   });
 
   it('never holds up the API answer: a relay that does not answer costs the caller nothing', async () => {
@@ -130,7 +155,9 @@ describe('upstream events sent by the simulator', () => {
   it('answers the API as usual when nothing listens at the events URL', async () => {
     const { listener, api, id, server } = await setup({ botReplyDelayMs: 60_000 });
     await listener.close();
-    expect((await api(`/api/conversations/${id}/messages/`, 'POST', { text: 'hello', sender: 'visitor' })).status).toBe(201);
+    expect((await api(`/api/conversations/${id}/messages/`, 'POST', { text: 'hello', sender: 'visitor' })).status).toBe(
+      201,
+    );
     await server.simulator.eventsSettled();
     expect(server.simulator.store.messages.get(id)).toHaveLength(1);
   });
@@ -149,7 +176,11 @@ describe('upstream events sent by the simulator', () => {
   });
 
   it('retries once after a timeout, and not after a refusal (401)', async () => {
-    const timedOut = await setup({ answer: (attempt) => (attempt === 1 ? 'hang' : 204), timeoutMs: 200, botReplyDelayMs: 60_000 });
+    const timedOut = await setup({
+      answer: (attempt) => (attempt === 1 ? 'hang' : 204),
+      timeoutMs: 200,
+      botReplyDelayMs: 60_000,
+    });
     await timedOut.api(`/api/conversations/${timedOut.id}/messages/`, 'POST', { text: 'hello', sender: 'visitor' });
     await timedOut.server.simulator.eventsSettled();
     expect(timedOut.listener.received).toHaveLength(2);

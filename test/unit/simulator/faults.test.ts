@@ -56,10 +56,15 @@ describe('fault injection', () => {
 
   it('dropAfterHandlingRate 1 stores the message and then fails the request like a network error', async () => {
     const { sim, json } = await authedSimulator();
-    const created = await json('/api/conversations/', 'POST', { practice: sim.seed.grantedPracticeId, channel: 'webchat' });
+    const created = await json('/api/conversations/', 'POST', {
+      practice: sim.seed.grantedPracticeId,
+      channel: 'webchat',
+    });
     const { id } = (await created.json()) as { id: string };
     sim.faults.set({ dropAfterHandlingRate: 1 });
-    await expect(json(`/api/conversations/${id}/messages/`, 'POST', { text: 'stored, answer lost', sender: 'visitor' })).rejects.toBeInstanceOf(TypeError);
+    await expect(
+      json(`/api/conversations/${id}/messages/`, 'POST', { text: 'stored, answer lost', sender: 'visitor' }),
+    ).rejects.toBeInstanceOf(TypeError);
     expect(sim.store.messages.get(id)?.map((message) => message.text)).toEqual(['stored, answer lost']);
   });
 
@@ -67,7 +72,10 @@ describe('fault injection', () => {
     const { sim, request } = await authedSimulator();
     sim.faults.set({ errorRate: 1, match: /\/oauth\// });
     expect((await request('/api/calls/')).status).toBe(200);
-    const token = await sim.app.request('/api/oauth/token/', tokenRequest({ username: sim.seed.username, password: sim.seed.password }));
+    const token = await sim.app.request(
+      '/api/oauth/token/',
+      tokenRequest({ username: sim.seed.username, password: sim.seed.password }),
+    );
     expect(token.status).toBe(500);
     sim.faults.set({ errorRate: 1, match: /conversations/g });
     // A global regex must not alternate between matching and not (lastIndex).

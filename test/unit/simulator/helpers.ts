@@ -1,11 +1,17 @@
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../../src/simulator/app.ts';
 
-export function tokenRequest(fields: Record<string, string>, contentType = 'application/x-www-form-urlencoded'): RequestInit {
+export function tokenRequest(
+  fields: Record<string, string>,
+  contentType = 'application/x-www-form-urlencoded',
+): RequestInit {
   return { method: 'POST', headers: { 'Content-Type': contentType }, body: new URLSearchParams(fields).toString() };
 }
 
 export async function accessToken(sim: Simulator): Promise<string> {
-  const response = await sim.app.request('/api/oauth/token/', tokenRequest({ username: sim.seed.username, password: sim.seed.password }));
+  const response = await sim.app.request(
+    '/api/oauth/token/',
+    tokenRequest({ username: sim.seed.username, password: sim.seed.password }),
+  );
   if (response.status !== 200) throw new Error(`token request failed: ${response.status}`);
   const body: unknown = await response.json();
   if (typeof body !== 'object' || body === null || !('access_token' in body) || typeof body.access_token !== 'string') {

@@ -11,7 +11,10 @@ afterEach(() => {
 async function setup(options: Parameters<typeof authedSimulator>[0] = {}) {
   const s = await authedSimulator({ botReplyDelayMs: 0, agentJoinDelayMs: 0, ...options });
   setups.push(s);
-  const created = await s.json('/api/conversations/', 'POST', { practice: s.sim.seed.grantedPracticeId, channel: 'webchat' });
+  const created = await s.json('/api/conversations/', 'POST', {
+    practice: s.sim.seed.grantedPracticeId,
+    channel: 'webchat',
+  });
   const { id } = (await created.json()) as { id: string };
   const send = (body: unknown) => s.json(`/api/conversations/${id}/messages/`, 'POST', body);
   const messages = () => s.sim.store.messages.get(id) ?? [];

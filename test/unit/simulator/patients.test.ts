@@ -11,7 +11,10 @@ describe('linked patients', () => {
   async function setup() {
     const s = await authedSimulator();
     setups.push(s);
-    const created = await s.json('/api/conversations/', 'POST', { practice: s.sim.seed.grantedPracticeId, channel: 'webchat' });
+    const created = await s.json('/api/conversations/', 'POST', {
+      practice: s.sim.seed.grantedPracticeId,
+      channel: 'webchat',
+    });
     const { id } = (await created.json()) as { id: string };
     return { ...s, base: `/api/conversations/${id}/patients/` };
   }

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { startSimulatorServer } from '../../../src/simulator/server.ts';
 
 async function token(url: string, username: string, password: string): Promise<string> {
-  const response = await fetch(`${url}/api/oauth/token/`, { method: 'POST', body: new URLSearchParams({ username, password }) });
+  const response = await fetch(`${url}/api/oauth/token/`, {
+    method: 'POST',
+    body: new URLSearchParams({ username, password }),
+  });
   return (await response.json()).access_token;
 }
 
@@ -15,9 +18,12 @@ describe('startSimulatorServer', () => {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const { username, password } = server.simulator.seed;
       const access = await token(server.url, username, password);
-      const config = await fetch(`${server.url}/api/conversations/webchat-configuration/?client_id=demo-client&format=json`, {
-        headers: { Authorization: `Bearer ${access}` },
-      });
+      const config = await fetch(
+        `${server.url}/api/conversations/webchat-configuration/?client_id=demo-client&format=json`,
+        {
+          headers: { Authorization: `Bearer ${access}` },
+        },
+      );
       const { logo_signed_url } = await config.json();
       expect(logo_signed_url.startsWith(`${server.url}/media/logo.svg?`)).toBe(true);
       const logo = await fetch(logo_signed_url);
@@ -34,11 +40,13 @@ describe('startSimulatorServer', () => {
       const { username, password } = server.simulator.seed;
       const access = await token(server.url, username, password);
       server.simulator.faults.set({ dropRate: 1 });
-      await expect(fetch(`${server.url}/api/calls/`, { headers: { Authorization: `Bearer ${access}` } })).rejects.toThrow(
-        TypeError,
-      );
+      await expect(
+        fetch(`${server.url}/api/calls/`, { headers: { Authorization: `Bearer ${access}` } }),
+      ).rejects.toThrow(TypeError);
       server.simulator.faults.reset();
-      expect((await fetch(`${server.url}/api/calls/`, { headers: { Authorization: `Bearer ${access}` } })).status).toBe(200);
+      expect((await fetch(`${server.url}/api/calls/`, { headers: { Authorization: `Bearer ${access}` } })).status).toBe(
+        200,
+      );
     } finally {
       await server.close();
     }

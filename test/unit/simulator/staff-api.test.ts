@@ -19,7 +19,11 @@ async function setup(options: Parameters<typeof authedSimulator>[0] = {}) {
   /** No Authorization header: the staff API needs none. */
   const staff = (path: string, init: RequestInit = {}) => s.sim.app.request(path, init);
   const reply = (id: string, body: unknown, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
-    staff(`/staff/api/conversations/${id}/messages`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    staff(`/staff/api/conversations/${id}/messages`, {
+      method: 'POST',
+      headers,
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
   const messages = (id: string) => s.sim.store.messages.get(id) ?? [];
   return { ...s, open, staff, reply, messages };
 }
@@ -31,7 +35,13 @@ describe('staff API', () => {
     const response = await reply(id, { text: 'Hello, this is the front desk.' });
     expect(response.status).toBe(201);
     const message = await response.json();
-    expect(message).toMatchObject({ conversation: id, sequence: 1, sender: 'agent', author_name: 'Maria', text: 'Hello, this is the front desk.' });
+    expect(message).toMatchObject({
+      conversation: id,
+      sequence: 1,
+      sender: 'agent',
+      author_name: 'Maria',
+      text: 'Hello, this is the front desk.',
+    });
     expect(messages(id)).toEqual([message]);
     // Read back through the upstream API, as the relay would.
     const detail = await (await request(`/api/conversations/${id}/`)).json();
@@ -74,7 +84,11 @@ describe('staff API', () => {
     ['POST', '/staff/api/conversations/cnv_unknown/resolve'],
   ])('%s %s answers 404 not_found', async (method, path) => {
     const { staff } = await setup();
-    const response = await staff(path, { method, headers: { 'Content-Type': 'application/json' }, ...(method === 'POST' ? { body: '{"text":"hi"}' } : {}) });
+    const response = await staff(path, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      ...(method === 'POST' ? { body: '{"text":"hi"}' } : {}),
+    });
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ code: 'not_found' });
   });
@@ -107,7 +121,10 @@ describe('staff API', () => {
   it('refuses another site’s Origin and a non-loopback Host (403), and needs no Bearer token', async () => {
     const { sim, open, staff, messages } = await setup();
     const id = await open();
-    const fromElsewhere = await staff(`/staff/api/conversations/${id}/resolve`, { method: 'POST', headers: { Origin: 'https://evil.example' } });
+    const fromElsewhere = await staff(`/staff/api/conversations/${id}/resolve`, {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example' },
+    });
     expect(fromElsewhere.status).toBe(403);
     expect(await fromElsewhere.json()).toMatchObject({ code: 'forbidden_origin' });
     const rebound = await staff(`http://evil.example/staff/api/conversations/${id}`);
@@ -148,8 +165,17 @@ describe('staff API', () => {
     await json(`/api/conversations/${id}/messages/`, 'POST', { text: 'When are you open?', sender: 'visitor' });
     await eventually(() => messages(id).length === 2);
     const whole = await (await staff(`/staff/api/conversations/${id}`)).json();
-    expect(whole.conversation).toMatchObject({ id, status: 'open', mode: 'bot', bot_name: 'Sunny', team_member_name: 'Grace' });
-    expect(whole.messages.map((m: { sequence: number; sender: string }) => [m.sequence, m.sender])).toEqual([[1, 'visitor'], [2, 'bot']]);
+    expect(whole.conversation).toMatchObject({
+      id,
+      status: 'open',
+      mode: 'bot',
+      bot_name: 'Sunny',
+      team_member_name: 'Grace',
+    });
+    expect(whole.messages.map((m: { sequence: number; sender: string }) => [m.sequence, m.sender])).toEqual([
+      [1, 'visitor'],
+      [2, 'bot'],
+    ]);
     const after = await (await staff(`/staff/api/conversations/${id}?after=1`)).json();
     expect(after.messages.map((m: { sequence: number }) => m.sequence)).toEqual([2]);
     expect((await staff(`/staff/api/conversations/${id}?after=-1`)).status).toBe(400);
@@ -189,11 +215,14 @@ describe('staff page on a real port', () => {
       const port = new URL(server.url).port;
       const get = (host: string) =>
         new Promise<{ status: number; body: string }>((resolve, reject) => {
-          const call = request({ host, port, path: '/staff/api/conversations', headers: { Host: `localhost:${port}` } }, (response) => {
-            let body = '';
-            response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-          });
+          const call = request(
+            { host, port, path: '/staff/api/conversations', headers: { Host: `localhost:${port}` } },
+            (response) => {
+              let body = '';
+              response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+              response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+            },
+          );
           call.on('error', reject);
           call.end();
         });

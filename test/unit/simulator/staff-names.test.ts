@@ -16,7 +16,9 @@ afterEach(() => {
 async function conversationFor(clientId: string) {
   const s = await authedSimulator({ botReplyDelayMs: 0, agentJoinDelayMs: 0 });
   setups.push(s);
-  const configuration = await (await s.request(`/api/conversations/webchat-configuration/?client_id=${clientId}&format=json`)).json();
+  const configuration = await (
+    await s.request(`/api/conversations/webchat-configuration/?client_id=${clientId}&format=json`)
+  ).json();
   const created = await s.json('/api/conversations/', 'POST', { practice: configuration.practice, channel: 'webchat' });
   expect(created.status).toBe(201);
   const { id } = (await created.json()) as { id: string };
@@ -28,16 +30,23 @@ describe('who signs the practice side of a conversation', () => {
   it.each([
     ['smile-dental', 'Sunny', 'Grace'],
     ['demo-client', 'Aimee', 'Maria'],
-  ])('on %s the bot replies as its configuration’s aimee_bot_name, the team member by the practice’s seed', async (clientId, bot, teamMember) => {
-    const { id, configuration, request, json, messages } = await conversationFor(clientId);
-    expect(configuration.aimee_bot_name).toBe(bot);
-    await json(`/api/conversations/${id}/messages/`, 'POST', { text: 'When are you open?', sender: 'visitor' });
-    await eventually(() => messages().length === 2);
-    expect(messages()[1]).toMatchObject({ sender: 'bot', author_name: bot });
-    await request(`/api/conversations/${id}/escalate/`, { method: 'POST' });
-    await eventually(() => messages().length === 3);
-    expect(messages()[2]).toMatchObject({ sender: 'agent', author_name: teamMember, text: agentGreeting(teamMember) });
-  });
+  ])(
+    'on %s the bot replies as its configuration’s aimee_bot_name, the team member by the practice’s seed',
+    async (clientId, bot, teamMember) => {
+      const { id, configuration, request, json, messages } = await conversationFor(clientId);
+      expect(configuration.aimee_bot_name).toBe(bot);
+      await json(`/api/conversations/${id}/messages/`, 'POST', { text: 'When are you open?', sender: 'visitor' });
+      await eventually(() => messages().length === 2);
+      expect(messages()[1]).toMatchObject({ sender: 'bot', author_name: bot });
+      await request(`/api/conversations/${id}/escalate/`, { method: 'POST' });
+      await eventually(() => messages().length === 3);
+      expect(messages()[2]).toMatchObject({
+        sender: 'agent',
+        author_name: teamMember,
+        text: agentGreeting(teamMember),
+      });
+    },
+  );
 
   it('writeAs signs with the same names', async () => {
     const { sim, id, messages } = await conversationFor('smile-dental');

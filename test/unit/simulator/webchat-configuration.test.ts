@@ -46,7 +46,10 @@ describe('GET /api/conversations/webchat-configuration/', async () => {
   });
 
   it.each([
-    ['smile-dental', { is_active: true, webchat_icon_color: '#1d4ed8', webchat_icon_opacity: 90, aimee_bot_name: 'Sunny' }],
+    [
+      'smile-dental',
+      { is_active: true, webchat_icon_color: '#1d4ed8', webchat_icon_opacity: 90, aimee_bot_name: 'Sunny' },
+    ],
     ['demo-inactive', { is_active: false }],
     ['demo-empty-color', { webchat_icon_color: '', webchat_icon_opacity: 0, google_tag_id: '' }],
     [
@@ -68,7 +71,12 @@ describe('GET /api/conversations/webchat-configuration/', async () => {
   it('seeds the domain lists of the README', async () => {
     const domains = async (clientId: string) =>
       (await (await request(path(clientId))).json()).webchat_domains.map((d: { domain: string }) => d.domain);
-    expect(await domains('smile-dental')).toEqual(['www.smile-dental.test', '*.smile-dental.test', 'localhost', '127.0.0.1']);
+    expect(await domains('smile-dental')).toEqual([
+      'www.smile-dental.test',
+      '*.smile-dental.test',
+      'localhost',
+      '127.0.0.1',
+    ]);
     expect(await domains('demo-hostile')).toEqual([
       'https://evil.example/path',
       '*',
@@ -91,7 +99,9 @@ describe('GET /api/conversations/webchat-configuration/', async () => {
     expect(await unknown.json()).toMatchObject({ code: 'not_found' });
     expect((await request('/api/conversations/webchat-configuration/')).status).toBe(400);
     expect((await request('/api/conversations/webchat-configuration/?client_id=&format=json')).status).toBe(400);
-    expect((await request('/api/conversations/webchat-configuration/?client_id=demo-client&format=api')).status).toBe(400);
+    expect((await request('/api/conversations/webchat-configuration/?client_id=demo-client&format=api')).status).toBe(
+      400,
+    );
   });
 
   describe('signed logo URL', () => {

@@ -63,7 +63,13 @@ describe('canary: no secret or message text in any error', () => {
   it.each(cases)('%s', async (_name, tokenStatus, apiStatus, mode) => {
     for (const operation of operations) {
       const fake = echoing(tokenStatus, apiStatus, mode);
-      const client = createUpstreamClient({ baseUrl: BASE, username: 'canary@x.example', password: PASSWORD, fetch: fake.fetch, timeoutMs: 30 });
+      const client = createUpstreamClient({
+        baseUrl: BASE,
+        username: 'canary@x.example',
+        password: PASSWORD,
+        fetch: fake.fetch,
+        timeoutMs: 30,
+      });
       const error = await operation(client).then(
         () => new Error('expected a failure'),
         (e: unknown) => e,
@@ -101,9 +107,9 @@ describe('canary: no secret or message text in any error', () => {
   });
 
   it('a bad base URL fails at construction without repeating it', () => {
-    expect(() => createUpstreamClient({ baseUrl: `https://u:${PASSWORD}@upstream.test`, username: 'u', password: 'p' })).toThrow(
-      /without credentials/,
-    );
+    expect(() =>
+      createUpstreamClient({ baseUrl: `https://u:${PASSWORD}@upstream.test`, username: 'u', password: 'p' }),
+    ).toThrow(/without credentials/);
     try {
       createUpstreamClient({ baseUrl: `not a url ${PASSWORD}`, username: 'u', password: 'p' });
     } catch (error) {

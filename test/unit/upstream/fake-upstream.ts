@@ -27,7 +27,14 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 export function tokenBody(token: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { access_token: token, refresh_token: 'r', expires_in: 3600, token_type: 'Bearer', scope: 'offline_access', ...extra };
+  return {
+    access_token: token,
+    refresh_token: 'r',
+    expires_in: 3600,
+    token_type: 'Bearer',
+    scope: 'offline_access',
+    ...extra,
+  };
 }
 
 export function fakeUpstream(handler: Handler): FakeUpstream {
@@ -61,7 +68,10 @@ export function fakeUpstream(handler: Handler): FakeUpstream {
 }
 
 /** A fake that issues numbered tokens and lets a route handler decide API answers. */
-export function tokenIssuingUpstream(api: Handler, tokenExtra: Record<string, unknown> = {}): FakeUpstream & { issued: string[] } {
+export function tokenIssuingUpstream(
+  api: Handler,
+  tokenExtra: Record<string, unknown> = {},
+): FakeUpstream & { issued: string[] } {
   const issued: string[] = [];
   const fake = fakeUpstream((request) => {
     if (request.url.pathname.endsWith('/api/oauth/token/')) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { UpstreamError, parseRetryAfter } from '../../../src/relay/upstream/errors.ts';
+import { parseRetryAfter } from '../../../src/relay/upstream/errors.ts';
 import { createUpstreamHttp } from '../../../src/relay/upstream/http.ts';
 import { createTokenManager } from '../../../src/relay/upstream/token-manager.ts';
 import { BASE, json, tokenIssuingUpstream, type Handler, upstreamFailure } from './fake-upstream.ts';
@@ -13,7 +13,6 @@ function setup(api: Handler, timeoutMs = 1000) {
   const http = createUpstreamHttp({ baseUrl: BASE, tokens, fetch: fake.fetch, timeoutMs });
   return { fake, tokens, http };
 }
-
 
 describe('authorized http', () => {
   it('sends Bearer and Accept, the query and a JSON body, and parses the answer with the schema', async () => {
@@ -46,7 +45,9 @@ describe('authorized http', () => {
   });
 
   it('on 401 invalidates the token it used, gets a new one and retries once', async () => {
-    const { fake, http } = setup((r) => (r.headers.get('authorization') === 'Bearer tok-1' ? json({}, 401) : json({ ok: true })));
+    const { fake, http } = setup((r) =>
+      r.headers.get('authorization') === 'Bearer tok-1' ? json({}, 401) : json({ ok: true }),
+    );
     await expect(http.request('GET', '/api/x/', { schema: item })).resolves.toEqual({ ok: true });
     expect(fake.issued).toEqual(['tok-1', 'tok-2']);
     expect(fake.apiRequests().map((r) => r.headers.get('authorization'))).toEqual(['Bearer tok-1', 'Bearer tok-2']);
@@ -63,10 +64,14 @@ describe('authorized http', () => {
 
   it('200 concurrent calls after a revocation: one new token, each call retried at most once', async () => {
     let valid = 'tok-1';
-    const { fake, http } = setup((r) => (r.headers.get('authorization') === `Bearer ${valid}` ? json({ ok: true }) : json({}, 401)));
+    const { fake, http } = setup((r) =>
+      r.headers.get('authorization') === `Bearer ${valid}` ? json({ ok: true }) : json({}, 401),
+    );
     await http.request('GET', '/api/warm/', { schema: item });
     valid = 'tok-2'; // revoke tok-1
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => http.request('GET', `/api/x/${i}/`, { schema: item })));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => http.request('GET', `/api/x/${i}/`, { schema: item })),
+    );
     expect(results).toHaveLength(200);
     expect(fake.tokenRequests()).toHaveLength(2);
     for (let i = 0; i < 200; i++) {
@@ -86,8 +91,12 @@ describe('authorized http', () => {
     [503, 'upstream_unavailable'],
     [302, 'upstream_bad_response'],
   ] as const)('maps %i to %s with a fixed message', async (status, code) => {
-    const { http } = setup(() => new Response('{"detail":"secret detail"}', { status, headers: { Location: 'http://evil.test/' } }));
-    const error = await upstreamFailure(http.request('GET', '/api/calls/', { schema: item, query: { search: 'private words' } }));
+    const { http } = setup(
+      () => new Response('{"detail":"secret detail"}', { status, headers: { Location: 'http://evil.test/' } }),
+    );
+    const error = await upstreamFailure(
+      http.request('GET', '/api/calls/', { schema: item, query: { search: 'private words' } }),
+    );
     expect(error.code).toBe(code);
     expect(error.status).toBe(status);
     expect(error.message).toBe(`upstream answered ${status} for /api/calls/`);
@@ -142,13 +151,21 @@ describe('authorized http', () => {
     ['empty 200', () => new Response('', { status: 200 })],
   ])('maps %s to upstream_bad_response', async (_name, answer) => {
     const { http } = setup(answer);
-    expect((await upstreamFailure(http.request('GET', '/api/x/', { schema: item }))).code).toBe('upstream_bad_response');
+    expect((await upstreamFailure(http.request('GET', '/api/x/', { schema: item }))).code).toBe(
+      'upstream_bad_response',
+    );
   });
 
   it('getAbsolute follows same-origin links only; another origin gets no request and no token', async () => {
     const { fake, http } = setup(() => json({ ok: true }));
     await expect(http.getAbsolute(`${BASE}/api/x/?page=2`, item)).resolves.toEqual({ ok: true });
-    for (const link of ['http://evil.test/api/x/?page=2', 'https://upstream.test/api/x/', 'http://upstream.test:8080/x', '//evil.test/x', 'http://[bad']) {
+    for (const link of [
+      'http://evil.test/api/x/?page=2',
+      'https://upstream.test/api/x/',
+      'http://upstream.test:8080/x',
+      '//evil.test/x',
+      'http://[bad',
+    ]) {
       const error = await upstreamFailure(http.getAbsolute(link, item));
       expect(error.code).toBe('upstream_bad_response');
     }

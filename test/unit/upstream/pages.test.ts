@@ -32,11 +32,17 @@ describe('walkPages', () => {
     });
     const items = await collectAll(walkPages(http, '/api/items/', { page_size: 1 }, item));
     expect(items).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
-    expect(fake.apiRequests().map((r) => r.url.search)).toEqual(['?page_size=1', '?page=2&page_size=1', '?page=3&page_size=1']);
+    expect(fake.apiRequests().map((r) => r.url.search)).toEqual([
+      '?page_size=1',
+      '?page=2&page_size=1',
+      '?page=3&page_size=1',
+    ]);
   });
 
   it('stops a loop: a next link seen before is a bad response', async () => {
-    const { fake, http } = setup((r) => json(envelope(pageOf(r), `${BASE}/api/items/?page=${pageOf(r) === 1 ? 2 : 1}`)));
+    const { fake, http } = setup((r) =>
+      json(envelope(pageOf(r), `${BASE}/api/items/?page=${pageOf(r) === 1 ? 2 : 1}`)),
+    );
     const walk = collectAll(walkPages(http, '/api/items/', {}, item));
     await expect(walk).rejects.toBeInstanceOf(UpstreamError);
     await expect(walk).rejects.toMatchObject({ code: 'upstream_bad_response' });
@@ -53,12 +59,16 @@ describe('walkPages', () => {
 
   it('rejects a page whose item does not match the schema', async () => {
     const { http } = setup(() => json(envelope(1, null, [{ n: 'one' }])));
-    await expect(collectAll(walkPages(http, '/api/items/', {}, item))).rejects.toMatchObject({ code: 'upstream_bad_response' });
+    await expect(collectAll(walkPages(http, '/api/items/', {}, item))).rejects.toMatchObject({
+      code: 'upstream_bad_response',
+    });
   });
 
   it('does not send the token to a forged cross-origin next link', async () => {
     const { fake, http } = setup(() => json(envelope(1, 'http://attacker.test/steal?page=2')));
-    await expect(collectAll(walkPages(http, '/api/items/', {}, item))).rejects.toMatchObject({ code: 'upstream_bad_response' });
+    await expect(collectAll(walkPages(http, '/api/items/', {}, item))).rejects.toMatchObject({
+      code: 'upstream_bad_response',
+    });
     expect(fake.requests.every((r) => r.url.host === 'upstream.test')).toBe(true);
   });
 });

@@ -29,7 +29,9 @@ const codeOf = (promise: Promise<unknown>) =>
 
 describe('the pool transport', () => {
   it('sends method, path, query, headers and body, and reads status, Retry-After and the whole body', async () => {
-    const seen: { method?: string; url?: string; auth?: string; body?: string; sockets: Set<unknown> } = { sockets: new Set() };
+    const seen: { method?: string; url?: string; auth?: string; body?: string; sockets: Set<unknown> } = {
+      sockets: new Set(),
+    };
     const origin = await serve((req, res) => {
       seen.sockets.add(req.socket);
       let body = '';
@@ -48,16 +50,27 @@ describe('the pool transport', () => {
       body: '{"text":"hi"}',
     });
     expect(answer).toEqual({ status: 429, retryAfter: '7', text: '{"detail":"slow down"}' });
-    expect(seen).toMatchObject({ method: 'POST', url: '/api/conversations/c1/messages/?after=3', auth: 'Bearer t', body: '{"text":"hi"}' });
+    expect(seen).toMatchObject({
+      method: 'POST',
+      url: '/api/conversations/c1/messages/?after=3',
+      auth: 'Bearer t',
+      body: '{"text":"hi"}',
+    });
     // Keep-alive: six requests one after the other share a connection or two, not one each.
-    for (let i = 0; i < 5; i++) await pool.transport({ method: 'GET', url: new URL(`${origin}/x`), route: '/x', headers: {} });
+    for (let i = 0; i < 5; i++)
+      await pool.transport({ method: 'GET', url: new URL(`${origin}/x`), route: '/x', headers: {} });
     expect(seen.sockets.size).toBeLessThanOrEqual(2);
   });
 
   it('does not follow a redirect: the 3xx comes back as it is', async () => {
     const origin = await serve((_req, res) => res.writeHead(302, { Location: 'http://elsewhere.example/' }).end());
     pool = createPoolTransport({ origin, timeoutMs: 2000 });
-    const answer = await pool.transport({ method: 'GET', url: new URL(`${origin}/a`), route: '/a', headers: { Authorization: 'Bearer t' } });
+    const answer = await pool.transport({
+      method: 'GET',
+      url: new URL(`${origin}/a`),
+      route: '/a',
+      headers: { Authorization: 'Bearer t' },
+    });
     expect(answer.status).toBe(302);
   });
 
@@ -70,8 +83,14 @@ describe('the pool transport', () => {
       // Otherwise never answers.
     });
     pool = createPoolTransport({ origin, timeoutMs: 150 });
-    expect(await codeOf(pool.transport({ method: 'GET', url: new URL(`${origin}/never`), route: '/never', headers: {} }))).toBe('upstream_timeout');
-    expect(await codeOf(pool.transport({ method: 'GET', url: new URL(`${origin}/stall-body`), route: '/stall-body', headers: {} }))).toBe('upstream_timeout');
+    expect(
+      await codeOf(pool.transport({ method: 'GET', url: new URL(`${origin}/never`), route: '/never', headers: {} })),
+    ).toBe('upstream_timeout');
+    expect(
+      await codeOf(
+        pool.transport({ method: 'GET', url: new URL(`${origin}/stall-body`), route: '/stall-body', headers: {} }),
+      ),
+    ).toBe('upstream_timeout');
   });
 
   it('answers upstream_unavailable when nothing listens', async () => {
@@ -79,7 +98,9 @@ describe('the pool transport', () => {
     await new Promise<void>((done) => server!.close(() => done()));
     server = undefined;
     pool = createPoolTransport({ origin, timeoutMs: 2000 });
-    expect(await codeOf(pool.transport({ method: 'GET', url: new URL(`${origin}/a`), route: '/a', headers: {} }))).toBe('upstream_unavailable');
+    expect(await codeOf(pool.transport({ method: 'GET', url: new URL(`${origin}/a`), route: '/a', headers: {} }))).toBe(
+      'upstream_unavailable',
+    );
   });
 
   it('refuses a URL on another origin before sending anything', async () => {
@@ -89,7 +110,16 @@ describe('the pool transport', () => {
       res.end('{}');
     });
     pool = createPoolTransport({ origin, timeoutMs: 2000 });
-    expect(await codeOf(pool.transport({ method: 'GET', url: new URL('http://127.0.0.2:1/a'), route: '/a', headers: { Authorization: 'Bearer t' } }))).toBe('upstream_bad_response');
+    expect(
+      await codeOf(
+        pool.transport({
+          method: 'GET',
+          url: new URL('http://127.0.0.2:1/a'),
+          route: '/a',
+          headers: { Authorization: 'Bearer t' },
+        }),
+      ),
+    ).toBe('upstream_bad_response');
     expect(requests).toBe(0);
   });
 
@@ -97,7 +127,13 @@ describe('the pool transport', () => {
     const origin = await serve(() => {});
     pool = createPoolTransport({ origin, timeoutMs: 5000 });
     const controller = new AbortController();
-    const pending = pool.transport({ method: 'GET', url: new URL(`${origin}/a`), route: '/a', headers: {}, signal: controller.signal });
+    const pending = pool.transport({
+      method: 'GET',
+      url: new URL(`${origin}/a`),
+      route: '/a',
+      headers: {},
+      signal: controller.signal,
+    });
     const reason = new Error('visitor left');
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);

@@ -6,13 +6,15 @@ import { startSimulatorServer } from '../../../src/simulator/server.ts';
 import { upstreamFailure } from './fake-upstream.ts';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../../src/relay/upstream/client.ts';
 import { collectAll } from '../../../src/relay/upstream/pages.ts';
-import { UpstreamError } from '../../../src/relay/upstream/errors.ts';
 import type { Call } from '../../../src/relay/upstream/schemas.ts';
 
 const BASE = 'http://upstream.test';
 const open: Simulator[] = [];
 
-function setup(simOptions: Parameters<typeof createSimulator>[0] = {}, clientOptions: Partial<UpstreamClientOptions> = {}) {
+function setup(
+  simOptions: Parameters<typeof createSimulator>[0] = {},
+  clientOptions: Partial<UpstreamClientOptions> = {},
+) {
   const sim = createSimulator({ randomSeed: 1, botReplyDelayMs: 5, ...simOptions });
   open.push(sim);
   const client = createUpstreamClient({
@@ -28,7 +30,6 @@ function setup(simOptions: Parameters<typeof createSimulator>[0] = {}, clientOpt
 afterEach(() => {
   for (const sim of open.splice(0)) sim.close();
 });
-
 
 async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 2000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -62,7 +63,12 @@ describe('calls', () => {
 
   it('lists one page with its envelope and filters', async () => {
     const { sim, client } = setup();
-    const page = await client.listCalls({ pageSize: 500, page: 2, ordering: 'started_at', practice: sim.seed.grantedPracticeId });
+    const page = await client.listCalls({
+      pageSize: 500,
+      page: 2,
+      ordering: 'started_at',
+      practice: sim.seed.grantedPracticeId,
+    });
     expect(page.meta).toEqual({ page: 2, page_total: 2, page_size: 100, results_total: 130 });
     expect(page.results).toHaveLength(30);
     expect(page.links.next).toBeNull();
@@ -89,7 +95,9 @@ describe('calls', () => {
 describe('token life cycle', () => {
   it('1,000 concurrent cold calls make exactly one token request', async () => {
     const { sim, client } = setup();
-    const results = await Promise.all(Array.from({ length: 1000 }, () => client.getWebchatConfiguration('demo-client')));
+    const results = await Promise.all(
+      Array.from({ length: 1000 }, () => client.getWebchatConfiguration('demo-client')),
+    );
     expect(results.every((r) => r.id === 'demo-client')).toBe(true);
     expect(sim.counters.tokenRequests).toBe(1);
     expect(sim.counters.apiRequests).toBe(1001);
@@ -148,7 +156,11 @@ describe('error mapping', () => {
   it('429 carries Retry-After', async () => {
     const { sim, client } = setup();
     sim.faults.set({ rateLimitRate: 1, retryAfterSeconds: 7, match: /^\/api\/calls\// });
-    expect(await upstreamFailure(client.listCalls())).toMatchObject({ code: 'upstream_rate_limited', status: 429, retryAfterSeconds: 7 });
+    expect(await upstreamFailure(client.listCalls())).toMatchObject({
+      code: 'upstream_rate_limited',
+      status: 429,
+      retryAfterSeconds: 7,
+    });
   });
 
   it('500 is unavailable', async () => {
@@ -197,15 +209,29 @@ describe('conversations', () => {
     const practice = sim.seed.grantedPracticeId;
 
     const created = await client.createConversation({ practice, subject: 'Website chat' });
-    expect(created).toMatchObject({ practice, channel: 'webchat', status: 'open', mode: 'bot', subject: 'Website chat' });
+    expect(created).toMatchObject({
+      practice,
+      channel: 'webchat',
+      status: 'open',
+      mode: 'bot',
+      subject: 'Website chat',
+    });
     expect(created.message_stats.total).toBe(0);
     expect(created.message_stats.last_message_at).toBeNull();
     const id = created.id;
 
-    expect(await client.updateConversation(id, { subject: 'Appointment' })).toMatchObject({ id, subject: 'Appointment' });
+    expect(await client.updateConversation(id, { subject: 'Appointment' })).toMatchObject({
+      id,
+      subject: 'Appointment',
+    });
 
     const sent = await client.sendMessage(id, 'What are your opening hours?');
-    expect(sent).toMatchObject({ conversation: id, sequence: 1, sender: 'visitor', text: 'What are your opening hours?' });
+    expect(sent).toMatchObject({
+      conversation: id,
+      sequence: 1,
+      sender: 'visitor',
+      text: 'What are your opening hours?',
+    });
 
     const reply = await eventually(async () => {
       const { messages } = await client.listMessagesAfter(id, sent.sequence);
@@ -241,16 +267,23 @@ describe('conversations', () => {
     expect(found.results.map((c) => c.id)).toEqual([id]);
     const escalated = await collectAll(client.walkConversations({ statusIn: ['escalated'] }));
     expect(escalated.map((c) => c.id)).toEqual([id]);
-    expect((await collectAll(client.walkConversations({ pageSize: 1 }))).map((c) => c.id).sort()).toEqual([id, other.id].sort());
+    expect((await collectAll(client.walkConversations({ pageSize: 1 }))).map((c) => c.id).sort()).toEqual(
+      [id, other.id].sort(),
+    );
 
     expect(await client.resolve(id)).toMatchObject({ status: 'resolved' });
-    expect(await upstreamFailure(client.sendMessage(id, 'hello again'))).toMatchObject({ code: 'upstream_rejected', status: 400 });
+    expect(await upstreamFailure(client.sendMessage(id, 'hello again'))).toMatchObject({
+      code: 'upstream_rejected',
+      status: 400,
+    });
   });
 
   it('maps the contract errors: unknown id 404, other practice 403, bad body 400', async () => {
     const { sim, client } = setup();
     expect((await upstreamFailure(client.getConversation('cnv_missing'))).code).toBe('upstream_not_found');
-    expect((await upstreamFailure(client.createConversation({ practice: sim.seed.otherPracticeId }))).code).toBe('upstream_forbidden');
+    expect((await upstreamFailure(client.createConversation({ practice: sim.seed.otherPracticeId }))).code).toBe(
+      'upstream_forbidden',
+    );
     const { id } = await client.createConversation({ practice: sim.seed.grantedPracticeId });
     expect((await upstreamFailure(client.sendMessage(id, '   '))).code).toBe('upstream_rejected');
     expect(sim.counters.messagesReceived).toBe(0);

@@ -1,19 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../../src/relay/upstream/errors.ts';
 import { lifetimeSeconds, refreshAfterMs } from '../../../src/relay/upstream/lifetime.ts';
 import { createTokenManager } from '../../../src/relay/upstream/token-manager.ts';
 import { BASE, fakeUpstream, json, tokenBody, upstreamFailure } from './fake-upstream.ts';
 
 function clock(start = 1_000_000) {
   let t = start;
-  return { now: () => t, advance: (ms: number) => void (t += ms) };
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 function issuing(extra: Record<string, unknown> = {}) {
   let n = 0;
   return fakeUpstream(() => json(tokenBody(`tok-${++n}`, extra)));
 }
-
 
 describe('token manager', () => {
   it('sends the documented form-encoded password grant', async () => {
@@ -86,9 +89,7 @@ describe('token manager', () => {
 
   it('validates the token response: no access_token is a bad response', async () => {
     for (const body of [{ expires_in: 60 }, { access_token: '' }, { access_token: 42 }, 'not json']) {
-      const fake = fakeUpstream(() =>
-        typeof body === 'string' ? new Response(body, { status: 200 }) : json(body),
-      );
+      const fake = fakeUpstream(() => (typeof body === 'string' ? new Response(body, { status: 200 }) : json(body)));
       const tokens = createTokenManager({ baseUrl: BASE, username: 'u', password: 'p', fetch: fake.fetch });
       expect((await upstreamFailure(tokens.getToken())).code).toBe('upstream_bad_response');
     }
@@ -118,7 +119,13 @@ describe('token manager', () => {
     const c = clock();
     let accept = false;
     const fake = fakeUpstream(() => (accept ? json(tokenBody('good')) : json({ error: 'invalid_grant' }, 401)));
-    const tokens = createTokenManager({ baseUrl: BASE, username: 'u', password: 'wrong', fetch: fake.fetch, now: c.now });
+    const tokens = createTokenManager({
+      baseUrl: BASE,
+      username: 'u',
+      password: 'wrong',
+      fetch: fake.fetch,
+      now: c.now,
+    });
 
     const first = await upstreamFailure(tokens.getToken());
     expect(first.code).toBe('upstream_auth_failed');
@@ -198,7 +205,13 @@ describe('token manager', () => {
 
   it('maps a slow token endpoint to upstream_timeout', async () => {
     const fake = fakeUpstream(() => new Promise<Response>(() => {}));
-    const tokens = createTokenManager({ baseUrl: BASE, username: 'u', password: 'p', fetch: fake.fetch, timeoutMs: 30 });
+    const tokens = createTokenManager({
+      baseUrl: BASE,
+      username: 'u',
+      password: 'p',
+      fetch: fake.fetch,
+      timeoutMs: 30,
+    });
     expect((await upstreamFailure(tokens.getToken())).code).toBe('upstream_timeout');
   });
 });

@@ -10,19 +10,30 @@ function recorder() {
 
 function ids() {
   let next = 0;
-  return () => `cid-${(next += 1)}`;
+  return () => {
+    next += 1;
+    return `cid-${next}`;
+  };
 }
 
 describe('createAnalytics', () => {
-  it.each([null, '', 'UA-12345678-1', 'AW-123456789', 'GT-ABCD1234', 'DC-ABCD1234', 'G-', 'g-abcd1234', ' G-ABCD1234', 'G-ABCD1234&x=1'])(
-    'sends nothing with the tag id %j',
-    (tag) => {
-      const { sent, send } = recorder();
-      const analytics = createAnalytics(tag, 'https://smile.example', send, ids());
-      for (const event of EVENTS) analytics.track(event);
-      expect(sent).toEqual([]);
-    },
-  );
+  it.each([
+    null,
+    '',
+    'UA-12345678-1',
+    'AW-123456789',
+    'GT-ABCD1234',
+    'DC-ABCD1234',
+    'G-',
+    'g-abcd1234',
+    ' G-ABCD1234',
+    'G-ABCD1234&x=1',
+  ])('sends nothing with the tag id %j', (tag) => {
+    const { sent, send } = recorder();
+    const analytics = createAnalytics(tag, 'https://smile.example', send, ids());
+    for (const event of EVENTS) analytics.track(event);
+    expect(sent).toEqual([]);
+  });
 
   it('sends nothing when the page origin is not an http(s) URL', () => {
     const { sent, send } = recorder();
@@ -55,9 +66,12 @@ describe('createAnalytics', () => {
 
   it('keeps only the origin of the page, even from a full URL', () => {
     const { sent, send } = recorder();
-    createAnalytics('G-ABCD1234', 'https://User:pw@Smile.Example:8443/new-patients/root-canal?name=Ann#book', send, ids()).track(
-      'chat_opened',
-    );
+    createAnalytics(
+      'G-ABCD1234',
+      'https://User:pw@Smile.Example:8443/new-patients/root-canal?name=Ann#book',
+      send,
+      ids(),
+    ).track('chat_opened');
     const raw = sent[0] ?? '';
     expect(new URL(raw).searchParams.get('dl')).toBe('https://smile.example:8443');
     for (const leak of ['root-canal', 'Ann', 'book', 'pw', 'User']) expect(raw).not.toContain(leak);
@@ -74,9 +88,14 @@ describe('createAnalytics', () => {
   });
 
   it('never throws when sending fails', () => {
-    const analytics = createAnalytics('G-ABCD1234', 'https://smile.example', () => {
-      throw new TypeError('beacon refused');
-    }, ids());
+    const analytics = createAnalytics(
+      'G-ABCD1234',
+      'https://smile.example',
+      () => {
+        throw new TypeError('beacon refused');
+      },
+      ids(),
+    );
     expect(() => analytics.track('chat_ended')).not.toThrow();
   });
 });

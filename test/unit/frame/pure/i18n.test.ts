@@ -6,11 +6,13 @@ import { STRINGS } from '../strings.ts';
 const FSI = '\u2068';
 const PDI = '\u2069';
 
-describe('the panel\'s words, built from a catalog', () => {
+describe("the panel's words, built from a catalog", () => {
   it('fills in the arguments', () => {
     expect(STRINGS.en.panelLabel('Molar Mo')).toBe('Chat with Molar Mo');
     expect(STRINGS.en.typing('Molar Mo')).toBe('Molar Mo is typing…');
-    expect(STRINGS.en.emergencyNotice()).toBe('Not for emergencies. In an emergency, call 911 or go to the nearest emergency room.');
+    expect(STRINGS.en.emergencyNotice()).toBe(
+      'Not for emergencies. In an emergency, call 911 or go to the nearest emergency room.',
+    );
     expect(STRINGS.en.emergencyNotice('112')).toContain('call 112 or');
     expect(STRINGS.es.emergencyNotice()).toContain('911');
     expect(STRINGS.en.agentLabel('Dana')).toBe('Dana (team member)');
@@ -66,12 +68,14 @@ describe('formatTime', () => {
   const iso = '2026-11-22T10:30:00Z';
 
   it.each(LOCALE_TAGS)('formats hours and minutes with Intl in %s', (tag) => {
-    const expected = new Intl.DateTimeFormat(localeInfo(tag).intl, { hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
+    const expected = new Intl.DateTimeFormat(localeInfo(tag).intl, { hour: 'numeric', minute: '2-digit' }).format(
+      new Date(iso),
+    );
     expect(formatTime(iso, tag)).toBe(expected);
     expect(formatTime(iso, tag)).not.toContain('2026');
   });
 
-  it('writes English times with AM/PM and Haitian ones with Haiti\'s 24-hour clock', () => {
+  it("writes English times with AM/PM and Haitian ones with Haiti's 24-hour clock", () => {
     expect(formatTime(iso, 'en')).toMatch(/^\d{1,2}:\d{2}\s?[AP]M$/);
     expect(formatTime(iso, 'ht')).toMatch(/^\d{2}:\d{2}$/);
   });

@@ -111,7 +111,10 @@ describe('splitLinks', () => {
       'é',
       '😀',
     );
-    const messages = fc.oneof(fc.string({ unit: 'grapheme' }), fc.array(fc.oneof(pieces, fc.string()), { maxLength: 12 }).map((parts) => parts.join('')));
+    const messages = fc.oneof(
+      fc.string({ unit: 'grapheme' }),
+      fc.array(fc.oneof(pieces, fc.string()), { maxLength: 12 }).map((parts) => parts.join('')),
+    );
     fc.assert(
       fc.property(messages, (message) => {
         const segments = splitLinks(message);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { POLL_FAST_MS, POLL_IDLE_MS, POLL_SLOW_MS, nextPollDelayMs, type PollContext } from '../../../../src/frame/model/poll-cadence.ts';
+import {
+  POLL_FAST_MS,
+  POLL_IDLE_MS,
+  POLL_SLOW_MS,
+  nextPollDelayMs,
+  type PollContext,
+} from '../../../../src/frame/model/poll-cadence.ts';
 
 const open: PollContext = { msSinceVisitorSent: null, panelOpen: true, tabHidden: false, awaitingReply: false };
 
@@ -15,7 +21,9 @@ describe('nextPollDelayMs', () => {
 
   it('polls slowly while the panel is closed', () => {
     expect(nextPollDelayMs({ ...open, panelOpen: false })).toBe(POLL_SLOW_MS);
-    expect(nextPollDelayMs({ ...open, panelOpen: false, awaitingReply: true, msSinceVisitorSent: 10 })).toBe(POLL_SLOW_MS);
+    expect(nextPollDelayMs({ ...open, panelOpen: false, awaitingReply: true, msSinceVisitorSent: 10 })).toBe(
+      POLL_SLOW_MS,
+    );
   });
 
   it('polls fast while a reply is awaited', () => {

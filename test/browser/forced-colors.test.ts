@@ -1,0 +1,67 @@
+// Forced colours (Windows High Contrast and the like) replace every colour with the system's and drop backgrounds, so
+// an edge drawn only by a background disappears: the panel against the page, the Send button, the message and greeting
+// bubbles, the sensitive-data warning. Each must still have a visible border. Chromium's emulation of
+// `forced-colors: active`; Firefox and WebKit offer none to a test.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
+import { startProduct } from '../support/product.ts';
+import { smileDentalPage } from '../support/host-page.ts';
+
+let browser: Browser;
+let product: Awaited<ReturnType<typeof startProduct>>;
+let host: HostPageServer;
+
+beforeAll(async () => {
+  [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  host = await serveHostPages({ '/': () => ({ body: smileDentalPage(product.relayUrl) }) });
+});
+afterAll(async () => {
+  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+});
+
+async function openPanel(page: Page): Promise<Frame> {
+  await page.goto(`http://www.smile-dental.test:${host.port}/`);
+  await page.locator('practice-chat button').click();
+  const frameElement = page.locator('practice-chat iframe');
+  await expect.poll(() => frameElement.isVisible()).toBe(true);
+  const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
+  await frame.locator('textarea').waitFor();
+  return frame;
+}
+
+/** Each selector's first element's top border as drawn: `width style`, or `missing` when nothing matches. */
+const borders = (frame: Frame, selectors: string[]) =>
+  frame.evaluate(
+    (list) =>
+      Object.fromEntries(
+        list.map((selector) => {
+          const element = document.querySelector(selector);
+          if (!element) return [selector, 'missing'];
+          const style = getComputedStyle(element);
+          return [selector, `${style.borderTopWidth} ${style.borderTopStyle}`];
+        }),
+      ),
+    selectors,
+  );
+
+describe('forced colours in real Chromium', () => {
+  it('the panel, the Send button, the bubbles and the sensitive-data warning keep a visible edge', async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.emulateMedia({ forcedColors: 'active' });
+      const frame = await openPanel(page);
+      await frame.locator('textarea').fill('my card is 4111 1111 1111 1111');
+      await frame.locator('textarea').press('Enter');
+      await frame.locator('[role="alertdialog"]').waitFor();
+      const selectors = ['.panel', 'button.primary', '.messages .bubble', '[role="alertdialog"]'];
+      const drawn = await borders(frame, selectors);
+      expect(drawn).toEqual(Object.fromEntries(selectors.map((selector) => [selector, '1px solid'])));
+      await frame.getByRole('button', { name: 'Send anyway' }).click();
+      await frame.locator('.message.visitor .text').waitFor();
+      expect(await borders(frame, ['.message.visitor .text'])).toEqual({ '.message.visitor .text': '1px solid' });
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,247 @@
+// A real screen reader through a whole conversation: Orca (GNOME's screen reader, over AT-SPI) with Chromium under
+// Xvfb on a practice page with the relay on another site, the product built as shipped (dist/). It writes what Orca
+// spoke, read from its debug log's SPEECH OUTPUT lines, to docs/screen-reader/orca-<locale>.txt.
+// `npm run test:screen-reader` (builds first). Not part of `npm test`: it needs Orca, Xvfb, D-Bus and AT-SPI, and
+// speech is timed by Orca, not by the page (see docs/accessibility.md).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Frame, type Page } from 'playwright-core';
+import { CHROMIUM_PATH, PLAYWRIGHT_DISABLED_FEATURES, serveHostPages } from '../browser/harness.ts';
+import { startProduct } from '../support/product.ts';
+import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
+
+const OUT_DIR = fileURLToPath(new URL('../../docs/screen-reader/', import.meta.url));
+const DISPLAY = ':77';
+const LOCALES = process.argv.slice(2).length ? (process.argv.slice(2) as ('en' | 'ar')[]) : (['en', 'ar'] as const);
+const MESSAGES = {
+  en: { question: 'What are your opening hours?', lost: 'Is this sent?', card: 'My card is 4111 1111 1111 1111' },
+  ar: { question: 'ما مواعيد العمل لديكم؟', lost: 'هل أُرسلت؟', card: 'رقم بطاقتي 4111 1111 1111 1111' },
+};
+
+const which = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+const missing = ['orca', 'Xvfb', 'dbus-launch', CHROMIUM_PATH].filter((tool) => !which(tool));
+if (!existsSync('/usr/libexec/at-spi-bus-launcher')) missing.push('/usr/libexec/at-spi-bus-launcher (at-spi2-core)');
+if (missing.length) {
+  console.error(
+    `test:screen-reader needs ${missing.join(', ')}.\nOn Debian, as root: apt-get install -y --no-install-recommends orca at-spi2-core dbus-x11 xvfb`,
+  );
+  process.exit(2);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const children: ChildProcess[] = [];
+function start(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr?.resume();
+  children.push(child);
+  return child;
+}
+function stopAll() {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
+}
+process.on('exit', stopAll);
+
+async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+/**
+ * What Orca spoke, in order, from its debug log: one line per utterance ("hh:mm:ss.micro - SPEECH OUTPUT: 'text'",
+ * sometimes followed by the voice's settings). Orca logs what it hands to the speech server whether or not one runs
+ * (Xvfb has no sound card and none is started): the words, not the audio.
+ */
+function spokenLines(log: string): { at: number; text: string }[] {
+  return [...log.matchAll(/^(\d\d):(\d\d):(\d\d\.\d+) - SPEECH OUTPUT: '(.*)'(?:\{.*\})?$/gm)]
+    .map(([, hours, minutes, seconds, text]) => ({
+      at: Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds),
+      text: text!,
+    }))
+    .filter((line) => line.text.trim() !== '');
+}
+/** Now as Orca stamps its log lines: seconds since local midnight. */
+function secondsOfDay(): number {
+  const now = new Date();
+  return now.getHours() * 3600 + now.getMinutes() * 60 + now.getSeconds() + now.getMilliseconds() / 1000;
+}
+
+/** Ends a process and waits for it to exit (Orca writes the end of its debug log as it exits). */
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) child.kill('SIGKILL');
+}
+
+async function runLocale(locale: 'en' | 'ar') {
+  const strings = CATALOGS[locale];
+  const scratch = mkdtempSync(join(tmpdir(), 'orca-run-'));
+  const debugFile = join(scratch, 'orca-debug.out');
+  const baseEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    DISPLAY,
+    HOME: scratch,
+    XDG_RUNTIME_DIR: scratch,
+    XDG_CONFIG_HOME: join(scratch, 'config'),
+  };
+
+  start('Xvfb', [DISPLAY, '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], baseEnv);
+  await waitFor(() => existsSync(`/tmp/.X11-unix/X${DISPLAY.slice(1)}`), 'Xvfb');
+  const dbus = spawnSync('dbus-launch', ['--sh-syntax'], { env: baseEnv, encoding: 'utf8' }).stdout;
+  const address = /DBUS_SESSION_BUS_ADDRESS='([^']+)'/.exec(dbus)?.[1];
+  const dbusPid = Number(/DBUS_SESSION_BUS_PID=(\d+)/.exec(dbus)?.[1]);
+  if (!address) throw new Error(`dbus-launch gave no session bus: ${dbus}`);
+  process.once('exit', () => void (dbusPid && process.kill(dbusPid, 'SIGTERM')));
+  const env = { ...baseEnv, DBUS_SESSION_BUS_ADDRESS: address, ACCESSIBILITY_ENABLED: '1', NO_AT_BRIDGE: '0' };
+  start('/usr/libexec/at-spi-bus-launcher', ['--launch-immediately'], env);
+  await sleep(1000);
+  spawnSync(
+    'dbus-send',
+    [
+      '--session',
+      '--dest=org.a11y.Bus',
+      '/org/a11y/bus',
+      'org.freedesktop.DBus.Properties.Set',
+      'string:org.a11y.Status',
+      'string:IsEnabled',
+      'variant:boolean:true',
+    ],
+    { env },
+  );
+  mkdirSync(join(scratch, 'orca-prefs'), { recursive: true });
+  const orca = start(
+    'orca',
+    ['--replace', '--user-prefs', join(scratch, 'orca-prefs'), '--debug-file', debugFile],
+    env,
+  );
+  await waitFor(
+    () => existsSync(debugFile) && readFileSync(debugFile, 'utf8').length > 10_000,
+    'Orca to start',
+    30_000,
+  );
+  await sleep(3000);
+
+  const product = await startProduct({ relayHost: 'chat.vendor-relay.test' });
+  const relay = `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
+  const host = await serveHostPages({
+    '/': () => ({
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1><a href="/services">Our services</a></main>
+<script async src="${relay}/loader.js" data-client-id="smile-dental" data-locale="${locale}"></script></body></html>`,
+    }),
+  });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: false,
+    env,
+    ignoreDefaultArgs: [`--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.join(',')}`],
+    args: [
+      '--no-sandbox',
+      '--force-renderer-accessibility',
+      '--no-first-run',
+      '--host-resolver-rules=MAP *.test 127.0.0.1',
+      `--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.filter((name) => name !== 'ThirdPartyStoragePartitioning').join(',')}`,
+    ],
+  });
+  const marks: { at: number; label: string }[] = [];
+  /** Marks a step in the transcript by its time, so the transcript shows what each action made Orca say. */
+  const step = (label: string) => marks.push({ at: secondsOfDay(), label });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page: Page = await context.newPage();
+    step('open the practice page');
+    await page.goto(`http://www.smile-dental.test:${host.port}/`);
+    // There is no window manager under Xvfb: Chromium's window is made active as a patient's focused browser is,
+    // or Orca takes the page for an inactive tab and ignores its live regions ("Live region source is not in
+    // active tab" in its log).
+    await page.bringToFront();
+    await page.locator('practice-chat button').waitFor();
+    await sleep(3000);
+    step('open the chat (click the launcher)');
+    await page.locator('practice-chat button').click();
+    const frame: Frame = (await (await page.locator('practice-chat iframe').elementHandle())!.contentFrame())!;
+    await frame.locator('textarea').waitFor();
+    await sleep(5000);
+    step(`type and send "${MESSAGES[locale].question}"`);
+    await frame.locator('textarea').pressSequentially(MESSAGES[locale].question);
+    await sleep(1000);
+    step('press Enter; the bot replies');
+    await frame.locator('textarea').press('Enter');
+    await frame.locator('.message.bot').first().waitFor({ timeout: 10_000 });
+    await sleep(6000);
+    step(`click ${strings.talkToPerson}; a team member joins and replies`);
+    await frame.locator('button', { hasText: strings.talkToPerson }).click();
+    await frame.locator('.message.agent').first().waitFor({ timeout: 15_000 });
+    await sleep(8000);
+    step(`send "${MESSAGES[locale].lost}" while every send fails upstream`);
+    product.simulator.faults.set({ errorRate: 1, match: /messages\/$/ });
+    await frame.locator('textarea').pressSequentially(MESSAGES[locale].lost);
+    await frame.locator('textarea').press('Enter');
+    await frame.locator('.message.visitor', { hasText: strings.failed }).waitFor({ timeout: 60_000 });
+    await sleep(6000);
+    product.simulator.faults.reset();
+    step(`type a card number and press Enter: the sensitive-data warning`);
+    await frame.locator('textarea').pressSequentially(MESSAGES[locale].card);
+    await sleep(1000);
+    await frame.locator('textarea').press('Enter');
+    await sleep(6000);
+    step('Escape: the warning closes, the text stays in the composer');
+    await page.keyboard.press('Escape');
+    await sleep(4000);
+    step(`click ${strings.endChat}`);
+    await frame.locator('button', { hasText: strings.endChat }).click();
+    await sleep(8000);
+    step('end of run');
+  } finally {
+    await browser.close();
+    await Promise.allSettled([product.close(), host.close()]);
+    await stop(orca);
+    stopAll();
+  }
+  const log = readFileSync(debugFile, 'utf8');
+  const lines = spokenLines(log);
+  const version = spawnSync('orca', ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const chromiumVersion = spawnSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const out: string[] = [
+    `# What Orca spoke (its debug log's SPEECH OUTPUT lines), ${new Date().toISOString().slice(0, 10)}, locale ${locale}`,
+    `# ${version}; ${chromiumVersion} with --force-renderer-accessibility; Xvfb, AT-SPI; npm run test:screen-reader`,
+    '# Lines starting ">>" are the script\'s actions; the lines after each are what Orca said next.',
+    '',
+  ];
+  const events = [...marks.map((mark) => ({ at: mark.at, text: `>> ${mark.label}` })), ...lines].sort(
+    (a, b) => a.at - b.at,
+  );
+  out.push(...events.map((event) => event.text));
+  mkdirSync(OUT_DIR, { recursive: true });
+  writeFileSync(join(OUT_DIR, `orca-${locale}.txt`), `${out.join('\n')}\n`);
+  if (process.env.KEEP_ORCA_LOG) console.log(`Orca's whole debug log: ${debugFile}`);
+  else {
+    // D-Bus may have started the document portal, whose mount under the scratch directory outlives it briefly.
+    try {
+      rmSync(scratch, { recursive: true, force: true });
+    } catch {
+      console.warn(`left ${scratch} (a mount still in use)`);
+    }
+  }
+  console.log(`orca-${locale}.txt: ${lines.length} utterances`);
+  // The run fails where Orca did not say each status announcement exactly once, or dropped live regions because it
+  // took the page for a background tab (a run to repeat: see docs/accessibility.md).
+  const problems: string[] = [];
+  if (log.includes('Live region source is not in active tab'))
+    problems.push('Orca took the page for an inactive tab and ignored live regions');
+  for (const phrase of [strings.escalated, strings.retrying, `${strings.failed} ${strings.retry}`, strings.ended]) {
+    const times = lines.filter((line) => line.text === phrase).length;
+    if (times !== 1) problems.push(`"${phrase}" spoken ${times} times`);
+  }
+  if (problems.length) {
+    console.error(`orca-${locale}: ${problems.join('; ')}`);
+    process.exitCode = 1;
+  }
+}
+
+for (const locale of LOCALES) await runLocale(locale);

@@ -1,0 +1,17 @@
+// The frame tells whether it covers the page from its own size: the numbers must be the loader's corner panel's.
+import { describe, expect, it } from 'vitest';
+import { CORNER_PANEL_MAX_HEIGHT, CORNER_PANEL_WIDTH } from '../../../src/frame/covers-page.ts';
+import { launcherCss } from '../../../src/loader/launcher-styles.ts';
+
+describe('the corner panel the frame recognises', () => {
+  it('has the width and the greatest height the loader draws it with', () => {
+    const css = launcherCss({
+      background: '#123456',
+      color: '#ffffff',
+      opacity: 1,
+      locale: 'en',
+      dir: 'ltr',
+    } as Parameters<typeof launcherCss>[0]);
+    expect(css).toContain(`width:${CORNER_PANEL_WIDTH}px;height:min(${CORNER_PANEL_MAX_HEIGHT}px,`);
+  });
+});

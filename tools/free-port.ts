@@ -1,0 +1,11 @@
+// A loopback port that was free a moment ago, for a server whose address must be known before it starts (a relay
+// named in PUBLIC_ORIGIN, a redis-server restarted on the same port). The server takes it at once; loopback only.
+import { createServer, type AddressInfo } from 'node:net';
+
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
