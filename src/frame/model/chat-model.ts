@@ -64,8 +64,10 @@ export function createChatModel(deps: ChatModelDependencies) {
   async function ensureConversation(): Promise<string> {
     if (handle !== null) return handle;
     // One conversation however many messages are sent before it exists.
-    creating ??= transport
-      .createConversation(deps.clientId, (createKey ??= deps.newKey()))
+    if (creating) return creating;
+    createKey ??= deps.newKey();
+    creating = transport
+      .createConversation(deps.clientId, createKey)
       .then((created) => {
         createKey = null;
         handle = created.conversation;
@@ -115,8 +117,14 @@ export function createChatModel(deps: ChatModelDependencies) {
         awaitingReply.value = false;
         if (!announce) return;
         announcement.value = replies.at(-1)!;
-        if (!panelOpen.value) deps.onUnread((unread.value += replies.length));
-        if (tabHidden.value) deps.onAlert((hiddenReplies += replies.length));
+        if (!panelOpen.value) {
+          unread.value += replies.length;
+          deps.onUnread(unread.value);
+        }
+        if (tabHidden.value) {
+          hiddenReplies += replies.length;
+          deps.onAlert(hiddenReplies);
+        }
       }
     });
   }
@@ -208,7 +216,10 @@ export function createChatModel(deps: ChatModelDependencies) {
     setTabHidden(hidden: boolean) {
       tabHidden.value = hidden;
       if (hidden) return follower.schedulePoll();
-      if (hiddenReplies) deps.onAlert((hiddenReplies = 0));
+      if (hiddenReplies) {
+        hiddenReplies = 0;
+        deps.onAlert(0);
+      }
       follower.catchUp();
     },
 

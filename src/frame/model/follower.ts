@@ -94,7 +94,8 @@ export function createFollower(deps: FollowerDependencies) {
     const handle = deps.conversation();
     if (disposed || handle === null) return;
     clearTimer(pollTimer);
-    const id = (openStream = ++streamsOpened);
+    const id = ++streamsOpened;
+    openStream = id;
     // No byte for this long, not even a heartbeat: a proxy holds the stream back, or the connection is dead.
     const restartSilenceTimer = () => {
       clearTimer(silenceTimer);
