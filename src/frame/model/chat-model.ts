@@ -41,7 +41,6 @@ export function createChatModel(deps: ChatModelDependencies) {
 
   const follower = createFollower({
     ...deps,
-    conversation: () => handle,
     pollContext: () => ({
       msSinceVisitorSent: lastSentAt === null ? null : now() - lastSentAt,
       panelOpen: panelOpen.value,
@@ -74,7 +73,7 @@ export function createChatModel(deps: ChatModelDependencies) {
         handles.save({ handle, expiresAt: Date.parse(created.expires_at) });
         if (phase.value === 'new' || phase.value === 'ended') phase.value = 'open';
         // Listening before the first message goes out, so that the relay reads quickly for its reply.
-        follower.keepFollowing();
+        follower.follow(handle);
         return handle;
       })
       .finally(() => {
@@ -154,7 +153,7 @@ export function createChatModel(deps: ChatModelDependencies) {
       if (stored === null) return;
       handle = stored.handle;
       phase.value = 'open';
-      follower.catchUp(false);
+      follower.follow(handle, true);
     },
 
     send(text: string) {
@@ -220,7 +219,7 @@ export function createChatModel(deps: ChatModelDependencies) {
         hiddenReplies = 0;
         deps.onAlert(0);
       }
-      follower.catchUp();
+      void follower.catchUp();
     },
 
     /** The page is back from the back-forward cache, or the network is: the stream may be dead, read and reopen. */

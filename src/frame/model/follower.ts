@@ -1,6 +1,6 @@
-// Hears what happens in the conversation: by the relay's live stream, one per panel, opened once a conversation exists
-// and kept open while the panel is closed or the tab hidden; after any gap it reads what it missed once. Where
-// streaming does not work (a proxy that buffers, repeated failures, a refusal) it polls, at the cadence of
+// Hears what happens in one conversation at a time: by the relay's live stream, one per panel, opened once there is a
+// conversation and kept open while the panel is closed or the tab hidden; after any gap it reads what it missed once.
+// Where streaming does not work (a proxy that buffers, repeated failures, a refusal) it polls, at the cadence of
 // poll-cadence.ts, and tries the stream again later. What it hears goes to whoever composes it.
 import { batch } from '@preact/signals';
 import { STREAM_SILENCE_LIMIT_MS, type ConversationStatus, type WireMessage } from '../../shared/wire.ts';
@@ -15,8 +15,6 @@ export const STREAM_ATTEMPTS = 3;
 
 export interface FollowerDependencies {
   transport: Pick<Transport, 'messagesAfter' | 'events'>;
-  /** The conversation's handle, or null while there is none to follow. */
-  conversation: () => string | null;
   /** What decides how often to poll, as it stands now. */
   pollContext: () => PollContext;
   /** Messages from the relay; `announce` is false for history (a resumed conversation). */
@@ -33,6 +31,8 @@ export type Follower = ReturnType<typeof createFollower>;
 
 export function createFollower(deps: FollowerDependencies) {
   const { transport, setTimer, clearTimer } = deps;
+  /** The handle of the conversation followed; null while there is none. */
+  let handle: string | null = null;
   /** The sequence of the last message heard: reads and streams start after it. */
   let cursor = 0;
   /** Whether to follow by the live stream; false while polling instead. */
@@ -48,11 +48,6 @@ export function createFollower(deps: FollowerDependencies) {
   let pollTimer: unknown = null;
   let disposed = false;
 
-  function receive(messages: readonly WireMessage[], announce: boolean): void {
-    cursor = Math.max(cursor, ...messages.map((message) => message.sequence));
-    deps.onMessages(messages, announce);
-  }
-
   function closeStream() {
     openStream = 0;
     stopStream();
@@ -63,14 +58,6 @@ export function createFollower(deps: FollowerDependencies) {
   function keepFollowing() {
     if (!live) schedulePoll();
     else if (!openStream) listen();
-  }
-
-  /**
-   * Reads what was missed once, then follows (a new stream if none is open); `announce` is false for a resumed
-   * conversation's history.
-   */
-  function catchUp(announce = true) {
-    void read(announce);
   }
 
   function fallBackToPolling(retryAfterMs = 0) {
@@ -91,8 +78,7 @@ export function createFollower(deps: FollowerDependencies) {
   function listen() {
     closeStream();
     clearTimer(streamRetryTimer);
-    const handle = deps.conversation();
-    if (disposed || handle === null) return;
+    if (handle === null) return;
     clearTimer(pollTimer);
     const id = ++streamsOpened;
     openStream = id;
@@ -106,7 +92,10 @@ export function createFollower(deps: FollowerDependencies) {
       if (id !== openStream) return;
       restartSilenceTimer();
       if (event.type === 'message' || event.type === 'status') streamFailures = 0;
-      if (event.type === 'message') receive([event.data], true);
+      if (event.type === 'message') {
+        cursor = Math.max(cursor, event.data.sequence);
+        deps.onMessages([event.data], true);
+      }
       if (event.type === 'status') deps.onStatus(event.data.status, event.data.status_as_of);
       if (event.type === 'reconnect' || event.type === 'error') closeStream();
       if (event.type === 'reconnect') catchUp();
@@ -121,27 +110,31 @@ export function createFollower(deps: FollowerDependencies) {
 
   function schedulePoll(delay?: number | null) {
     clearTimer(pollTimer);
-    if (disposed || deps.conversation() === null || openStream) return;
+    if (handle === null || openStream) return;
     delay ??= nextPollDelayMs(deps.pollContext());
     if (delay !== null) pollTimer = setTimer(catchUp, delay);
   }
 
-  async function read(announce: boolean): Promise<void> {
-    const handle = deps.conversation();
-    if (disposed || handle === null) return;
+  /**
+   * Reads what was missed once, then keeps following (a new stream if none is open); `announce` is false for a
+   * resumed conversation's history.
+   */
+  async function catchUp(announce = true): Promise<void> {
+    const asked = handle;
+    if (asked === null) return;
     try {
-      const answer = await transport.messagesAfter(handle, cursor);
-      if (handle !== deps.conversation()) return;
+      const answer = await transport.messagesAfter(asked, cursor);
+      if (asked !== handle) return;
       pollFailures = 0;
       batch(() => {
-        cursor = Math.max(cursor, answer.cursor);
-        receive(answer.messages, announce);
+        cursor = Math.max(cursor, answer.cursor, ...answer.messages.map((message) => message.sequence));
+        deps.onMessages(answer.messages, announce);
         deps.onStatus(answer.status, answer.status_as_of);
       });
       keepFollowing();
     } catch (error) {
       // An answer about a conversation the panel has already left (ended, or replaced after expiry) changes nothing.
-      if (handle !== deps.conversation() || deps.endsConversation(error)) return;
+      if (asked !== handle || deps.endsConversation(error)) return;
       pollFailures += 1;
       const retryAfter = error instanceof TransportError ? error.retryAfterMs : undefined;
       schedulePoll(retryDelayMs(Math.min(pollFailures, 5), retryAfter, deps.random));
@@ -150,6 +143,7 @@ export function createFollower(deps: FollowerDependencies) {
 
   /** Stops following: no stream, no timers, nothing heard yet; the next conversation starts afresh. */
   function stop() {
+    handle = null;
     cursor = 0;
     clearTimer(pollTimer);
     closeStream();
@@ -159,7 +153,18 @@ export function createFollower(deps: FollowerDependencies) {
   }
 
   return {
-    keepFollowing,
+    /**
+     * Follows this conversation: at once by its stream (or polling), or, for one resumed, after reading its history
+     * unannounced.
+     */
+    follow(conversation: string, resumed?: boolean) {
+      if (disposed) return;
+      handle = conversation;
+      if (resumed) void catchUp(false);
+      else keepFollowing();
+    },
+
+    /** Reads what was missed (the tab is visible again), then keeps following. */
     catchUp,
     schedulePoll,
 
@@ -172,7 +177,7 @@ export function createFollower(deps: FollowerDependencies) {
     /** The stream may be dead (the page back from the back-forward cache, the network back): read, then reopen. */
     reconnect() {
       closeStream();
-      catchUp();
+      void catchUp();
     },
 
     stop,

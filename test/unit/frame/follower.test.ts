@@ -434,18 +434,16 @@ async function createTestFollower(options: { stream?: boolean } = {}) {
   const relay = createFakeRelay(options);
   const clock = createManualClock();
   const { conversation } = await relay.transport.createConversation('demo-client', 'create-1');
-  let handle: string | null = conversation;
   const heard: string[] = [];
   const follower = createFollower({
     transport: relay.transport,
-    conversation: () => handle,
     pollContext: () => ({ msSinceVisitorSent: null, panelOpen: true, tabHidden: false, awaitingReply: false }),
     onMessages: (messages, announce) =>
       heard.push(...messages.map((message) => `${message.text}${announce ? '' : ' (history)'}`)),
     onStatus: (status, statusAsOf) => heard.push(`${status} as of ${statusAsOf}`),
     endsConversation: (error) => {
       const ends = error instanceof TransportError && error.code === 'session_expired';
-      if (ends) handle = null;
+      if (ends) follower.stop();
       return ends;
     },
     random: () => 0.5,
@@ -459,7 +457,7 @@ async function createTestFollower(options: { stream?: boolean } = {}) {
 describe('the follower on its own', () => {
   it('follows by the stream, hears what it carries, and falls back to reading after the silence limit', async () => {
     const test = await createTestFollower({ stream: true });
-    test.follower.keepFollowing();
+    test.follower.follow(test.handle);
     const [stream] = test.relay.openStreams();
     stream!.deliver({ type: 'message', data: test.relay.reply(test.handle, 'by the stream') });
     stream!.deliver({ type: 'status', data: { status: 'escalated', status_as_of: 3 } });
@@ -472,7 +470,7 @@ describe('the follower on its own', () => {
   it('without a stream, reads history unannounced, then polls at the cadence its context gives', async () => {
     const test = await createTestFollower();
     test.relay.reply(test.handle, 'earlier');
-    test.follower.catchUp(false);
+    test.follower.follow(test.handle, true);
     await settle();
     expect(test.heard).toEqual(['earlier (history)', 'open as of 1']);
     expect(test.clock.pending()).toEqual([POLL_IDLE_MS]);
@@ -480,14 +478,14 @@ describe('the follower on its own', () => {
 
   it('a refusal ends following; stop() and dispose() leave no stream and no timer', async () => {
     const test = await createTestFollower({ stream: true });
-    test.follower.keepFollowing();
+    test.follower.follow(test.handle);
     test.relay.openStreams()[0]!.deliver({ type: 'error', data: new TransportError('session_expired') });
     expect(test.relay.openStreams()).toEqual([]);
     expect(test.clock.pending()).toEqual([]);
     const again = await createTestFollower({ stream: true });
-    again.follower.keepFollowing();
+    again.follower.follow(again.handle);
     again.follower.dispose();
-    again.follower.keepFollowing();
+    again.follower.follow(again.handle);
     expect(again.relay.openStreams()).toEqual([]);
     expect(again.clock.pending()).toEqual([]);
   });
