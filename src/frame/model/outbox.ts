@@ -39,9 +39,9 @@ export function createOutbox(deps: OutboxDependencies) {
   const { messages, setTimer, clearTimer } = deps;
   /** A message is waiting for an automatic retry: the panel says the connection is in trouble. */
   const connectionTrouble = signal(false);
-  /** The key of the message being delivered (in flight, or waiting for its retry), if any. */
-  const delivering = new Set<string>();
-  const retryTimers = new Set<unknown>();
+  /** The key of the message being delivered (in flight, or waiting for its retry), if any: one at a time. */
+  let delivering: string | null = null;
+  let retryTimer: unknown = null;
   let disposed = false;
 
   /**
@@ -49,32 +49,25 @@ export function createOutbox(deps: OutboxDependencies) {
    * overtaken by a later one: upstream gets the conversation in the order it was written.
    */
   function sendNextWaiting(): void {
-    if (delivering.size > 0 || disposed) return;
+    if (delivering !== null || disposed) return;
     const next = messages.value.find(
       (candidate) =>
         candidate.sender === 'visitor' && (candidate.delivery === 'sending' || candidate.delivery === 'retrying'),
     );
     if (next === undefined) return;
-    delivering.add(next.key);
+    delivering = next.key;
     void attemptDelivery(next.key, 1);
   }
 
   function finishDelivery(key: string): void {
-    delivering.delete(key);
+    // An attempt that outlived the conversation it was for does not release the one delivered now.
+    if (delivering === key) delivering = null;
     sendNextWaiting();
-  }
-
-  function retryLater(run: () => void, ms: number): void {
-    const id = setTimer(() => {
-      retryTimers.delete(id);
-      run();
-    }, ms);
-    retryTimers.add(id);
   }
 
   async function attemptDelivery(key: string, attempt: number): Promise<void> {
     const message = messages.value.find((candidate) => candidate.key === key);
-    if (disposed || !message || message.delivery === 'sent') return finishDelivery(key);
+    if (!message || message.delivery === 'sent') return finishDelivery(key);
     try {
       const handle = await deps.conversation();
       const sent = await deps.transport.sendMessage(handle, message.text, message.idempotencyKey ?? key);
@@ -85,6 +78,8 @@ export function createOutbox(deps: OutboxDependencies) {
       deps.onSent();
       finishDelivery(key);
     } catch (error) {
+      // The conversation was left (or the panel closed down) while this attempt was on its way: nothing to retry.
+      if (delivering !== key) return;
       const code = error instanceof TransportError ? error.code : 'network';
       if (code === 'session_expired' && attempt < MAX_AUTOMATIC_ATTEMPTS) {
         // The handle expired: this message starts a new conversation.
@@ -102,12 +97,21 @@ export function createOutbox(deps: OutboxDependencies) {
           connectionTrouble.value = true;
         });
         const retryAfter = error instanceof TransportError ? error.retryAfterMs : undefined;
-        retryLater(() => void attemptDelivery(key, attempt + 1), retryDelayMs(attempt, retryAfter, deps.random));
+        retryTimer = setTimer(
+          () => void attemptDelivery(key, attempt + 1),
+          retryDelayMs(attempt, retryAfter, deps.random),
+        );
         return;
       }
       messages.value = updateMessage(messages.value, key, { delivery: 'failed' });
       finishDelivery(key);
     }
+  }
+
+  function clear() {
+    delivering = null;
+    clearTimer(retryTimer);
+    connectionTrouble.value = false;
   }
 
   return {
@@ -139,15 +143,12 @@ export function createOutbox(deps: OutboxDependencies) {
       sendNextWaiting();
     },
 
-    /** The conversation was left: what was being delivered no longer holds the queue. */
-    clear() {
-      delivering.clear();
-    },
+    /** The conversation was left: what was being delivered is dropped, with its retry and its trouble notice. */
+    clear,
 
     dispose() {
       disposed = true;
-      retryTimers.forEach(clearTimer);
-      retryTimers.clear();
+      clear();
     },
   };
 }

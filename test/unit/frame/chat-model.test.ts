@@ -87,6 +87,34 @@ describe('escalation, ending and resuming', () => {
     expect(storage.length).toBe(0);
   });
 
+  it('end chat stops a send that was retrying: the trouble notice goes, and nothing is sent afterwards', async () => {
+    const { model, relay, clock } = createTestModel();
+    model.send('hello');
+    await settle();
+    relay.failures.push(new TransportError('upstream_unavailable'));
+    model.send('are you there?');
+    await settle();
+    expect(model.connectionTrouble.value).toBe(true);
+    model.endChat();
+    expect(model.connectionTrouble.value).toBe(false);
+    const sends = relay.calls.filter((call) => call.startsWith('send')).length;
+    await clock.advance(5 * 60_000);
+    expect(relay.calls.filter((call) => call.startsWith('send'))).toHaveLength(sends);
+    expect(model.connectionTrouble.value).toBe(false);
+  });
+
+  it('end chat while a send is on its way: its failure brings no trouble notice and no retry', async () => {
+    const { model, relay, clock } = createTestModel();
+    relay.failures.push(new TransportError('network'));
+    model.send('hello');
+    model.endChat();
+    await settle();
+    expect(model.connectionTrouble.value).toBe(false);
+    await clock.advance(5 * 60_000);
+    expect(relay.calls).toEqual(['create']);
+    expect(model.connectionTrouble.value).toBe(false);
+  });
+
   it('a conversation the relay no longer reads out (resolved past its grace period) shows as resolved and is forgotten', async () => {
     const storage = new MemoryStorage();
     const first = createTestModel({ storage });

@@ -188,6 +188,17 @@ describe('the outbox on its own', () => {
     expect(test.relay.visitorMessages('handle-2').map((message) => message.text)).toEqual(['second']);
   });
 
+  it('clear() drops the message being retried, its retry timer and the trouble notice', async () => {
+    const test = createTestOutbox();
+    test.relay.failures.push(new TransportError('network'));
+    test.outbox.send('hello');
+    await settle();
+    expect(test.outbox.connectionTrouble.value).toBe(true);
+    test.outbox.clear();
+    expect(test.outbox.connectionTrouble.value).toBe(false);
+    expect(test.clock.pending()).toEqual([]);
+  });
+
   it('dispose() stops its retries: nothing goes out afterwards', async () => {
     const test = createTestOutbox();
     test.relay.failures.push(new TransportError('network'));
