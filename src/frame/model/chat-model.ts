@@ -28,6 +28,13 @@ export function createChatModel(deps: ChatModelDependencies) {
   /** The latest bot or agent message, for the live region: announced once, never the history. */
   const announcement = signal<ChatMessage | null>(null);
   const typing = computed(() => awaitingReply.value && phase.value !== 'resolved' && phase.value !== 'ended');
+  /** Who answers since the hand-off: the last team member who wrote, '' before one has; null while the bot does. */
+  const agentName = computed(() => {
+    if (phase.value !== 'escalated') return null;
+    let name = '';
+    for (const message of messages.value) if (message.sender === 'agent') name = message.authorName;
+    return name;
+  });
 
   let handle: string | null = null;
   let creating: Promise<string> | null = null;
@@ -143,6 +150,7 @@ export function createChatModel(deps: ChatModelDependencies) {
     phase,
     panelOpen,
     typing,
+    agentName,
     connectionTrouble: outbox.connectionTrouble,
     announcement,
     unread,
