@@ -24,7 +24,6 @@ export function createChatModel(deps: ChatModelDependencies) {
   const panelOpen = signal(false);
   const tabHidden = signal(false);
   const awaitingReply = signal(false);
-  const unread = signal(0);
   /** The latest bot or agent message, for the live region: announced once, never the history. */
   const announcement = signal<ChatMessage | null>(null);
   const typing = computed(() => awaitingReply.value && phase.value !== 'resolved' && phase.value !== 'ended');
@@ -43,6 +42,8 @@ export function createChatModel(deps: ChatModelDependencies) {
   /** The `status_as_of` of the status shown: an answer carrying an older reading does not undo a newer one. */
   let statusAsOf = -1;
   let lastSentAt: number | null = null;
+  /** Replies nobody has seen yet, for the loader: while the panel was closed, and while the tab was hidden. */
+  let unread = 0;
   let hiddenReplies = 0;
   let typingTimer: unknown = null;
 
@@ -124,8 +125,8 @@ export function createChatModel(deps: ChatModelDependencies) {
         if (!announce) return;
         announcement.value = replies.at(-1)!;
         if (!panelOpen.value) {
-          unread.value += replies.length;
-          deps.onUnread(unread.value);
+          unread += replies.length;
+          deps.onUnread(unread);
         }
         if (tabHidden.value) {
           hiddenReplies += replies.length;
@@ -148,12 +149,10 @@ export function createChatModel(deps: ChatModelDependencies) {
   return {
     messages,
     phase,
-    panelOpen,
     typing,
     agentName,
     connectionTrouble: outbox.connectionTrouble,
     announcement,
-    unread,
 
     /** Picks up the conversation this browser tab had, if its handle is still good: history comes from the relay. */
     resume() {
@@ -214,7 +213,7 @@ export function createChatModel(deps: ChatModelDependencies) {
       panelOpen.value = open;
       if (open) {
         deps.analytics.track('chat_opened');
-        unread.value = 0;
+        unread = 0;
         deps.onUnread(0);
       }
       follower.schedulePoll();
@@ -235,7 +234,7 @@ export function createChatModel(deps: ChatModelDependencies) {
 
     dispose() {
       follower.dispose();
-      outbox.dispose();
+      outbox.clear();
       deps.clearTimer(typingTimer);
     },
   };

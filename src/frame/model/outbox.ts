@@ -42,14 +42,13 @@ export function createOutbox(deps: OutboxDependencies) {
   /** The key of the message being delivered (in flight, or waiting for its retry), if any: one at a time. */
   let delivering: string | null = null;
   let retryTimer: unknown = null;
-  let disposed = false;
 
   /**
    * Messages go out one at a time, in the order the visitor wrote them, so that a message waiting for a retry is never
    * overtaken by a later one: upstream gets the conversation in the order it was written.
    */
   function sendNextWaiting(): void {
-    if (delivering !== null || disposed) return;
+    if (delivering !== null) return;
     const next = messages.value.find(
       (candidate) =>
         candidate.sender === 'visitor' && (candidate.delivery === 'sending' || candidate.delivery === 'retrying'),
@@ -60,8 +59,9 @@ export function createOutbox(deps: OutboxDependencies) {
   }
 
   function finishDelivery(key: string): void {
-    // An attempt that outlived the conversation it was for does not release the one delivered now.
-    if (delivering === key) delivering = null;
+    // An attempt that outlived the conversation it was for (cleared meanwhile) neither releases nor starts another.
+    if (delivering !== key) return;
+    delivering = null;
     sendNextWaiting();
   }
 
@@ -70,7 +70,7 @@ export function createOutbox(deps: OutboxDependencies) {
     if (!message || message.delivery === 'sent') return finishDelivery(key);
     try {
       const handle = await deps.conversation();
-      const sent = await deps.transport.sendMessage(handle, message.text, message.idempotencyKey ?? key);
+      const sent = await deps.transport.sendMessage(handle, message.text, key);
       batch(() => {
         messages.value = confirmSent(messages.value, key, sent);
         connectionTrouble.value = false;
@@ -119,19 +119,17 @@ export function createOutbox(deps: OutboxDependencies) {
 
     /** Adds the visitor's message to the conversation, to go out after those written before it. */
     send(text: string) {
-      const { now, newKey } = deps;
       messages.value = [
         ...messages.value,
         {
-          key: newKey(),
+          key: deps.newKey(),
           id: null,
           sequence: null,
           sender: 'visitor',
           authorName: '',
           text,
-          createdAt: new Date(now()).toISOString(),
+          createdAt: new Date(deps.now()).toISOString(),
           delivery: 'sending',
-          idempotencyKey: newKey(),
         },
       ];
       sendNextWaiting();
@@ -143,12 +141,10 @@ export function createOutbox(deps: OutboxDependencies) {
       sendNextWaiting();
     },
 
-    /** The conversation was left: what was being delivered is dropped, with its retry and its trouble notice. */
+    /**
+     * The conversation was left, or the panel is disposed of: what was being delivered is dropped, with its retry and
+     * its trouble notice.
+     */
     clear,
-
-    dispose() {
-      disposed = true;
-      clear();
-    },
   };
 }

@@ -112,7 +112,7 @@ describe('the live stream', () => {
     test.model.send('hello');
     await settle();
     // Listening first, so that the relay reads quickly for the reply to the message that follows.
-    expect(test.relay.calls).toEqual(['create', 'stream 0', 'send key-2']);
+    expect(test.relay.calls).toEqual(['create', 'stream 0', 'send key-1']);
   });
 
   it('shows replies from the stream, announced once, and never polls while it works', async () => {
