@@ -263,7 +263,7 @@ export function createChatModel(deps: ChatModelDependencies) {
     }
   }
 
-  /** The conversation was left, or the panel is disposed of: what was being delivered goes, with its retry and notice. */
+  /** The conversation was left, or the panel is disposed of: the message being delivered, its retry and notice go. */
   function clearDelivery() {
     delivering = null;
     deps.clearTimer(retryTimer);

@@ -1,5 +1,6 @@
-// Sending, through the panel's model with a fake relay and a manual clock: the conversation opened by the first message, ordered delivery, automatic retries with one Idempotency-Key, Retry-After, and failures left for the
-// visitor's "Try again".
+// Sending, through the panel's model with a fake relay and a manual clock: the conversation opened by the first
+// message, ordered delivery, automatic retries with one Idempotency-Key, Retry-After, failures left for the visitor's
+// "Try again", and retries stopped by dispose().
 import { describe, expect, it } from 'vitest';
 import { TransportError } from '../../../src/frame/transport.ts';
 import { createTestModel, settle } from './fakes.ts';
