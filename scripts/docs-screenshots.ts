@@ -1,4 +1,4 @@
-// Regenerates the README's screenshots under docs/ from the built widget (run `npm run build` first):
+// Regenerates the docs' screenshots under docs/ from the built widget (run `npm run build` first):
 //   npx tsx scripts/docs-screenshots.ts
 // Real Chromium, the real relay and the simulator on free ports; nothing is sent anywhere else.
 import { chromium } from 'playwright-core';

@@ -6,6 +6,8 @@ import type { RelaySettings } from './settings.ts';
 import type { Logger } from './log.ts';
 import type { FetchLike, UpstreamClient } from './upstream/index.ts';
 import { ApiError, errorResponse } from './http/api-error.ts';
+import { apiErrorFromStorage } from './http/storage-errors.ts';
+import { StorageError } from './shared-state/storage-error.ts';
 import { createClientAddress } from './http/client-address.ts';
 import type { RelayEnv } from './http/env.ts';
 import { rateLimit } from './http/rate-limit.ts';
@@ -16,7 +18,8 @@ import { sameOrigin } from './http/same-origin.ts';
 import { createConfigurationService } from './configuration/configuration-service.ts';
 import { createHandleSealer } from './conversations/handles.ts';
 import { createStatusReadings } from './conversations/status-readings.ts';
-import { createMemoryStores, type RelayStores } from './shared-state/stores.ts';
+import { createMemoryStores, type RelayStores } from './stores.ts';
+import { createMemoryEventBus, type EventBus } from './live/event-bus.ts';
 import { configurationRoutes } from './routes/configuration.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { conversationLanguageRoutes } from './routes/conversation-language.ts';
@@ -37,7 +40,7 @@ import { createReadiness, type DependencyCheck } from './health/readiness.ts';
 import { createEventLoopDelaySampler } from './health/event-loop-delay.ts';
 import { readinessRoutes } from './routes/readiness.ts';
 import { noMetrics, type RelayMetrics } from './metrics/metrics.ts';
-import { countingRefusals } from './metrics/counting-refusals.ts';
+import { countingRefusals } from './protection/counting-refusals.ts';
 import { upstreamEventRoutes } from './routes/upstream-events.ts';
 import { UPSTREAM_EVENTS_PATH } from './upstream/contract.ts';
 
@@ -52,6 +55,8 @@ export interface RelayAppOptions {
   fetchLogo?: FetchLike;
   /** Idempotency records, retired handles and quotas; in memory unless given (serve.ts picks Redis for REDIS_URL). */
   stores?: RelayStores;
+  /** Carries "this conversation changed" between instances; in memory unless given, with the stores. */
+  events?: EventBus;
   now?: () => number;
   /** Further dependencies /readyz reports by name (never a reason for 503), each cut off after `dependencyTimeoutMs`. */
   dependencies?: Record<string, DependencyCheck>;
@@ -104,6 +109,7 @@ export function createRelayApp({
   fetchLogo,
   now = Date.now,
   stores = createMemoryStores(now),
+  events = createMemoryEventBus(),
   dependencies = {},
   dependencyTimeoutMs,
   eventLoopDelayMs = createEventLoopDelaySampler(),
@@ -226,13 +232,13 @@ export function createRelayApp({
     streams: live.streams,
     watches: live.watches,
     draining: lifecycle.draining(),
-    eventsLinked: stores.events.linked(),
+    eventsLinked: events.linked(),
   }));
   // A deploy never waits on a stream: each ends at once with a hint to reconnect (to another instance).
   lifecycle.onDrain(() => live.closeAll('shutdown'));
   // A service event reaches every instance (through Redis with REDIS_URL); the one watching the conversation reads it,
   // status included: the event may be a status change, which the reading kept here would hide.
-  stores.events.subscribe((conversationId) => {
+  events.subscribe((conversationId) => {
     statusReadings.forget(conversationId);
     live.serviceEvent(conversationId);
   });
@@ -242,7 +248,7 @@ export function createRelayApp({
       upstreamEventRoutes({
         secret: settings.upstreamEventsSecret,
         eventIds: stores.eventIds,
-        events: stores.events,
+        events,
         now,
         onEvent: metrics.upstreamEvent,
       }),
@@ -298,6 +304,8 @@ export function createRelayApp({
   );
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
+    // A store that could not be used: said as storage's failure, in the answer, the log's cause and the metrics.
+    if (error instanceof StorageError) return errorResponse(c, apiErrorFromStorage(error));
     // Only the error's class name: its message could quote request data.
     logger.warn(`unexpected ${error.name} while answering ${c.req.method} request ${c.get('requestId')}`);
     return errorResponse(c, new ApiError('internal'));

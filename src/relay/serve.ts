@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRelayApp, type RelayAppOptions } from './app.ts';
 import { createLifecycle } from './health/lifecycle.ts';
-import { createStores } from './shared-state/stores.ts';
+import { createSharedState } from './stores.ts';
 
 export interface DrainResult {
   /** true: every request in flight finished within the grace period; false: the rest were cut off at its end. */
@@ -48,10 +48,17 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
 export function startRelayServer(options: RelayAppOptions): Promise<RunningRelay> {
   const lifecycle = options.lifecycle ?? createLifecycle();
-  // Shared state (Redis for REDIS_URL) lives as long as this server; stores passed in belong to the caller.
-  const ownStores =
-    options.stores === undefined ? createStores(options.settings, options.logger, options.now, options.metrics) : null;
-  const app = createRelayApp({ ...options, lifecycle, stores: options.stores ?? ownStores! });
+  // Shared state (Redis for REDIS_URL) lives as long as this server; stores passed in (and their events) belong to the
+  // caller.
+  const ownState =
+    options.stores === undefined
+      ? createSharedState(options.settings, options.logger, options.now, options.metrics)
+      : null;
+  const app = createRelayApp({
+    ...options,
+    lifecycle,
+    ...(ownState === null ? {} : { stores: ownState.stores, events: ownState.events }),
+  });
   const { host, port } = options.settings;
   return new Promise((resolve, reject) => {
     const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = options.settings;
@@ -69,14 +76,14 @@ export function startRelayServer(options: RelayAppOptions): Promise<RunningRelay
         url: `http://${shownHost}:${info.port}`,
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => void (ownStores === null ? done() : ownStores.close().then(done, done)));
+            server.close(() => void (ownState === null ? done() : ownState.close().then(done, done)));
             // Keep-alive connections (a browser's polling) would otherwise hold the close open.
             if ('closeAllConnections' in server) server.closeAllConnections();
           }),
         drain: (graceMs = options.settings.shutdownGraceMs, drainOptions = {}) =>
           (stopping ??= drain(server as Server, lifecycle.startDraining, graceMs, drainOptions.onGraceOver).then(
             async (result) => {
-              if (ownStores !== null) await closeWithin(ownStores.close(), STORES_CLOSE_MS);
+              if (ownState !== null) await closeWithin(ownState.close(), STORES_CLOSE_MS);
               return result;
             },
           )),

@@ -1,7 +1,7 @@
 // What the loader needs to draw the launcher, computed once by the relay with the shared rules, so the loader ships
-// no contrast, clamping, naming or language code (its size budget is 1,536 bytes brotli). The relay adds it to its
-// configuration answer as `launcher`, in the visitor's language; the frame and the demo page keep reading the plain
-// configuration fields.
+// no contrast, clamping, naming or language code: every byte of the loader is on every practice's page. The relay adds
+// it to its configuration answer as `launcher`, in the visitor's language; the frame and the demo page keep reading
+// the plain configuration fields.
 import type { WebchatConfiguration } from './configuration.ts';
 import { launcherOpacityFloor, readableTextOn } from './contrast.ts';
 import { CATALOGS } from './locales/catalogs.ts';

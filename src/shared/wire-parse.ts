@@ -1,5 +1,6 @@
-// Parsers for the relay's /v1 answers and live stream events, for the frame. Hand-written for the same reason as the configuration's: four
-// small shapes, while zod/mini's parser machinery alone would take about a quarter of the frame's 20 KB budget.
+// Parsers for the relay's /v1 answers and live stream events, for the frame. Hand-written for the same reason as the
+// configuration's: four small shapes, while zod/mini's parser machinery alone would take a large share of the frame's
+// size budget (test/unit/bundles/budgets.ts).
 // Each returns null for anything that is not exactly the shape (extra fields are dropped, never trusted).
 import {
   API_ERROR_CODES,

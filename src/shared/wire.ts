@@ -86,7 +86,7 @@ export const MESSAGE_MAX_LENGTH = 2000;
  * The first bytes (a comment) are written at once, so a proxy that buffers is found out by the panel's timer.
  */
 export const STREAM_HEARTBEAT_MS = 15_000;
-/** No byte for this long: the stream is dead or buffered; the panel falls back to polling (a heartbeat is 15 s). */
+/** No byte for this long, over two heartbeats: the stream is dead or buffered; the panel falls back to polling. */
 export const STREAM_SILENCE_LIMIT_MS = 35_000;
 
 export interface StreamStatus {

@@ -58,8 +58,8 @@ export interface SimulatorOptions {
   /** Put in front of every issued access token, so a canary test can look for any token anywhere. */
   accessTokenPrefix?: string;
   /**
-   * Send a signed upstream event to the relay on every new message and status change (README, "Upstream events").
-   * Off when absent.
+   * Send a signed upstream event to the relay on every new message and status change (docs/simulator.md, "Upstream
+   * events"). Off when absent.
    */
   events?: UpstreamEventsTarget;
 }

@@ -1,6 +1,6 @@
 import { createRandom } from './random.ts';
 
-/** The assumed call record (README, "The upstream contract"). */
+/** The assumed call record (docs/upstream-contract.md). */
 export interface CallRecord {
   id: string;
   practice: string;

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-/** The assumed upstream error body (README, "The upstream contract"): `{detail, code}`. */
+/** The assumed upstream error body (docs/upstream-contract.md): `{detail, code}`. */
 export function apiError(c: Context, status: ContentfulStatusCode, code: string, detail: string): Response {
   return c.json({ detail, code }, status);
 }

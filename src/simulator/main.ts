@@ -24,7 +24,7 @@ const server = await startSimulatorServer({
 server.simulator.faults.set(faults);
 const { seed } = server.simulator;
 console.log(`Upstream simulator listening on ${server.url}`);
-// The seeded account is a public demo account (it is in the README), not a real credential.
+// The seeded account is a public demo account (it is in docs/simulator.md), not a real credential.
 console.log(
   `Seeded account: ${seed.username} / ${seed.password} (granted practices ${seed.grantedPracticeId}, ${seed.smileDentalPracticeId})`,
 );

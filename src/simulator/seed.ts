@@ -1,4 +1,4 @@
-// The seeded organization, account and webchat configurations (README, "The simulator"). Fixed ids, so tests and
+// The seeded organization, account and webchat configurations (docs/simulator.md). Fixed ids, so tests and
 // the demo page can name them; opaque-looking, because clients must treat ids as opaque.
 
 export const SEED = {

@@ -1,6 +1,6 @@
 import { opaqueId } from './random.ts';
 
-// The assumed conversation, message and patient-link records (README, "The upstream contract").
+// The assumed conversation, message and patient-link records (docs/upstream-contract.md).
 
 export const CONVERSATION_STATUSES = ['open', 'escalated', 'resolved'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];

@@ -13,7 +13,7 @@ import { withoutPublicSuffixWildcards } from './public-suffix.ts';
 export interface ResolvedConfiguration {
   /**
    * What browsers receive, except the logo: `logo_url` is null here, because the upstream's signed storage URL never
-   * goes to a browser. Routes give browsers the relay's own logo URL instead (see logo/logo-url.ts).
+   * goes to a browser. Routes give browsers the relay's own logo URL instead (configuration-answer.ts).
    */
   configuration: WebchatConfiguration;
   /** The logo, fetched by the relay with the configuration and refreshed with it; null when there is no usable one. */

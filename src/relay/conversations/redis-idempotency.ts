@@ -7,10 +7,9 @@
 // `upstream_timeout`. A result is kept sealed (record-seal.ts): Redis holds no upstream id and no handle in clear.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { ApiError } from '../http/api-error.ts';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
 import { digest } from './digest.ts';
-import { storageCauseOf, storageUnavailable } from '../shared-state/storage-unavailable.ts';
+import { storageCauseOf, storageConflict, storageUnavailable } from '../shared-state/storage-error.ts';
 import { bodyFingerprint, type IdempotencyStore, type IdempotentOutcome } from './idempotency.ts';
 import type { RecordSealer } from './record-seal.ts';
 
@@ -54,9 +53,6 @@ const RENEW_IF_OWNER =
 /** The message sends' records; other kinds pass their own prefix. */
 export const SEND_KEY_PREFIX = 'pwc:idem:';
 export const DEFAULT_LEASE_MS = 5_000;
-
-/** Redis could not be asked: nothing was sent, so the browser's retry (same key) is safe. */
-const unreachable = () => new ApiError('upstream_unavailable', 2);
 
 export function createRedisIdempotencyStore<T>({
   client,
@@ -102,10 +98,11 @@ export function createRedisIdempotencyStore<T>({
         // Gone between the two calls (the first attempt failed and released it, or its lease ran out): try again.
         if (stored === null) continue;
         const record = parseRecord(stored, scope, key);
-        if (record === null) throw unreachable();
+        // Not a record this store can open (another secret, or damaged): nothing was sent, a retry is safe.
+        if (record === null) throw storageUnavailable('record_unreadable');
         if (record.fingerprint !== fingerprint) return { kind: 'conflict' };
         if (record.state === 'sent') return { kind: 'result', value: record.result, replayed: true };
-        if (Date.now() >= waitUntil) throw unreachable();
+        if (Date.now() >= waitUntil) throw storageConflict();
         onWait?.();
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }

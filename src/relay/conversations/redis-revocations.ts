@@ -2,9 +2,9 @@
 // its handle and is deleted by End chat. A handle whose entry is missing is refused, so when Redis loses its data
 // (restart without persistence, failover, eviction) the chats open at that moment end rather than retired handles
 // working again. While Redis is unreachable a check answers "live", so reads keep working (the data is still there,
-// only out of reach); creating a conversation and End chat then fail with upstream_unavailable, and the panel retries.
+// only out of reach); creating a conversation and End chat then fail as storage unavailable, and the panel retries.
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
-import { storageCauseOf, storageUnavailable } from '../shared-state/storage-unavailable.ts';
+import { storageCauseOf, storageUnavailable } from '../shared-state/storage-error.ts';
 import { revocationKey, type RevocationStore } from './revocations.ts';
 
 const KEY_PREFIX = 'pwc:live:';

@@ -3,7 +3,7 @@
 // answer. Never the text, and the conversation id only as a digest.
 import { z } from 'zod';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
-import { storageCauseOf, storageUnavailable } from '../shared-state/storage-unavailable.ts';
+import { storageCauseOf, storageUnavailable } from '../shared-state/storage-error.ts';
 import { bodyFingerprint } from './idempotency.ts';
 import type { UnknownAttempt, UnknownOutcomeStore } from './unknown-outcomes.ts';
 

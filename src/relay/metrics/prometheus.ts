@@ -4,7 +4,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LiveState, RelayMetrics } from './metrics.ts';
 
-// From a cached poll (a few ms) to the relay's own deadline (8 s by default).
+// From a poll answered from the relay's caches to the relay's own deadline (REQUEST_DEADLINE_MS, whose default the
+// last bucket covers).
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const UPSTREAM_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 

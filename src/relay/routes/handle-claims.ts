@@ -3,7 +3,7 @@
 // `session_expired`, before any upstream call.
 import type { Context } from 'hono';
 import { ApiError } from '../http/api-error.ts';
-import { bearerHandle } from '../http/bearer-handle.ts';
+import { bearerHandle } from './bearer-handle.ts';
 import type { RelayEnv } from '../http/env.ts';
 import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { RevocationStore } from '../conversations/revocations.ts';

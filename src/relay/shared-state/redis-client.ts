@@ -22,8 +22,8 @@ export const PRESENCE_KEY = 'pwc:present';
 
 /**
  * A client that fails soon while Redis is unreachable (every command gives up after a second, and after one failed
- * reconnection), so a send answers `upstream_unavailable` with Retry-After and the panel retries; it reconnects by
- * itself. Commands issued while it first connects wait for the connection rather than fail.
+ * reconnection), so a send is refused as storage unavailable (storage-error.ts) and the panel retries; it reconnects
+ * by itself. Commands issued while it first connects wait for the connection rather than fail.
  */
 export function createRedisClient(
   url: string,

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-// The service's side of the assumed upstream-event contract (README, "The upstream contract" → "Upstream events"). The
+// The service's side of the assumed upstream-event contract (docs/upstream-contract.md, "Events"). The
 // relay's module holds its own copy: the simulator is the other side of the wire and never imports relay code.
 
 export const SIGNATURE_HEADER = 'Upstream-Signature';

@@ -6,7 +6,7 @@ import { practiceScope } from '../grants.ts';
 import { pageResponse } from '../pagination.ts';
 import { optionalChoices, optionalDate, ordering } from '../query.ts';
 
-/** `GET /api/calls/`: paginated calls of the granted practices, with the README's filters. */
+/** `GET /api/calls/`: paginated calls of the granted practices, with the filters of docs/upstream-contract.md. */
 export function registerCallRoutes(app: Hono, ctx: SimulatorContext): void {
   app.get('/api/calls/', ctx.auth, (c) => {
     const params = new URL(c.req.url).searchParams;

@@ -16,14 +16,14 @@ const createBody = z.object({
   channel: z.literal('webchat'),
   subject: z.string().max(200).optional(),
   language: language.optional(),
-  // Assumed (README, "The upstream contract"): the caller's reference, to find a create whose answer was lost.
+  // Assumed (docs/upstream-contract.md): the caller's reference, to find a create whose answer was lost.
   client_reference: z.string().min(1).max(100).optional(),
 });
 
 // Read-only fields sent in a PATCH are ignored, as Django REST Framework does.
 const updateBody = z.object({ subject: z.string().max(200).optional(), language: language.optional() });
 
-/** The conversation operations of the README's table, except messages and patients. */
+/** The conversation operations of the table in docs/upstream-contract.md, except messages and patients. */
 export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): void {
   const at = () => new Date(ctx.now()).toISOString();
   // Creation order breaks ties between equal timestamps (a fake clock makes them common).

@@ -6,7 +6,7 @@ import { addMessage, changeState, detail, type ConversationRecord } from '../sto
 import { readJson } from './conversation-access.ts';
 import { MAX_MESSAGE_LENGTH } from './messages.ts';
 
-// The staff page's JSON (README, "The simulator" → "Staff page"): the practice's side, where a person plays the
+// The staff page's JSON (docs/simulator.md, "Staff page"): the practice's side, where a person plays the
 // team member. No Bearer token: it is the service's own tool, answered on loopback only (staff/loopback-only.ts).
 
 const replyBody = z.object({

@@ -1,6 +1,6 @@
 // The deployment files in deploy/ say what the relay really does: every variable they set is a setting the relay
-// reads, the probes and health checks hit the paths and ports it serves, Redis is configured as the README asks and
-// not published, and the stop timeouts leave room for SHUTDOWN_GRACE_MS. (No container runtime here: the files are
+// reads, the probes and health checks hit the paths and ports it serves, Redis is configured as docs/deploying.md asks
+// and not published, and the stop timeouts leave room for SHUTDOWN_GRACE_MS. (No container runtime here: the files are
 // parsed and checked; the Dockerfile's steps and the nginx configuration are run by the other tests in this folder.)
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -49,7 +49,7 @@ describe('compose.yaml', () => {
     }
   });
 
-  it('configures Redis as the README asks (persistence, noeviction, a password) and does not publish it', () => {
+  it('configures Redis as docs/deploying.md asks (persistence, noeviction, a password) and does not publish it', () => {
     const redis = compose.services.redis!;
     const command = redis.command!.join(' ');
     for (const setting of [

@@ -1,6 +1,6 @@
-// The README's production section followed as written, on loopback: Debian's nginx with the shipped relay.conf and
+// The production section of docs/deploying.md followed as written, on loopback: Debian's nginx with the shipped relay.conf and
 // relay-tls.conf (TLS and HTTP/2 ended at nginx, a self-signed certificate made here), three relay processes in
-// production mode, Redis with the settings the README asks for (append-only file synced on every write,
+// production mode, Redis with the settings docs/deploying.md asks for (append-only file synced on every write,
 // `noeviction`, a password) and the simulator as its own process sending its signed events through nginx over TLS.
 // Checked: a conversation works over HTTP/2, a team member's reply reaches an open live stream because an event woke
 // the watch (pwc_upstream_events_total{outcome="accepted"} rises), and each visitor is counted by its own address.
@@ -41,12 +41,12 @@ function placed(text: string, substitutions: [string, string][]): string {
   return text;
 }
 
-/** The settings the README's production block exports, in its order. */
-function readmeProductionSettings(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(
-    readme.indexOf('## In production'),
-    readme.indexOf('\n## ', readme.indexOf('## In production') + 1),
+/** The settings the production block of docs/deploying.md exports, in its order. */
+function guideProductionSettings(): string[] {
+  const guide = readFileSync(join(ROOT, 'docs/deploying.md'), 'utf8');
+  const section = guide.slice(
+    guide.indexOf('## In production'),
+    guide.indexOf('\n## ', guide.indexOf('## In production') + 1),
   );
   return [...section.matchAll(/^export (.+?)(?:\s+#.*)?$/gm)].flatMap(([, assignments]) =>
     [...assignments!.matchAll(/([A-Z_]+)=/g)].map(([, name]) => name!),
@@ -54,11 +54,11 @@ function readmeProductionSettings(): string[] {
 }
 
 /**
- * The relays' environment: exactly the README block's settings (HOST and PORT this machine's, given by
+ * The relays' environment: exactly the settings of the guide's block (HOST and PORT this machine's, given by
  * startRelayProcess), plus the test's own knobs, named apart.
  */
-function asTheReadmeSays(settings: Record<string, string>, testKnobs: Record<string, string>): Record<string, string> {
-  const asked = readmeProductionSettings().filter((name) => name !== 'HOST' && name !== 'PORT');
+function asTheGuideSays(settings: Record<string, string>, testKnobs: Record<string, string>): Record<string, string> {
+  const asked = guideProductionSettings().filter((name) => name !== 'HOST' && name !== 'PORT');
   expect(asked).toContain('UPSTREAM_EVENTS_SECRET');
   expect(Object.keys(settings).sort()).toEqual([...asked].sort());
   return { ...settings, ...testKnobs };
@@ -82,7 +82,7 @@ function mainConfiguration(): string {
 }
 
 async function startSimulator(port: number, eventsUrl: string, secret: string): Promise<void> {
-  // As the README says: its own process, the events URL through the proxy, the secret from the environment; the
+  // As docs/deploying.md says: its own process, the events URL through the proxy, the secret from the environment; the
   // self-signed certificate is trusted the way Node trusts an extra CA.
   simulator = spawn(
     process.execPath,
@@ -144,7 +144,7 @@ beforeAll(async () => {
 
   const [tlsPort, plainPort, simulatorPort] = [await freePort(), await freePort(), await freePort()];
   origin = `https://127.0.0.1:${tlsPort}`;
-  const eventsSecret = randomBytes(32).toString('base64'); // openssl rand -base64 32, as the README says
+  const eventsSecret = randomBytes(32).toString('base64'); // openssl rand -base64 32, as docs/deploying.md says
   simulatorUrl = `http://127.0.0.1:${simulatorPort}`;
   await startSimulator(simulatorPort, `${origin}/v1/upstream-events`, eventsSecret);
 
@@ -153,7 +153,7 @@ beforeAll(async () => {
   relays = await Promise.all(
     metricsPorts.map((metricsPort) =>
       startRelayProcess(
-        asTheReadmeSays(
+        asTheGuideSays(
           {
             NODE_ENV: 'production',
             PUBLIC_ORIGIN: origin,
@@ -178,7 +178,7 @@ beforeAll(async () => {
     join(work, 'relay.conf'),
     placed(shipped('relay.conf'), [
       ['server relay-1:8787', `server 127.0.0.1:${relayPorts[0]}`],
-      // The README: a third instance is one more `server` line.
+      // docs/deploying.md: a third instance is one more `server` line.
       [
         'server relay-2:8787 max_fails=3 fail_timeout=10s;',
         `server 127.0.0.1:${relayPorts[1]} max_fails=3 fail_timeout=10s;\n    ${third}`,

@@ -3,12 +3,12 @@
 // no second upstream conversation.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonLogger } from '../../../src/relay/log.ts';
-import { createRedisStores, type RelayStores } from '../../../src/relay/shared-state/stores.ts';
+import { createRedisSharedState, type SharedState } from '../../../src/relay/stores.ts';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
 import { createRelayHarness } from './relay-harness.ts';
 
 const harnesses: ReturnType<typeof createRelayHarness>[] = [];
-const stores: RelayStores[] = [];
+const stores: SharedState[] = [];
 let redis: TestRedis;
 beforeAll(async () => {
   redis = await startTestRedis();
@@ -63,12 +63,12 @@ describe('POST /v1/conversations with an Idempotency-Key', () => {
 
   it('on another instance sharing Redis: the same handle, one upstream conversation', async () => {
     const [a, b] = [0, 1].map(() => {
-      const shared = createRedisStores(
+      const shared = createRedisSharedState(
         redis.url,
         createJsonLogger(() => {}),
       );
       stores.push(shared);
-      return createRelayHarness({ app: { stores: shared } });
+      return createRelayHarness({ app: { stores: shared.stores, events: shared.events } });
     });
     harnesses.push(a!, b!);
     // One upstream for both instances, as in the field.
@@ -117,12 +117,15 @@ describe('a create key only its maker can use', () => {
 
   it("another visitor sharing Redis with the victim's instance is refused the handle too", async () => {
     const [a, b] = [0, 1].map(() => {
-      const shared = createRedisStores(
+      const shared = createRedisSharedState(
         redis.url,
         createJsonLogger(() => {}),
       );
       stores.push(shared);
-      return createRelayHarness({ environment: { TRUST_PROXY: '1' }, app: { stores: shared } });
+      return createRelayHarness({
+        environment: { TRUST_PROXY: '1' },
+        app: { stores: shared.stores, events: shared.events },
+      });
     });
     harnesses.push(a!, b!);
     b!.simulator.fetch = a!.simulator.fetch.bind(a!.simulator);
@@ -169,7 +172,7 @@ describe('a create key only its maker can use', () => {
     ['in Redis', true],
   ])('after End chat the key answers nothing (%s)', async (_, shared) => {
     const stores_ = shared
-      ? createRedisStores(
+      ? createRedisSharedState(
           redis.url,
           createJsonLogger(() => {}),
         )
@@ -177,7 +180,7 @@ describe('a create key only its maker can use', () => {
     if (stores_ !== undefined) stores.push(stores_);
     const harness = createRelayHarness({
       environment: { TRUST_PROXY: '1' },
-      ...(stores_ === undefined ? {} : { app: { stores: stores_ } }),
+      ...(stores_ === undefined ? {} : { app: { stores: stores_.stores, events: stores_.events } }),
     });
     harnesses.push(harness);
     const key = `ended-${shared ? 'r' : 'm'}-Xq7Lm2Rt9PbN4vYdK8w`;

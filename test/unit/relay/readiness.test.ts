@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLifecycle } from '../../../src/relay/health/lifecycle.ts';
 import type { DependencyCheck } from '../../../src/relay/health/readiness.ts';
-import { createMemoryStores } from '../../../src/relay/shared-state/stores.ts';
+import { createMemoryStores } from '../../../src/relay/stores.ts';
 import { createRelayHarness, RELAY_ORIGIN } from './relay-harness.ts';
 
 const ok: DependencyCheck = async () => 'ok';

@@ -19,7 +19,10 @@ export interface RelayHarnessOptions {
   now?: () => number;
   password?: string;
   /** Passed through to createRelayApp: reported dependencies, the event-loop delay, the stopping state, the stores. */
-  app?: Pick<RelayAppOptions, 'dependencies' | 'dependencyTimeoutMs' | 'eventLoopDelayMs' | 'lifecycle' | 'stores'>;
+  app?: Pick<
+    RelayAppOptions,
+    'dependencies' | 'dependencyTimeoutMs' | 'eventLoopDelayMs' | 'lifecycle' | 'stores' | 'events'
+  >;
 }
 
 export function createRelayHarness({

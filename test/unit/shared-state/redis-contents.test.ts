@@ -1,24 +1,24 @@
 // What a reader of Redis learns: a relay on a real redis-server serves two visitors (create, a send and its retry,
 // reads, an escalation, a service event, End chat), then every key and value in Redis is read back, as is every
 // message a subscriber of its own heard on the events channel. None may hold an upstream id, a handle, a create's
-// Idempotency-Key, a visitor's address or message text in clear, and every key family must be one the README lists.
+// Idempotency-Key, a visitor's address or message text in clear, and every key family must be one docs/deploying.md lists.
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonLogger } from '../../../src/relay/log.ts';
 import { signEvent } from '../../../src/relay/live/event-signature.ts';
 import { UPSTREAM_EVENTS_PATH } from '../../../src/relay/upstream/contract.ts';
-import { createRedisStores, type RelayStores } from '../../../src/relay/shared-state/stores.ts';
+import { createRedisSharedState, type SharedState } from '../../../src/relay/stores.ts';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
 import { createRelayHarness } from '../relay/relay-harness.ts';
 
 const EVENTS_SECRET = 'Vq3sN8xL2mR7tB4yK9wZ1cF6hJ0pD5gA';
 let redis: TestRedis;
-let stores: RelayStores;
+let shared: SharedState;
 let harness: ReturnType<typeof createRelayHarness>;
 beforeAll(async () => {
   redis = await startTestRedis();
-  stores = createRedisStores(
+  shared = createRedisSharedState(
     redis.url,
     createJsonLogger(() => {}),
     undefined,
@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   harness?.close();
-  await stores?.close();
+  await shared?.close();
   await redis?.close();
 });
 
@@ -55,10 +55,11 @@ async function everything(): Promise<Map<string, string>> {
   }
 }
 
-/** The key families the README's table under "What Redis holds" names, e.g. `pwc:create:`. */
+/** The key families the table under "What Redis holds" in docs/deploying.md names, e.g. `pwc:create:`. */
 function documentedFamilies(): string[] {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('**What Redis holds**'));
+  const guide = readFileSync(new URL('../../../docs/deploying.md', import.meta.url), 'utf8');
+  const start = guide.indexOf('### What Redis holds');
+  const section = guide.slice(start, guide.indexOf('\n#', start + 1));
   return [...section.matchAll(/^\| `(pwc:[a-z-]+:?)/gm)].map((match) => match[1]!);
 }
 
@@ -66,14 +67,14 @@ describe('what Redis holds', () => {
   it('no upstream id, handle, create key, address or message text in any key or value; every family documented', async () => {
     harness = createRelayHarness({
       environment: { TRUST_PROXY: '1', UPSTREAM_EVENTS_SECRET: EVENTS_SECRET },
-      app: { stores },
+      app: { stores: shared.stores, events: shared.events },
     });
     const eavesdropper = new Redis(redis.url);
     const overheard: string[] = [];
     eavesdropper.on('message', (_channel: string, message: string) => void overheard.push(message));
     await eavesdropper.subscribe('pwc:events');
     const relayHeard: string[] = [];
-    stores.events.subscribe((conversationId) => void relayHeard.push(conversationId));
+    shared.events.subscribe((conversationId) => void relayHeard.push(conversationId));
     const visitors = ['2001:db8:7:1::20', '198.51.100.77'];
     const createKeys = ['0b6f1d2e-9c4a-4b7e-8f3d-2a1c5e6b7d80', 'Xq7Lm2Rt9PbN4vYdK8wZs_c0ntents'];
     const handles: string[] = [];

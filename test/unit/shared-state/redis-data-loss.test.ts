@@ -3,12 +3,12 @@
 // real redis-server is restarted here; the relay uses it as it does in production.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonLogger } from '../../../src/relay/log.ts';
-import { createRedisStores, type RelayStores } from '../../../src/relay/shared-state/stores.ts';
+import { createRedisSharedState, type SharedState } from '../../../src/relay/stores.ts';
 import { createRelayHarness } from '../relay/relay-harness.ts';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
 
 let redis: TestRedis;
-let stores: RelayStores;
+let shared: SharedState;
 let harness: ReturnType<typeof createRelayHarness>;
 
 beforeAll(async () => {
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   harness?.close();
-  await stores?.close();
+  await shared?.close();
 });
 afterAll(async () => {
   await redis?.close();
@@ -29,16 +29,16 @@ const end = (handle: string) => harness.fromPanel(handle, '/v1/conversation', { 
 async function restartRedisEmpty() {
   await redis.stop();
   await redis.start();
-  await expect.poll(() => stores.readiness.redis!(), { timeout: 10_000, interval: 100 }).toBe(true);
+  await expect.poll(() => shared.stores.readiness.redis!(), { timeout: 10_000, interval: 100 }).toBe(true);
 }
 
 describe('Redis loses its data (restart without persistence)', () => {
   it('a handle that End chat retired stays retired, and reads nothing', async () => {
-    stores = createRedisStores(
+    shared = createRedisSharedState(
       redis.url,
       createJsonLogger(() => {}),
     );
-    harness = createRelayHarness({ app: { stores } });
+    harness = createRelayHarness({ app: { stores: shared.stores, events: shared.events } });
     const handle = await harness.startConversation();
     expect((await read(handle)).status).toBe(200);
     expect((await end(handle)).status).toBe(204);
@@ -52,11 +52,11 @@ describe('Redis loses its data (restart without persistence)', () => {
 
   it('a chat open at that moment ends (the panel starts a new one) rather than trusting a list that was lost', async () => {
     const lines: string[] = [];
-    stores = createRedisStores(
+    shared = createRedisSharedState(
       redis.url,
       createJsonLogger((line) => lines.push(line)),
     );
-    harness = createRelayHarness({ app: { stores } });
+    harness = createRelayHarness({ app: { stores: shared.stores, events: shared.events } });
     const open = await harness.startConversation();
     expect((await read(open)).status).toBe(200);
 
@@ -71,11 +71,11 @@ describe('Redis loses its data (restart without persistence)', () => {
 
   it('a Redis that comes back with its data is not reported as having lost it', async () => {
     const lines: string[] = [];
-    stores = createRedisStores(
+    shared = createRedisSharedState(
       redis.url,
       createJsonLogger((line) => lines.push(line)),
     );
-    await expect.poll(() => stores.readiness.redis!(), { timeout: 10_000, interval: 100 }).toBe(true);
+    await expect.poll(() => shared.stores.readiness.redis!(), { timeout: 10_000, interval: 100 }).toBe(true);
     // The client drops its connection and reconnects to the same Redis, data intact.
     await redis.client.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
     await expect

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonLogger } from '../../../src/relay/log.ts';
 import { redisShortcomings } from '../../../src/relay/shared-state/redis-fitness.ts';
-import { createRedisStores } from '../../../src/relay/shared-state/stores.ts';
+import { createRedisSharedState } from '../../../src/relay/stores.ts';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
 
 let redis: TestRedis;
@@ -16,7 +16,7 @@ afterAll(async () => {
 /** The warnings a relay instance logs in its first moments against the test server. */
 async function warningsAtStart(): Promise<string[]> {
   const lines: string[] = [];
-  const stores = createRedisStores(
+  const shared = createRedisSharedState(
     redis.url,
     createJsonLogger((line) => lines.push(line)),
   );
@@ -28,7 +28,7 @@ async function warningsAtStart(): Promise<string[]> {
     await new Promise((resolve) => setTimeout(resolve, 200));
     return lines.filter((line) => line.includes('not set up as the relay needs'));
   } finally {
-    await stores.close();
+    await shared.close();
   }
 }
 

@@ -1,8 +1,9 @@
 // The Redis kinds of the relay's stores, against a real redis-server: what two instances see is one state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisStores, type RelayStores } from '../../../src/relay/shared-state/stores.ts';
+import { createRedisSharedState, type SharedState } from '../../../src/relay/stores.ts';
 import { createJsonLogger } from '../../../src/relay/log.ts';
-import { ApiError } from '../../../src/relay/http/api-error.ts';
+import { StorageError } from '../../../src/relay/shared-state/storage-error.ts';
+import { apiErrorFromStorage } from '../../../src/relay/http/storage-errors.ts';
 import type { SentRecord } from '../../../src/relay/conversations/sent-record.ts';
 import { createRecordSealer } from '../../../src/relay/conversations/record-seal.ts';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
@@ -12,19 +13,19 @@ const sealer = createRecordSealer(new Uint8Array(32), 'sent-record');
 let redis: TestRedis;
 const warnings: string[] = [];
 const logger = createJsonLogger((line) => warnings.push(line));
-const open: RelayStores[] = [];
+const open: SharedState[] = [];
 /** A relay instance's stores: each call is another instance with its own connection. */
 const instance = () => {
-  const stores = createRedisStores(redis.url, logger);
-  open.push(stores);
-  return stores;
+  const shared = createRedisSharedState(redis.url, logger);
+  open.push(shared);
+  return shared.stores;
 };
 
 beforeAll(async () => {
   redis = await startTestRedis();
 });
 afterAll(async () => {
-  await Promise.all(open.map((stores) => stores.close()));
+  await Promise.all(open.map((shared) => shared.close()));
   await redis?.close();
 });
 
@@ -198,7 +199,9 @@ describe('a duplicate waiting for the first attempt', () => {
         return record();
       })
       .catch((error: unknown) => error);
-    expect(refusal).toMatchObject({ code: 'upstream_unavailable' });
+    // Storage's own words: another attempt holds the record. Never an upstream code from a store.
+    expect(refusal).toBeInstanceOf(StorageError);
+    expect(refusal).toMatchObject({ code: 'conflict', reason: 'record_held_by_another_attempt' });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(sent).toBe(false);
     client.disconnect();
@@ -228,9 +231,11 @@ describe('sealed records', () => {
       resultSchema: sentRecordSchema,
       sealer: createRecordSealer(new Uint8Array(32).fill(9), 'sent-record'),
     });
-    await expect(
-      stranger.run('conv-sealed-canary', 'key-sealed-0001', 'x', async () => record()),
-    ).rejects.toMatchObject({ code: 'upstream_unavailable' });
+    const unreadable = await stranger
+      .run('conv-sealed-canary', 'key-sealed-0001', 'x', async () => record())
+      .catch((error: unknown) => error);
+    expect(unreadable).toBeInstanceOf(StorageError);
+    expect(unreadable).toMatchObject({ code: 'unavailable', reason: 'record_unreadable' });
     await client.set(
       `pwc:idem:${bodyFingerprint('conv-legacy')}:key-legacy-0001`,
       JSON.stringify({ state: 'sent', fingerprint: bodyFingerprint('x'), result: sent }),
@@ -279,7 +284,7 @@ describe('live and retired handles in Redis', () => {
 });
 
 describe('when Redis is unreachable', () => {
-  it('sends are refused with storage_unavailable (a Redis cause, not an upstream one) and a Retry-After, nothing is sent; quotas fail open with one warning a minute; it recovers', async () => {
+  it('sends are refused with a storage error (a Redis cause, not an upstream one), answered storage_unavailable with a Retry-After, nothing is sent; quotas fail open with one warning a minute; it recovers', async () => {
     const stores = instance();
     await stores.quota('while-down', 1, 60_000).hit('warm-up');
     await redis.stop();
@@ -292,10 +297,26 @@ describe('when Redis is unreachable', () => {
           return record();
         })
         .catch((error: unknown) => error);
-      expect(refusal).toBeInstanceOf(ApiError);
-      expect(refusal).toMatchObject({ code: 'storage_unavailable', reason: 'redis_unreachable' });
-      expect((refusal as ApiError).retryAfterSeconds).toBeGreaterThan(0);
+      // The store speaks storage; the HTTP layer makes of it a storage_unavailable answer with a Retry-After.
+      expect(refusal).toBeInstanceOf(StorageError);
+      expect(refusal).toMatchObject({ code: 'unavailable', reason: 'redis_unreachable' });
+      expect(apiErrorFromStorage(refusal as StorageError)).toMatchObject({
+        code: 'storage_unavailable',
+        reason: 'redis_unreachable',
+      });
+      expect(apiErrorFromStorage(refusal as StorageError).retryAfterSeconds).toBeGreaterThan(0);
       expect(sent).toBe(false);
+      // Every store that must write refuses the same way: a live handle cannot be issued, nor an attempt recorded.
+      for (const write of [
+        () => stores.revocations.issue('conv-9', Date.now() + 60_000),
+        () => stores.revocations.revoke('conv-9', Date.now() + 60_000),
+        () => stores.unknownOutcomes.remember('conv-9', 'key-gggggggg', { bodyHash: 'h', startedAt: 0, settlesBy: 0 }),
+        () => stores.unknownOutcomes.get('conv-9', 'key-gggggggg'),
+      ]) {
+        const error = await write().catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(StorageError);
+        expect(error).toMatchObject({ code: 'unavailable', reason: 'redis_unreachable' });
+      }
 
       warnings.length = 0;
       const quota = stores.quota('while-down', 1, 60_000);

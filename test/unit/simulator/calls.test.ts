@@ -27,7 +27,7 @@ describe('GET /api/calls/', async () => {
     expect(body.links.next).toBe('http://localhost/api/calls/?page=2');
   });
 
-  it('shows only the granted practice and the README call record', async () => {
+  it('shows only the granted practice and the assumed call record (docs/upstream-contract.md)', async () => {
     const body = await page('?page_size=100&page=2');
     expect(body.results.every((call) => call.practice === granted)).toBe(true);
     expect(Object.keys(body.results[0] ?? {}).sort()).toEqual(

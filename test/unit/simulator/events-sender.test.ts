@@ -1,5 +1,5 @@
-// The simulator sends the relay signed upstream events (README, "Upstream events"): on every new message (visitor,
-// bot, team member) and every status change, fire-and-forget, at most one retry, never with message text. Received
+// The simulator sends the relay signed upstream events (docs/simulator.md, "Upstream events"): on every new message
+// (visitor, bot, team member) and every status change, fire-and-forget, at most one retry, never with message text. Received
 // by a real HTTP listener; each signature is checked here with node:crypto, independently of the simulator's signer.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The staff page's JSON calls (README, "The simulator" → "Staff page"): the practice's side, without a Bearer token,
+// The staff page's JSON calls (docs/simulator.md, "Staff page"): the practice's side, without a Bearer token,
 // on loopback only. Requests go through app.request, whose URL is http://localhost/... unless a test names another host.
 import { afterEach, describe, expect, it } from 'vitest';
 import { authedSimulator, eventually } from './helpers.ts';

@@ -68,7 +68,7 @@ describe('GET /api/conversations/webchat-configuration/', async () => {
     expect(body).toMatchObject({ id: clientId, ...expected });
   });
 
-  it('seeds the domain lists of the README', async () => {
+  it('seeds the domain lists of docs/simulator.md', async () => {
     const domains = async (clientId: string) =>
       (await (await request(path(clientId))).json()).webchat_domains.map((d: { domain: string }) => d.domain);
     expect(await domains('smile-dental')).toEqual([

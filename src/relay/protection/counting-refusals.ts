@@ -1,6 +1,6 @@
 // A quota that counts its refusals: the same limiter, with each "not allowed" reported under the quota's fixed name.
-import type { RateDecision, RateLimiter } from '../protection/rate-limiter.ts';
-import type { RelayMetrics } from './metrics.ts';
+import type { RelayMetrics } from '../metrics/metrics.ts';
+import type { RateDecision, RateLimiter } from './rate-limiter.ts';
 
 export function countingRefusals(
   limiter: RateLimiter,

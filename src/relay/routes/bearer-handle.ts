@@ -2,7 +2,7 @@
 // URL: URLs end up in proxies' access and error logs, headers do not. A cross-origin page can only send this header
 // after a CORS preflight, which the relay never approves.
 import { MAX_HANDLE_LENGTH } from '../conversations/handles.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../http/api-error.ts';
 
 // RFC 9110 §11: the scheme is case-insensitive, then one space, then the token. The token is held to the handle's own
 // alphabet (base64url, which is a subset of RFC 6750's b64token) so nothing else reaches the sealer.

@@ -1,26 +1,28 @@
-// What relay instances must share to behave as one: idempotency records, live handles and quotas. In memory for a
-// single instance (the embedded default); in Redis when REDIS_URL is set, so any instance behind a load balancer
-// answers a retry, a quota or a retired handle the same way. Both kinds sit behind the same interfaces.
-import type { Logger } from '../log.ts';
-import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
-import type { RelaySettings } from '../settings.ts';
-import { createIdempotencyStore, type IdempotencyStore } from '../conversations/idempotency.ts';
-import { createRedisIdempotencyStore } from '../conversations/redis-idempotency.ts';
-import { createRecordSealer } from '../conversations/record-seal.ts';
-import { createRedisRevocationStore } from '../conversations/redis-revocations.ts';
-import { createMemoryRevocationStore, type RevocationStore } from '../conversations/revocations.ts';
-import { createRedisUnknownOutcomeStore } from '../conversations/redis-unknown-outcomes.ts';
-import { createUnknownOutcomeStore, type UnknownOutcomeStore } from '../conversations/unknown-outcomes.ts';
-import { sentRecordSchema, type SentRecord } from '../conversations/sent-record.ts';
-import { CREATE_KEY_PREFIX, CREATED_RECORD_TTL_MS, createdRecordSchema } from '../conversations/created-record.ts';
-import type { CreatedConversation } from '../../shared/wire.ts';
-import { createRateLimiter, type RateLimiter } from '../protection/rate-limiter.ts';
-import { createRedisRateLimiter } from '../protection/redis-rate-limiter.ts';
-import { createRedisClient, redisAnswers, warnAtMostEveryMinute } from './redis-client.ts';
-import { warnAboutRedisOnce } from './redis-fitness.ts';
-import { createMemoryEventBus, type EventBus } from '../live/event-bus.ts';
-import { createMemoryEventIdStore, type EventIdStore } from '../live/event-ids.ts';
-import { createRedisEventBus, createRedisEventIdStore } from '../live/redis-events.ts';
+// What relay instances must share to behave as one: idempotency records, live handles and quotas, and the bus that
+// tells the instance holding a conversation's streams that it changed. In memory for a single instance (the embedded
+// default); in Redis when REDIS_URL is set, so any instance behind a load balancer answers a retry, a quota or a
+// retired handle the same way. Both kinds sit behind the same interfaces. Composed here, at the relay's root, because
+// it picks one kind of every part: the parts themselves know only their own folder and the ones below it.
+import type { Logger } from './log.ts';
+import { noMetrics, type RelayMetrics } from './metrics/metrics.ts';
+import type { RelaySettings } from './settings.ts';
+import { createIdempotencyStore, type IdempotencyStore } from './conversations/idempotency.ts';
+import { createRedisIdempotencyStore } from './conversations/redis-idempotency.ts';
+import { createRecordSealer } from './conversations/record-seal.ts';
+import { createRedisRevocationStore } from './conversations/redis-revocations.ts';
+import { createMemoryRevocationStore, type RevocationStore } from './conversations/revocations.ts';
+import { createRedisUnknownOutcomeStore } from './conversations/redis-unknown-outcomes.ts';
+import { createUnknownOutcomeStore, type UnknownOutcomeStore } from './conversations/unknown-outcomes.ts';
+import { sentRecordSchema, type SentRecord } from './conversations/sent-record.ts';
+import { CREATE_KEY_PREFIX, CREATED_RECORD_TTL_MS, createdRecordSchema } from './conversations/created-record.ts';
+import type { CreatedConversation } from '../shared/wire.ts';
+import { createRateLimiter, type RateLimiter } from './protection/rate-limiter.ts';
+import { createRedisRateLimiter } from './protection/redis-rate-limiter.ts';
+import { createRedisClient, redisAnswers, warnAtMostEveryMinute } from './shared-state/redis-client.ts';
+import { warnAboutRedisOnce } from './shared-state/redis-fitness.ts';
+import { createMemoryEventBus, type EventBus } from './live/event-bus.ts';
+import { createMemoryEventIdStore, type EventIdStore } from './live/event-ids.ts';
+import { createRedisEventBus, createRedisEventIdStore } from './live/redis-events.ts';
 
 export interface RelayStores {
   idempotency: IdempotencyStore<SentRecord>;
@@ -33,10 +35,17 @@ export interface RelayStores {
   quota(name: string, limit: number, windowMs: number): RateLimiter;
   /** Upstream event ids already accepted (a replay wakes nothing). */
   eventIds: EventIdStore;
-  /** Carries "this conversation changed" to the instance holding its streams. */
-  events: EventBus;
   /** Named checks for /readyz; empty for memory stores, which cannot fail. */
   readiness: Record<string, () => Promise<boolean>>;
+}
+
+/**
+ * The stores and, beside them, the event bus: it keeps nothing, it carries "this conversation changed" to the
+ * instance holding its streams. `close` ends both and the connection they share.
+ */
+export interface SharedState {
+  stores: RelayStores;
+  events: EventBus;
   close(): Promise<void>;
 }
 
@@ -48,10 +57,12 @@ export function createMemoryStores(now: () => number = Date.now): RelayStores {
     unknownOutcomes: createUnknownOutcomeStore({ now }),
     quota: (_name, limit, windowMs) => createRateLimiter({ limit, windowMs, now }),
     eventIds: createMemoryEventIdStore({ now }),
-    events: createMemoryEventBus(),
     readiness: {},
-    close: async () => {},
   };
+}
+
+export function createMemorySharedState(now: () => number = Date.now): SharedState {
+  return { stores: createMemoryStores(now), events: createMemoryEventBus(), close: async () => {} };
 }
 
 /**
@@ -59,13 +70,13 @@ export function createMemoryStores(now: () => number = Date.now): RelayStores {
  * `recordSecret`: mixed into the key each idempotency record is sealed with (the relay passes HANDLE_SECRET), so that
  * reading Redis and guessing a scope is not enough to open one; the same on every instance.
  */
-export function createRedisStores(
+export function createRedisSharedState(
   url: string,
   logger: Logger,
   duplicateWaitMs?: number,
   metrics: RelayMetrics = noMetrics,
   recordSecret: Uint8Array = new Uint8Array(0),
-): RelayStores {
+): SharedState {
   const client = createRedisClient(url, logger, metrics);
   warnAboutRedisOnce(client, url, logger);
   const quotasFailOpen = warnAtMostEveryMinute(logger);
@@ -75,7 +86,7 @@ export function createRedisStores(
     );
   const waitMs = duplicateWaitMs === undefined ? {} : { waitMs: duplicateWaitMs };
   const events = createRedisEventBus(client, createRecordSealer(recordSecret, 'events'));
-  return {
+  const stores: RelayStores = {
     idempotency: createRedisIdempotencyStore({
       client,
       resultSchema: sentRecordSchema,
@@ -99,8 +110,11 @@ export function createRedisStores(
     quota: (name, limit, windowMs) =>
       createRedisRateLimiter({ client, name, limit, windowMs, onUnavailable: unavailable }),
     eventIds: createRedisEventIdStore(client),
-    events,
     readiness: { redis: () => redisAnswers(client) },
+  };
+  return {
+    stores,
+    events,
     close: async () => {
       await events.close();
       await client.quit().catch(() => client.disconnect());
@@ -108,13 +122,13 @@ export function createRedisStores(
   };
 }
 
-export function createStores(
+export function createSharedState(
   settings: Pick<RelaySettings, 'redisUrl' | 'requestDeadlineMs' | 'handleSecret'>,
   logger: Logger,
   now: () => number = Date.now,
   metrics: RelayMetrics = noMetrics,
-): RelayStores {
+): SharedState {
   return settings.redisUrl === null
-    ? createMemoryStores(now)
-    : createRedisStores(settings.redisUrl, logger, settings.requestDeadlineMs, metrics, settings.handleSecret);
+    ? createMemorySharedState(now)
+    : createRedisSharedState(settings.redisUrl, logger, settings.requestDeadlineMs, metrics, settings.handleSecret);
 }

@@ -1,0 +1,158 @@
+// The relay's folders form layers, and an import only ever points down (or sideways, within a folder): a store never
+// reaches for the HTTP layer's errors, a helper never for the routes. The order, lowest first:
+//
+//   log.ts         the logger every part writes to
+//   metrics        counters and gauges, no knowledge of what is counted
+//   shared-state   the Redis connection and the storage errors every store raises
+//   protection     quotas (in memory, in Redis)
+//   upstream       the service's client and its contract
+//   http           Hono plumbing: coded API errors, how upstream and storage failures become answers, middleware
+//   logo           the logo's fetcher and its URL on the relay
+//   configuration  a practice's configuration, as the relay keeps it and as browsers receive it
+//   conversations  handles, idempotency, deliver-once, the read policy, and their stores
+//   live           the live streams and the event bus
+//   health         readiness and lifecycle
+//   frame          the frame page
+//   routes         the /v1 API and the pages
+//   the composition root (app.ts, serve.ts, stores.ts, and settings.ts with secret-strength.ts, which read the
+//   environment it is composed from): picks one kind of every part and wires them
+//
+// Besides, the relay imports nothing from src/ but src/shared (ARCHITECTURE.md, "Parts and the direction of
+// dependencies"). A new folder gets a place in LAYERS below, or this test fails.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
+const RELAY = join(SRC, 'relay');
+
+/** Lowest first; a name ending in .ts is a file at the relay's root, any other a folder. */
+const LAYERS: string[][] = [
+  ['log.ts'],
+  ['metrics'],
+  ['shared-state'],
+  ['protection'],
+  ['upstream'],
+  ['http'],
+  ['logo'],
+  ['configuration'],
+  ['conversations'],
+  ['live'],
+  ['health'],
+  ['frame'],
+  ['routes'],
+  ['app.ts', 'serve.ts', 'stores.ts', 'settings.ts', 'secret-strength.ts'],
+];
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+/** Every module a file names: static imports and re-exports (type-only ones too), side-effect and dynamic imports. */
+function importedSpecifiers(source: string): string[] {
+  const patterns = [
+    /^\s*(?:import|export)\b[^;]*?\bfrom\s*['"]([^'"]+)['"]/gm,
+    /^\s*import\s*['"]([^'"]+)['"]/gm,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!));
+}
+
+/** The part of the relay a file belongs to: its top folder, or its own name at the root. */
+function partOf(file: string): string {
+  return relative(RELAY, file).split(sep)[0]!;
+}
+
+interface Edge {
+  from: string;
+  to: string;
+  file: string;
+  specifier: string;
+}
+
+function relayEdges(): { edges: Edge[]; outside: string[] } {
+  const edges: Edge[] = [];
+  const outside: string[] = [];
+  for (const file of sourceFiles(RELAY)) {
+    for (const specifier of importedSpecifiers(readFileSync(file, 'utf8'))) {
+      if (!specifier.startsWith('.')) continue;
+      const target = resolve(dirname(file), specifier);
+      const shown = `${relative(SRC, file)} → ${specifier}`;
+      if (!target.startsWith(RELAY + sep)) {
+        if (!target.startsWith(join(SRC, 'shared') + sep)) outside.push(shown);
+        continue;
+      }
+      const [from, to] = [partOf(file), partOf(target)];
+      if (from !== to) edges.push({ from, to, file: relative(SRC, file), specifier });
+    }
+  }
+  return { edges, outside };
+}
+
+const levelOf = (part: string) => LAYERS.findIndex((layer) => layer.includes(part));
+
+/** The parts that import one another, directly or around a loop: each cycle once, as its members. */
+function cycles(edges: Edge[]): string[][] {
+  const next = new Map<string, Set<string>>();
+  for (const { from, to } of edges) next.set(from, (next.get(from) ?? new Set()).add(to));
+  const reaches = (start: string, goal: string) => {
+    const seen = new Set<string>();
+    const stack = [start];
+    while (stack.length > 0) {
+      const part = stack.pop()!;
+      for (const following of next.get(part) ?? []) {
+        if (following === goal) return true;
+        if (!seen.has(following)) {
+          seen.add(following);
+          stack.push(following);
+        }
+      }
+    }
+    return false;
+  };
+  const parts = [...next.keys()].sort();
+  const found = new Map<string, string[]>();
+  for (const part of parts) {
+    if (!reaches(part, part)) continue;
+    const members = parts.filter((other) => other === part || (reaches(part, other) && reaches(other, part)));
+    found.set(members.join(','), members);
+  }
+  return [...found.values()];
+}
+
+it('finds imports the ways a file can write them', () => {
+  const source = [
+    "import { a } from './a.ts';",
+    "import type {\n  B,\n  C,\n} from '../b/b.ts';",
+    "export { d } from './d.ts';",
+    "import './side-effect.ts';",
+    "const e = await import('../e/e.ts');",
+    "// A comment saying what is imported from './not-an-import.ts' is not an import.",
+  ].join('\n');
+  expect(importedSpecifiers(source).sort()).toEqual(['../b/b.ts', '../e/e.ts', './a.ts', './d.ts', './side-effect.ts']);
+});
+
+it('every file of the relay belongs to a layer', () => {
+  const parts = new Set(sourceFiles(RELAY).map(partOf));
+  expect([...parts].filter((part) => levelOf(part) === -1)).toEqual([]);
+});
+
+it('the relay imports nothing from src/ but src/shared', () => {
+  expect(relayEdges().outside).toEqual([]);
+});
+
+it('no part of the relay imports a part above it', () => {
+  const upward = relayEdges()
+    .edges.filter(({ from, to }) => levelOf(to) > levelOf(from))
+    .map(({ from, to, file, specifier }) => `${from} → ${to} (${file} imports ${specifier})`);
+  expect(upward).toEqual([]);
+});
+
+it('no parts of the relay import one another around a loop', () => {
+  expect(cycles(relayEdges().edges)).toEqual([]);
+});
