@@ -23,7 +23,9 @@ export interface Strings {
   retry: string;
   retrying: string;
   reconnected: string;
+  /** `botName`, or after the hand-off the team member's name. */
   typing(botName: string): string;
+  agentTyping: string;
   talkToPerson: string;
   escalated: string;
   agentLabel(name: string): string;
@@ -44,7 +46,8 @@ export interface Strings {
   sendAnyway: string;
   edit: string;
   errors: Record<ErrorKey, string>;
-  newMessageAnnouncement(author: string): string;
+  /** A reply for the live region, its author and text joined as the language does. */
+  newMessageAnnouncement(author: string, text: string): string;
   unavailable: string;
   preview: string;
   /** Shown when the browser gives the frame no storage: the conversation ends with this page. */
@@ -83,7 +86,7 @@ export function createStrings(catalog: Catalog, locale: Locale): Strings {
       // The warning shows only when something was found: both kinds, or the one found.
       return card && ssn ? catalog.sensitiveBoth : card ? catalog.sensitiveCard : catalog.sensitiveSsn;
     },
-    newMessageAnnouncement: with1(catalog.newMessageAnnouncement, 'author'),
+    newMessageAnnouncement: (author, text) => fill(catalog.newMessageAnnouncement, { author: put(author), text }),
   };
 }
 

@@ -45,7 +45,8 @@ export function createTransport(
     try {
       // The relay's proof that a read comes from its own frame (src/relay/http/same-origin.ts).
       const headers = { 'X-Practice-Chat': 'frame', ...(init.headers as Record<string, string> | undefined) };
-      response = await fetchImpl(base + path, { credentials: 'same-origin', cache: 'no-store', ...init, headers });
+      // Credentials stay fetch's default, same-origin: the relay sets no cookie, and the handle goes in a header.
+      response = await fetchImpl(base + path, { cache: 'no-store', ...init, headers });
     } catch {
       throw new TransportError('network');
     }

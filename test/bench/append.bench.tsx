@@ -17,7 +17,6 @@ const message = (index: number): ChatMessage => ({
   text: `Message ${index}: see https://smile.example/page/${index} for details.`,
   createdAt: '2026-11-22T10:00:00Z',
   delivery: index % 2 === 0 ? 'sent' : null,
-  idempotencyKey: null,
 });
 
 function conversationOf(size: number) {

@@ -57,16 +57,9 @@ function textsOf(tag: LocaleTag): Set<string> {
     else if (typeof value === 'object' && value !== null) Object.values(value).forEach(add);
   };
   add({ ...en, charactersLeft: undefined });
-  for (const fill of [
-    en.panelLabel,
-    en.automatedNotice,
-    en.typing,
-    en.agentLabel,
-    en.botLabel,
-    en.greeting,
-    en.newMessageAnnouncement,
-  ])
+  for (const fill of [en.panelLabel, en.automatedNotice, en.typing, en.agentLabel, en.botLabel, en.greeting])
     texts.add(fill(BOT));
+  texts.add(en.newMessageAnnouncement(BOT, '').trim());
   texts.add(en.emergencyNotice());
   for (const count of [0, 1, 2, 5, 200]) texts.add(en.charactersLeft(count));
   for (const kinds of [['card'], ['ssn'], ['card', 'ssn']] as const) texts.add(en.sensitiveBody(kinds));

@@ -142,7 +142,8 @@ export function App({
       )}
       {model.typing.value && (
         <p class="typing" aria-hidden="true">
-          <span class="dots" /> {strings.typing(botName)}
+          <span class="dots" />{' '}
+          {model.agentName.value === '' ? strings.agentTyping : strings.typing(model.agentName.value ?? botName)}
         </p>
       )}
       {model.connectionTrouble.value && <p class="notice trouble">{strings.retrying}</p>}
@@ -150,7 +151,10 @@ export function App({
       {/* Announces each new reply once; the history is never read out again. */}
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">
         {latest
-          ? `${strings.newMessageAnnouncement(latest.sender === 'agent' ? strings.agentLabel(latest.authorName) : latest.authorName)}: ${latest.text}`
+          ? strings.newMessageAnnouncement(
+              latest.sender === 'agent' ? strings.agentLabel(latest.authorName) : latest.authorName,
+              latest.text,
+            )
           : ''}
       </div>
       <StatusAnnouncer model={model} strings={strings} />

@@ -21,7 +21,7 @@ export function retryDelayMs(attempt: number, retryAfterMs: number | undefined, 
   const roll = random();
   const fraction = Number.isFinite(roll) ? Math.min(Math.max(roll, 0), 1) : 0;
   const jittered = Math.floor(fraction * ceiling);
-  const serverAsked =
-    retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs > 0 ? Math.ceil(retryAfterMs) : 0;
+  // Number.isFinite is false for undefined too.
+  const serverAsked = Number.isFinite(retryAfterMs) && retryAfterMs! > 0 ? Math.ceil(retryAfterMs!) : 0;
   return Math.min(Math.max(jittered, serverAsked), RETRY_AFTER_CAP_MS);
 }

@@ -5,7 +5,10 @@ import type { MessageSender, WireMessage } from '../../shared/wire.ts';
 export type Delivery = 'sending' | 'retrying' | 'sent' | 'failed';
 
 export interface ChatMessage {
-  /** Stable across the message's life, for rendering and retry. */
+  /**
+   * Stable across the message's life, for rendering and retry; a visitor's message goes out with it as its
+   * Idempotency-Key, which every attempt to send it shares, so a retry never duplicates it.
+   */
   key: string;
   /** The relay's id once known. */
   id: string | null;
@@ -17,8 +20,6 @@ export interface ChatMessage {
   createdAt: string;
   /** Only for the visitor's own messages. */
   delivery: Delivery | null;
-  /** The one key every attempt to send this message uses, so a retry never duplicates it. */
-  idempotencyKey: string | null;
 }
 
 export function fromWire(message: WireMessage): ChatMessage {
@@ -31,7 +32,6 @@ export function fromWire(message: WireMessage): ChatMessage {
     text: message.text,
     createdAt: message.created_at,
     delivery: message.sender === 'visitor' ? 'sent' : null,
-    idempotencyKey: null,
   };
 }
 
@@ -55,7 +55,7 @@ export function confirmSent(list: readonly ChatMessage[], key: string, sent: Wir
  * message that comes after it in the conversation, so that two sources overlapping after a gap still show each message
  * once and in order; answers the list and the messages that were new.
  */
-export function mergePolled(
+export function mergeIncoming(
   list: readonly ChatMessage[],
   incoming: readonly WireMessage[],
 ): { list: ChatMessage[]; added: ChatMessage[] } {

@@ -24,7 +24,8 @@ export const TEXT_KEYS = [
   'retry',
   'retrying',
   'reconnected',
-  'typing', // {bot}
+  'typing', // {bot}, or after the hand-off the team member's name
+  'agentTyping', // after the hand-off, before the team member's name is known
   'talkToPerson',
   'escalated',
   'agentLabel', // {name}
@@ -43,7 +44,7 @@ export const TEXT_KEYS = [
   'sensitiveBoth',
   'sendAnyway',
   'edit',
-  'newMessageAnnouncement', // {author}
+  'newMessageAnnouncement', // {author} {text}: the language's own punctuation between them
   'unavailable',
   'preview',
   'noResume',

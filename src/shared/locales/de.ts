@@ -15,6 +15,7 @@ export const de: Catalog = {
   retrying: 'Verbindungsproblem — neuer Versuch…',
   reconnected: 'Verbindung wiederhergestellt.',
   typing: '{bot} schreibt…',
+  agentTyping: 'Ein Teammitglied schreibt…',
   talkToPerson: 'Mit einer Person sprechen',
   escalated: 'Ein Teammitglied wurde gebeten, dazuzukommen. Die Antwort erscheint hier.',
   agentLabel: '{name} (Teammitglied)',
@@ -36,7 +37,7 @@ export const de: Catalog = {
     'Die Nachricht scheint eine Kartennummer und eine Sozialversicherungsnummer (SSN) zu enthalten. Bitte teilen Sie im Chat keine Kartennummern oder Sozialversicherungsnummern (SSN).',
   sendAnyway: 'Trotzdem senden',
   edit: 'Nachricht bearbeiten',
-  newMessageAnnouncement: 'Neue Nachricht von {author}',
+  newMessageAnnouncement: 'Neue Nachricht von {author}: {text}',
   unavailable: 'Der Chat ist gerade nicht verfügbar.',
   preview: 'Vorschau — Nachrichten werden nicht an die Praxis gesendet',
   noResume:

@@ -16,6 +16,7 @@ export const fa: Catalog = {
   retrying: 'مشکل در اتصال — در حال تلاش دوباره…',
   reconnected: 'اتصال دوباره برقرار شد.',
   typing: '{bot} در حال نوشتن است…',
+  agentTyping: 'یکی از کارکنان مطب در حال نوشتن است…',
   talkToPerson: 'صحبت با یکی از کارکنان مطب',
   escalated: 'از یکی از کارکنان مطب خواسته شد به گفتگو بپیوندد. پاسخ او همین‌جا می‌آید.',
   agentLabel: '{name} (از کارکنان مطب)',
@@ -37,7 +38,7 @@ export const fa: Catalog = {
     'به نظر می‌رسد این پیام شماره کارت و شماره تأمین اجتماعی (SSN) دارد. لطفاً شماره کارت یا شماره تأمین اجتماعی (SSN) را در گفتگو ننویسید.',
   sendAnyway: 'به‌هرحال ارسال شود',
   edit: 'ویرایش پیام',
-  newMessageAnnouncement: 'پیام تازه از {author}',
+  newMessageAnnouncement: 'پیام تازه از {author}: {text}',
   unavailable: 'گفتگو در حال حاضر در دسترس نیست.',
   preview: 'پیش‌نمایش — پیام‌ها برای مطب فرستاده نمی‌شوند',
   noResume:

@@ -16,6 +16,7 @@ export const fr: Catalog = {
   retrying: 'Problème de connexion — nouvelle tentative…',
   reconnected: 'Connexion rétablie.',
   typing: '{bot} écrit…',
+  agentTyping: 'Un membre de l’équipe écrit…',
   talkToPerson: 'Parler à une personne',
   escalated: 'Un membre de l’équipe a été invité à se joindre à la discussion. Il vous répondra ici.',
   agentLabel: '{name} (membre de l’équipe)',
@@ -37,7 +38,7 @@ export const fr: Catalog = {
     'Ce message semble contenir un numéro de carte et un numéro de sécurité sociale (SSN). Merci de ne pas communiquer de numéro de carte ni de numéro de sécurité sociale (SSN) dans la discussion.',
   sendAnyway: 'Envoyer quand même',
   edit: 'Modifier le message',
-  newMessageAnnouncement: 'Nouveau message de {author}',
+  newMessageAnnouncement: 'Nouveau message de {author} : {text}',
   unavailable: 'La discussion n’est pas disponible pour le moment.',
   preview: 'Aperçu — les messages ne sont pas envoyés au cabinet',
   noResume:

@@ -15,6 +15,7 @@ export const ht: Catalog = {
   retrying: 'Pwoblèm koneksyon — n ap eseye ankò…',
   reconnected: 'Koneksyon an retabli.',
   typing: '{bot} ap ekri…',
+  agentTyping: 'Yon manm ekip la ap ekri…',
   talkToPerson: 'Pale ak yon moun',
   escalated: 'Nou mande yon manm ekip la pou l vin nan chat la. L ap reponn ou isit la.',
   agentLabel: '{name} (manm ekip la)',
@@ -36,7 +37,7 @@ export const ht: Catalog = {
     'Sanble gen yon nimewo kat ak yon nimewo Sekirite Sosyal ladan l. Tanpri pa pataje nimewo kat oswa nimewo Sekirite Sosyal nan chat la.',
   sendAnyway: 'Voye l kanmenm',
   edit: 'Chanje mesaj la',
-  newMessageAnnouncement: '{author} voye yon nouvo mesaj',
+  newMessageAnnouncement: '{author} voye yon nouvo mesaj: {text}',
   unavailable: 'Chat la pa disponib kounye a.',
   preview: 'Apèsi — mesaj yo pa ale bay klinik la',
   noResume:

@@ -16,6 +16,7 @@ export const it: Catalog = {
   retrying: 'Problema di connessione — nuovo tentativo…',
   reconnected: 'Connessione ripristinata.',
   typing: '{bot} sta scrivendo…',
+  agentTyping: 'Un membro del team sta scrivendo…',
   talkToPerson: 'Parli con una persona',
   escalated: 'È stato chiesto a un membro del team di unirsi. Le risponderà qui.',
   agentLabel: '{name} (membro del team)',
@@ -37,7 +38,7 @@ export const it: Catalog = {
     'Sembra che contenga un numero di carta e un numero di previdenza sociale (SSN). La preghiamo di non condividere in chat numeri di carta o di previdenza sociale (SSN).',
   sendAnyway: 'Invii comunque',
   edit: 'Modifichi il messaggio',
-  newMessageAnnouncement: 'Nuovo messaggio da {author}',
+  newMessageAnnouncement: 'Nuovo messaggio da {author}: {text}',
   unavailable: 'La chat non è disponibile al momento.',
   preview: 'Anteprima — i messaggi non vengono inviati allo studio',
   noResume:

@@ -16,6 +16,7 @@ export const ja: Catalog = {
   retrying: '接続に問題があります。再試行しています…',
   reconnected: '接続が回復しました。',
   typing: '{bot}が入力中…',
+  agentTyping: 'スタッフが入力中…',
   talkToPerson: 'スタッフと話す',
   escalated: 'スタッフに参加を依頼しました。こちらで返信します。',
   agentLabel: '{name}（スタッフ）',
@@ -36,7 +37,7 @@ export const ja: Catalog = {
     'カード番号と社会保障番号（SSN）が含まれているようです。チャットでカード番号や社会保障番号（SSN）を送らないでください。',
   sendAnyway: 'このまま送信',
   edit: 'メッセージを編集',
-  newMessageAnnouncement: '{author}からの新しいメッセージ',
+  newMessageAnnouncement: '{author}からの新しいメッセージ：{text}',
   unavailable: '現在チャットはご利用いただけません。',
   preview: 'プレビュー：メッセージはクリニックに送信されません',
   noResume:

@@ -16,6 +16,7 @@ export const pl: Catalog = {
   retrying: 'Problem z połączeniem — ponawianie…',
   reconnected: 'Połączenie przywrócone.',
   typing: '{bot} pisze…',
+  agentTyping: 'Członek zespołu pisze…',
   talkToPerson: 'Porozmawiaj z człowiekiem',
   escalated: 'Członek zespołu został poproszony o dołączenie. Odpowie tutaj.',
   agentLabel: '{name} (członek zespołu)',
@@ -37,7 +38,7 @@ export const pl: Catalog = {
     'Wygląda na to, że wiadomość zawiera numer karty i numer ubezpieczenia społecznego (SSN). Prosimy nie podawać na czacie numerów kart ani numerów ubezpieczenia społecznego (SSN).',
   sendAnyway: 'Wyślij mimo to',
   edit: 'Popraw wiadomość',
-  newMessageAnnouncement: 'Nowa wiadomość od: {author}',
+  newMessageAnnouncement: 'Nowa wiadomość od: {author} – {text}',
   unavailable: 'Czat jest teraz niedostępny.',
   preview: 'Podgląd — wiadomości nie trafiają do placówki',
   noResume:

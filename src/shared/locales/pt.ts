@@ -16,6 +16,7 @@ export const pt: Catalog = {
   retrying: 'Problema de conexão — tentando novamente…',
   reconnected: 'Conexão restabelecida.',
   typing: '{bot} está digitando…',
+  agentTyping: 'Um membro da equipe está digitando…',
   talkToPerson: 'Falar com uma pessoa',
   escalated: 'Pedimos que um membro da equipe entre na conversa. A resposta virá aqui.',
   agentLabel: '{name} (membro da equipe)',
@@ -37,7 +38,7 @@ export const pt: Catalog = {
     'Parece que sua mensagem contém um número de cartão e um número de Seguro Social (SSN). Por favor, não compartilhe números de cartão nem de Seguro Social (SSN) no chat.',
   sendAnyway: 'Enviar mesmo assim',
   edit: 'Editar a mensagem',
-  newMessageAnnouncement: 'Nova mensagem de {author}',
+  newMessageAnnouncement: 'Nova mensagem de {author}: {text}',
   unavailable: 'O chat não está disponível no momento.',
   preview: 'Prévia — as mensagens não são enviadas ao consultório',
   noResume:

@@ -16,6 +16,7 @@ export const tl: Catalog = {
   retrying: 'May problema sa koneksyon — sinusubukan muli…',
   reconnected: 'Naibalik na ang koneksyon.',
   typing: 'Nagta-type si {bot}…',
+  agentTyping: 'Nagta-type ang isang kawani ng klinika…',
   talkToPerson: 'Makipag-usap sa isang tao',
   escalated: 'Hiniling na sumali ang isang kawani ng klinika. Sasagot siya rito.',
   agentLabel: '{name} (kawani ng klinika)',
@@ -36,7 +37,7 @@ export const tl: Catalog = {
     'Mukhang may numero ng card at numero ng Social Security ito. Huwag magbahagi ng numero ng card o Social Security sa chat.',
   sendAnyway: 'Ipadala pa rin',
   edit: 'I-edit ang mensahe',
-  newMessageAnnouncement: 'Bagong mensahe mula kay {author}',
+  newMessageAnnouncement: 'Bagong mensahe mula kay {author}: {text}',
   unavailable: 'Hindi magagamit ang chat sa ngayon.',
   preview: 'Preview — hindi ipinapadala sa klinika ang mga mensahe',
   noResume:

@@ -16,6 +16,7 @@ export const vi: Catalog = {
   retrying: 'Lỗi kết nối — đang thử lại…',
   reconnected: 'Đã kết nối lại.',
   typing: '{bot} đang nhập…',
+  agentTyping: 'Một nhân viên đang nhập…',
   talkToPerson: 'Nói chuyện với nhân viên',
   escalated: 'Đã mời một nhân viên tham gia. Nhân viên sẽ trả lời tại đây.',
   agentLabel: '{name} (nhân viên)',
@@ -37,7 +38,7 @@ export const vi: Catalog = {
     'Tin nhắn này có vẻ chứa số thẻ và số An Sinh Xã Hội. Vui lòng không chia sẻ số thẻ hoặc số An Sinh Xã Hội trong cuộc trò chuyện.',
   sendAnyway: 'Vẫn gửi',
   edit: 'Sửa tin nhắn',
-  newMessageAnnouncement: 'Tin nhắn mới từ {author}',
+  newMessageAnnouncement: 'Tin nhắn mới từ {author}: {text}',
   unavailable: 'Hiện không thể trò chuyện.',
   preview: 'Xem trước — tin nhắn không được gửi đến phòng khám',
   noResume:

@@ -1,4 +1,5 @@
-// The panel's model with a relay that serves live streams (a fake transport, a manual clock): replies by the stream
+// Following the conversation, through the panel's model with a fake relay and a manual clock: polling at its cadence
+// where there is no stream, and with a relay that serves live streams: replies by the stream
 // and not by polling, one stream only once a conversation exists and kept open while closed or hidden, one read of
 // what was missed after each gap with each message shown once and in order, the fallback to polling (silence,
 // refusals, drops in a row) and the stream tried again later, error and reconnect events, status by status_as_of,
@@ -6,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { STREAM_SILENCE_LIMIT_MS, type WireMessage } from '../../../src/shared/wire.ts';
 import { STREAM_ATTEMPTS, STREAM_RETRY_MS } from '../../../src/frame/model/chat-model.ts';
-import { POLL_IDLE_MS } from '../../../src/frame/model/poll-cadence.ts';
+import { POLL_FAST_MS, POLL_IDLE_MS, POLL_SLOW_MS } from '../../../src/frame/model/poll-cadence.ts';
 import { TransportError } from '../../../src/frame/transport.ts';
 import { createTestModel, settle } from './fakes.ts';
 
@@ -41,6 +42,67 @@ async function started(options: { open?: boolean } = {}) {
   return test;
 }
 
+const withDelivery = (model: Test['model']) =>
+  model.messages.value.map((message) => `${message.sender}:${message.text}:${message.delivery ?? ''}`);
+
+describe('polling, where there is no stream', () => {
+  it('polls quickly after a send, then slower when idle, slowly while closed, and not at all while hidden', async () => {
+    const { model, clock } = createTestModel();
+    model.setPanelOpen(true);
+    model.send('hello');
+    await settle();
+    await clock.advance(0); // the poll right after sending
+    expect(clock.pending()).toContain(POLL_FAST_MS);
+    await clock.advance(45_000);
+    expect(clock.pending()).toContain(POLL_IDLE_MS);
+    model.setPanelOpen(false);
+    expect(clock.pending()).toContain(POLL_SLOW_MS);
+    model.setTabHidden(true);
+    const pollDelays = [POLL_FAST_MS, POLL_IDLE_MS, POLL_SLOW_MS];
+    expect(clock.pending().filter((delay) => pollDelays.includes(delay))).toEqual([]);
+    model.setTabHidden(false);
+    await clock.advance(0);
+    expect(clock.pending()).toContain(POLL_SLOW_MS);
+  });
+
+  it('shows replies, stops the typing indicator, and announces each reply once', async () => {
+    const { model, relay, clock } = createTestModel();
+    model.setPanelOpen(true);
+    model.send('hours?');
+    await settle();
+    expect(model.typing.value).toBe(true);
+    relay.reply('handle-1', 'We open at 8.');
+    await clock.advance(POLL_FAST_MS);
+    expect(withDelivery(model)).toEqual(['visitor:hours?:sent', 'bot:We open at 8.:']);
+    expect(model.typing.value).toBe(false);
+    expect(model.announcement.value?.text).toBe('We open at 8.');
+    await clock.advance(POLL_FAST_MS * 3);
+    expect(model.messages.value).toHaveLength(2);
+  });
+
+  it('counts replies that arrive while the panel is closed, and clears the count on opening', async () => {
+    const { model, relay, clock, unread } = createTestModel();
+    model.send('hi');
+    await settle();
+    relay.reply('handle-1', 'one');
+    relay.reply('handle-1', 'two');
+    await clock.advance(POLL_SLOW_MS);
+    expect(unread.at(-1)).toBe(2);
+    model.setPanelOpen(true);
+    expect(unread.at(-1)).toBe(0);
+  });
+
+  it('says when the practice has resolved the conversation', async () => {
+    const { model, relay, clock } = createTestModel();
+    model.setPanelOpen(true);
+    model.send('thanks');
+    await settle();
+    relay.conversations.get('handle-1')!.status = 'resolved';
+    await clock.advance(POLL_FAST_MS);
+    expect(model.phase.value).toBe('resolved');
+  });
+});
+
 describe('the live stream', () => {
   it('opens no stream before a conversation exists, then one, before the first message goes out', async () => {
     const test = createTestModel({ stream: true });
@@ -50,7 +112,7 @@ describe('the live stream', () => {
     test.model.send('hello');
     await settle();
     // Listening first, so that the relay reads quickly for the reply to the message that follows.
-    expect(test.relay.calls).toEqual(['create', 'stream 0', 'send key-2']);
+    expect(test.relay.calls).toEqual(['create', 'stream 0', 'send key-1']);
   });
 
   it('shows replies from the stream, announced once, and never polls while it works', async () => {

@@ -109,6 +109,7 @@ describe.each(LOCALE_TAGS)('%s', (tag) => {
     expect(uses(catalog.automatedNotice, terms['team member'], tag), catalog.automatedNotice).toBe(true);
     expect(uses(catalog.agentLabel, terms['team member'], tag), catalog.agentLabel).toBe(true);
     expect(uses(catalog.escalated, terms['team member'], tag), catalog.escalated).toBe(true);
+    expect(uses(catalog.agentTyping, terms['team member'], tag), catalog.agentTyping).toBe(true);
   });
 });
 

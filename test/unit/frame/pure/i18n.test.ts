@@ -16,7 +16,7 @@ describe("the panel's words, built from a catalog", () => {
     expect(STRINGS.en.emergencyNotice('112')).toContain('call 112 or');
     expect(STRINGS.es.emergencyNotice()).toContain('911');
     expect(STRINGS.en.agentLabel('Dana')).toBe('Dana (team member)');
-    expect(STRINGS.en.newMessageAnnouncement('Dana')).toBe('New message from Dana');
+    expect(STRINGS.en.newMessageAnnouncement('Dana', 'Hello')).toBe('New message from Dana: Hello');
     expect(STRINGS.de.greeting('Robin')).toBe('Hallo, ich bin Robin. Wie kann ich helfen?');
   });
 

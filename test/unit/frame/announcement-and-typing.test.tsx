@@ -1,0 +1,77 @@
+// @vitest-environment happy-dom
+// The words around a reply: the live region's announcement joins author and text with each language's own
+// punctuation (from its catalog), and the typing line names whoever is answering: the bot, or after the hand-off the
+// team member (by name once they have written, else in neutral words).
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { App } from '../../../src/frame/components/App.tsx';
+import type { LocaleTag } from '../../../src/shared/locales/locale-list.ts';
+import { POLL_FAST_MS } from '../../../src/frame/model/poll-cadence.ts';
+import { STRINGS } from './strings.ts';
+import { configuration, createTestModel, settle } from './fakes.ts';
+
+afterEach(cleanup);
+
+function renderPanel(locale: LocaleTag = 'en') {
+  const test = createTestModel();
+  test.model.setPanelOpen(true);
+  render(
+    <App
+      model={test.model}
+      configuration={configuration}
+      strings={STRINGS[locale]}
+      locale={locale}
+      maxLength={2000}
+      onClose={() => undefined}
+      refreshLogo={async () => null}
+    />,
+  );
+  return test;
+}
+
+const liveRegion = () => document.querySelector('[aria-live="polite"]')!.textContent;
+const typingLine = () => document.querySelector('.typing')?.textContent?.trim() ?? null;
+
+describe('the announcement of a reply', () => {
+  it.each([
+    ['en', 'New message from Aimee: We open at 8.'],
+    // Right-to-left: the name is isolated, the colon is the one Arabic writes.
+    ['ar', 'رسالة جديدة من \u2068Aimee\u2069: We open at 8.'],
+    // Japanese joins with a full-width colon and no space.
+    ['ja', 'Aimeeからの新しいメッセージ：We open at 8.'],
+    ['zh-Hans', '来自 Aimee 的新消息：We open at 8.'],
+    // French puts a no-break space before the colon.
+    ['fr', 'Nouveau message de Aimee\u00a0: We open at 8.'],
+  ] as const)('%s: %s', async (locale, announced) => {
+    const { model, relay, clock } = renderPanel(locale);
+    model.send('hours?');
+    await settle();
+    relay.reply('handle-1', 'We open at 8.');
+    await clock.advance(POLL_FAST_MS);
+    expect(liveRegion()).toBe(announced);
+  });
+});
+
+describe('the typing line', () => {
+  it('names the bot until the hand-off, then a team member in neutral words, then the one who wrote', async () => {
+    const { model, relay, clock } = renderPanel();
+    model.send('hello');
+    await settle();
+    expect(typingLine()).toBe('Aimee is typing…');
+    fireEvent.click(screen.getByRole('button', { name: 'Talk to a person' }));
+    await settle();
+    model.send('is anyone there?');
+    await settle();
+    expect(typingLine()).toBe('A team member is typing…');
+    relay.reply('handle-1', 'Hi, this is Maria.', 'agent');
+    await clock.advance(POLL_FAST_MS);
+    expect(typingLine()).toBeNull();
+    model.send('thanks');
+    await settle();
+    expect(typingLine()).toBe('Maria is typing…');
+  });
+
+  it('has the neutral words in every language', () => {
+    for (const strings of Object.values(STRINGS)) expect(strings.agentTyping.trim()).not.toBe('');
+  });
+});
