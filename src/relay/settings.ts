@@ -1,4 +1,4 @@
-// Every setting of the relay comes from the environment, parsed here once (README "Settings" lists them). A bad value
+// Every setting of the relay comes from the environment, parsed here once (docs/settings.md lists them). A bad value
 // stops the start with a message naming the variable, rather than running with a surprise.
 import { z } from 'zod';
 import { LOOPBACK_HOSTS } from '../shared/configuration.ts';

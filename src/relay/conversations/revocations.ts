@@ -22,7 +22,7 @@ export const revocationKey = (conversationId: string) => digest(conversationId);
 
 /**
  * In memory, for one relay process (the embedded default): retirements last as long as the process, so a handle that
- * End chat retired works again after a restart with the same HANDLE_SECRET (README, known gaps). With several
+ * End chat retired works again after a restart with the same HANDLE_SECRET (docs/known-gaps.md). With several
  * instances, each must see every revocation, and across restarts too: use the Redis store behind this interface.
  * Expired entries are swept as new ones arrive; the number of entries is bounded by how many conversations the quotas
  * let visitors create within a handle's lifetime.

@@ -42,7 +42,7 @@ export function createStatusReadings({
 }: {
   /** 0 turns reuse off: every poll reads the status. */
   maxAgeMs: number;
-  /** The most conversations remembered; the oldest reading goes first. About 150 bytes each. */
+  /** The most conversations remembered; the oldest reading goes first. Bounded because each reading stays in memory. */
   capacity?: number;
   now?: () => number;
 }): StatusReadings {

@@ -6,8 +6,8 @@ import type { Context } from 'hono';
  *
  * On @hono/node-server the header goes straight onto Node's ServerResponse (`env.outgoing`), which merges it with the
  * route's headers as it writes them. Set through c.header, a single such header makes every answer build a WHATWG
- * Headers object, validate each name and value through it, and copy it out again for Node: about 6 % of the relay's
- * CPU on a message poll. Under app.request() (tests, in-process use) there is no ServerResponse, and c.header does it.
+ * Headers object, validate each name and value through it, and copy it out again for Node: a measurable share of the
+ * relay's CPU on a message poll (bench/results.md, relay). Under app.request() (tests, in-process use) there is no ServerResponse, and c.header does it.
  */
 export function presetHeader(c: Context, name: string, value: string): void {
   const outgoing = nodeResponse(c.env);

@@ -10,7 +10,8 @@ export const FAST_FOR_MS = 30_000;
 export const IDLE_MS = 15_000;
 /**
  * While the service's events arrive, they wake the watch: reads are only a safety net for a lost event (which the
- * sender retries once). Two minutes: at 60 s, ten thousand idle streams cost one instance over 5 % of a core in reads.
+ * sender retries once). Two minutes: at one minute, many thousands of idle streams cost an instance a noticeable share of a core in
+ * reads alone (bench/results.md, live delivery).
  */
 export const SAFETY_NET_MS = 120_000;
 /**

@@ -1,4 +1,4 @@
-// What the relay needs of its Redis (README "Running several instances"), checked once at start where Redis lets us
+// What the relay needs of its Redis (docs/deploying.md, "Running several instances"), checked once at start where Redis lets us
 // see it: persistence (else a restart ends every open chat, since live handles are kept there), `noeviction` (else
 // Redis under memory pressure drops idempotency records and live handles), and a password (handles' liveness and
 // idempotency records must not be writable by anyone who reaches the port). Managed services often hide CONFIG: what
@@ -57,7 +57,7 @@ export function warnAboutRedisOnce(client: RedisClient, url: string, logger: Log
     void readRedisFacts(client, url).then((facts) => {
       const found = redisShortcomings(facts);
       if (found.length > 0)
-        logger.warn(`Redis (REDIS_URL) is not set up as the relay needs (README, "Redis"): ${found.join('; ')}.`);
+        logger.warn(`Redis (REDIS_URL) is not set up as the relay needs (docs/deploying.md, "The Redis the relay needs"): ${found.join('; ')}.`);
     });
   });
 }

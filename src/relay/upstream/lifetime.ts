@@ -1,5 +1,5 @@
-// How long to trust a token. The unit of expires_in is not documented; the project assumes seconds (README,
-// "The upstream contract") and bounds whatever arrives, because a 401 always recovers anyway: a too-short guess
+// How long to trust a token. The unit of expires_in is not documented; the project assumes seconds (docs/upstream-contract.md,
+// "Documented") and bounds whatever arrives, because a 401 always recovers anyway: a too-short guess
 // costs one token request, a too-long one costs one retried request.
 
 export const FALLBACK_LIFETIME_SECONDS = 60;
