@@ -57,7 +57,9 @@ export function warnAboutRedisOnce(client: RedisClient, url: string, logger: Log
     void readRedisFacts(client, url).then((facts) => {
       const found = redisShortcomings(facts);
       if (found.length > 0)
-        logger.warn(`Redis (REDIS_URL) is not set up as the relay needs (docs/deploying.md, "The Redis the relay needs"): ${found.join('; ')}.`);
+        logger.warn(
+          `Redis (REDIS_URL) is not set up as the relay needs (docs/deploying.md, "The Redis the relay needs"): ${found.join('; ')}.`,
+        );
     });
   });
 }
