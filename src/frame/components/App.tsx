@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { accessibleAccent } from '../../shared/contrast.ts';
 import type { WebchatConfiguration } from '../../shared/configuration.ts';
 import type { Locale, Strings } from '../i18n.ts';
@@ -61,6 +61,15 @@ export function App({
   const latest = model.announcement.value;
   // A new, empty conversation greets and suggests; its "Talk to a person" then sits among the suggestions.
   const greeting = phase === 'new' && model.messages.value.length === 0;
+  // A short panel (400 % zoom, a phone held sideways, an on-screen keyboard open) collapses the notice to one line;
+  // frame.css tightens the rest at the same height. Read at each render; a resize renders again (below).
+  const short = innerHeight <= 480;
+  const [, setHeight] = useState(innerHeight);
+  const notice = [
+    <strong>{strings.emergencyNotice()}</strong>,
+    sentenceGap(strings.emergencyNotice()),
+    phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName),
+  ];
 
   // Keys heard at the document, so they work wherever focus is in the frame, its <body> included: WebKit leaves focus
   // there when it refuses the composer the caret (an open without a recent gesture, issue 21), and a handler on
@@ -81,11 +90,18 @@ export function App({
       )
         inputRef.current?.focus();
     };
+    const onResize = () => setHeight(innerHeight);
     document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+    addEventListener('resize', onResize);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      removeEventListener('resize', onResize);
+    };
   }, [onClose]);
 
-  useEffect(() => {
+  // Before the browser tells assistive technology of the change: run later (useEffect), focus sat on <body> for a
+  // moment, which Orca sometimes spoke ("push button") instead of where focus then went.
+  useLayoutEffect(() => {
     const active = document.activeElement;
     if (focusBefore.current?.isConnected === false && (!active || active === document.body))
       (inputRef.current ?? newChatRef.current)?.focus();
@@ -118,11 +134,15 @@ export function App({
       />
       {preview && <p class="notice preview">{strings.preview}</p>}
       {storageUnavailable && !preview && <p class="notice no-resume">{strings.noResume}</p>}
-      <p class="notice">
-        <strong>{strings.emergencyNotice()}</strong>
-        {sentenceGap(strings.emergencyNotice())}
-        {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}
-      </p>
+      {short ? (
+        // One line, opened by its own button to read it whole: the conversation keeps the height. tabIndex puts it in
+        // the modal panel's own Tab order (covers-page's list of controls).
+        <details class="notice">
+          <summary tabIndex={0}>{notice}</summary>
+        </details>
+      ) : (
+        <p class="notice">{notice}</p>
+      )}
       {greeting ? (
         <Greeting
           botName={botName}
@@ -175,7 +195,13 @@ export function App({
               </button>
             )}
           </div>
-          <Composer strings={strings} maxLength={maxLength} onSend={model.send} inputRef={inputRef} />
+          <Composer
+            strings={strings}
+            maxLength={maxLength}
+            onSend={model.send}
+            inputRef={inputRef}
+            describedBy={greeting ? 'greeting' : undefined}
+          />
         </>
       )}
     </div>
