@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { accessibleAccent } from '../../shared/contrast.ts';
 import type { WebchatConfiguration } from '../../shared/configuration.ts';
 import type { Locale, Strings } from '../i18n.ts';
@@ -61,15 +61,6 @@ export function App({
   const latest = model.announcement.value;
   // A new, empty conversation greets and suggests; its "Talk to a person" then sits among the suggestions.
   const greeting = phase === 'new' && model.messages.value.length === 0;
-  // A short panel (400 % zoom, a phone held sideways, an on-screen keyboard open) collapses the notice to one line;
-  // frame.css tightens the rest at the same height. Read at each render; a resize renders again (below).
-  const short = innerHeight <= 480;
-  const [, setHeight] = useState(innerHeight);
-  const notice = [
-    <strong>{strings.emergencyNotice()}</strong>,
-    sentenceGap(strings.emergencyNotice()),
-    phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName),
-  ];
 
   // Keys heard at the document, so they work wherever focus is in the frame, its <body> included: WebKit leaves focus
   // there when it refuses the composer the caret (an open without a recent gesture, issue 21), and a handler on
@@ -90,24 +81,20 @@ export function App({
       )
         inputRef.current?.focus();
     };
-    const onResize = () => setHeight(innerHeight);
     document.addEventListener('keydown', onKey);
-    addEventListener('resize', onResize);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      removeEventListener('resize', onResize);
-    };
+    return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
 
-  // Before the browser tells assistive technology of the change: run later (useEffect), focus sat on <body> for a
-  // moment, which Orca sometimes spoke ("push button") instead of where focus then went.
-  useLayoutEffect(() => {
+  useEffect(() => {
     const active = document.activeElement;
     if (focusBefore.current?.isConnected === false && (!active || active === document.body))
       (inputRef.current ?? newChatRef.current)?.focus();
   });
 
   async function escalate() {
+    // Before the button goes: moved after it, focus rested on <body> for a moment, which Orca sometimes spoke ("push
+    // button") instead of the composer.
+    inputRef.current?.focus();
     const failure = await model.escalate();
     setEscalationError(failure === null ? null : strings.errors[failure]);
   }
@@ -134,22 +121,20 @@ export function App({
       />
       {preview && <p class="notice preview">{strings.preview}</p>}
       {storageUnavailable && !preview && <p class="notice no-resume">{strings.noResume}</p>}
-      {short ? (
-        // One line, opened by its own button to read it whole: the conversation keeps the height. tabIndex puts it in
-        // the modal panel's own Tab order (covers-page's list of controls).
-        <details class="notice">
-          <summary tabIndex={0}>{notice}</summary>
-        </details>
-      ) : (
-        <p class="notice">{notice}</p>
-      )}
+      {/* Where the panel is short the notice shows one line, and whole when focused (frame.css): a Tab stop there. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: focus is how a short panel's notice opens */}
+      <p class="notice" tabIndex={innerHeight > 480 ? undefined : 0}>
+        <strong>{strings.emergencyNotice()}</strong>
+        {sentenceGap(strings.emergencyNotice())}
+        {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}
+      </p>
       {greeting ? (
         <Greeting
           botName={botName}
           strings={strings}
           // The picked button disappears with the greeting: keyboard focus moves on to the composer.
           onSuggest={(text) => (model.send(text), inputRef.current?.focus())}
-          onTalkToPerson={() => (void escalate(), inputRef.current?.focus())}
+          onTalkToPerson={escalate}
         />
       ) : (
         <MessageList
