@@ -98,18 +98,28 @@ describe(`reflow at small heights, in ${process.env.BROWSER_ENGINE ?? 'chromium'
           });
           expect(drawn.conversation, JSON.stringify(drawn)).toBeGreaterThanOrEqual(drawn.panel / 2);
 
-          // The notice shows one line, and its whole text to a screen reader; it is in the Tab order, and focus (a
-          // click, a tap, Tab) shows it whole.
+          // The notice shows one line, and its whole text to a screen reader; it is in the Tab order, and focus (Tab,
+          // a click, a tap) shows it whole.
           const notice = await tab.evaluateInFrame(() => {
             const element = document.querySelector('.notice') as HTMLElement;
             return { text: element.textContent, height: element.offsetHeight, tabIndex: element.tabIndex };
           });
           expect(notice.text).toContain(strings.emergencyNotice.split('{')[0]);
           expect(notice.tabIndex).toBe(0);
-          await tab.click({ css: '.notice' });
-          await expect
-            .poll(() => tab.evaluateInFrame(() => (document.querySelector('.notice') as HTMLElement).offsetHeight))
-            .toBeGreaterThan(notice.height * 1.5);
+          // By keyboard: Shift+Tab back from the composer until the notice has focus (a handful of stops).
+          await tab.click({ css: 'textarea' });
+          for (let step = 0; step < 8; step++) {
+            if (await tab.evaluateInFrame(() => document.activeElement?.classList.contains('notice'))) break;
+            await tab.press('Shift+Tab');
+          }
+          expect(await tab.evaluateInFrame(() => document.activeElement?.classList.contains('notice'))).toBe(true);
+          // WebKitGTK's window under WebDriver (no window manager) is never the active one: document.hasFocus() is
+          // false there, so :focus matches nothing and the notice cannot be seen to open. Everywhere else it must.
+          if (await tab.evaluateInFrame(() => document.hasFocus()))
+            await expect
+              .poll(() => tab.evaluateInFrame(() => (document.querySelector('.notice') as HTMLElement).offsetHeight))
+              .toBeGreaterThan(notice.height * 1.5);
+          else expect(engine.name).toBe('webkit');
         } finally {
           await tab.close();
         }
