@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { accessibleAccent } from '../../shared/contrast.ts';
 import type { WebchatConfiguration } from '../../shared/configuration.ts';
 import type { Locale, Strings } from '../i18n.ts';
@@ -85,15 +85,17 @@ export function App({
     return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
 
-  useEffect(() => {
+  // In the same task as the change, before the browser reports it to assistive technology: run later, focus rested on
+  // <body> for a moment, which Orca spoke ("push button", "paragraph") and which made it drop the announcement made
+  // at the same time ("This chat has ended.").
+  useLayoutEffect(() => {
     const active = document.activeElement;
     if (focusBefore.current?.isConnected === false && (!active || active === document.body))
       (inputRef.current ?? newChatRef.current)?.focus();
   });
 
   async function escalate() {
-    // Before the button goes: moved after it, focus rested on <body> for a moment, which Orca sometimes spoke ("push
-    // button") instead of the composer.
+    // Before the button goes, so focus never rests on <body> (nor stays on a button WebKit never focused on click).
     inputRef.current?.focus();
     const failure = await model.escalate();
     setEscalationError(failure === null ? null : strings.errors[failure]);
