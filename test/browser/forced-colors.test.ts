@@ -53,8 +53,8 @@ describe('forced colours in real Chromium', () => {
       const frame = await openPanel(page);
       await frame.locator('textarea').fill('my card is 4111 1111 1111 1111');
       await frame.locator('textarea').press('Enter');
-      await frame.locator('[role="alertdialog"]').waitFor();
-      const selectors = ['.panel', 'button.primary', '.messages .bubble', '[role="alertdialog"]'];
+      await frame.locator('.warning').waitFor();
+      const selectors = ['.panel', 'button.primary', '.messages .bubble', '.warning'];
       const drawn = await borders(frame, selectors);
       expect(drawn).toEqual(Object.fromEntries(selectors.map((selector) => [selector, '1px solid'])));
       await frame.getByRole('button', { name: 'Send anyway' }).click();

@@ -185,6 +185,10 @@ async function runLocale(locale: 'en' | 'ar') {
     await frame.locator('.message.visitor', { hasText: strings.failed }).waitFor({ timeout: 60_000 });
     await sleep(6000);
     product.simulator.faults.reset();
+    step(`click ${strings.retry}: the message is sent again, the connection recovers`);
+    await frame.locator('button', { hasText: strings.retry }).click();
+    await frame.locator('.message.visitor .failed').waitFor({ state: 'detached', timeout: 30_000 });
+    await sleep(6000);
     step(`type a card number and press Enter: the sensitive-data warning`);
     await frame.locator('textarea').pressSequentially(MESSAGES[locale].card);
     await sleep(1000);
@@ -234,9 +238,15 @@ async function runLocale(locale: 'en' | 'ar') {
   const problems: string[] = [];
   if (log.includes('Live region source is not in active tab'))
     problems.push('Orca took the page for an inactive tab and ignored live regions');
-  for (const phrase of [strings.escalated, strings.retrying, `${strings.failed} ${strings.retry}`, strings.ended]) {
+  const statuses = [strings.escalated, strings.retrying, `${strings.failed} ${strings.retry}`, strings.sending];
+  for (const phrase of [...statuses, strings.reconnected, strings.ended]) {
     const times = lines.filter((line) => line.text === phrase).length;
     if (times !== 1) problems.push(`"${phrase}" spoken ${times} times`);
+  }
+  // Said within a longer utterance: the greeting (on opening, as the composer's description) and the warning's title.
+  for (const words of [strings.greeting.replace('{bot}', 'Sunny'), strings.sensitiveTitle]) {
+    const times = lines.filter((line) => line.text.replace(/[\u2066-\u2069]/g, '').includes(words)).length;
+    if (times !== 1) problems.push(`"${words}" spoken ${times} times`);
   }
   if (problems.length) {
     console.error(`orca-${locale}: ${problems.join('; ')}`);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { accessibleAccent } from '../../shared/contrast.ts';
 import type { WebchatConfiguration } from '../../shared/configuration.ts';
 import type { Locale, Strings } from '../i18n.ts';
@@ -85,13 +85,18 @@ export function App({
     return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
 
-  useEffect(() => {
+  // In the same task as the change, before the browser reports it to assistive technology: run later, focus rested on
+  // <body> for a moment, which Orca spoke ("push button", "paragraph") and which made it drop the announcement made
+  // at the same time ("This chat has ended.").
+  useLayoutEffect(() => {
     const active = document.activeElement;
     if (focusBefore.current?.isConnected === false && (!active || active === document.body))
       (inputRef.current ?? newChatRef.current)?.focus();
   });
 
   async function escalate() {
+    // Before the button goes, so focus never rests on <body> (nor stays on a button WebKit never focused on click).
+    inputRef.current?.focus();
     const failure = await model.escalate();
     setEscalationError(failure === null ? null : strings.errors[failure]);
   }
@@ -118,7 +123,9 @@ export function App({
       />
       {preview && <p class="notice preview">{strings.preview}</p>}
       {storageUnavailable && !preview && <p class="notice no-resume">{strings.noResume}</p>}
-      <p class="notice">
+      {/* Where the panel is short the notice shows one line, and whole when focused (frame.css): a Tab stop there. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: focus is how a short panel's notice opens */}
+      <p class="notice" tabIndex={innerHeight > 480 ? undefined : 0}>
         <strong>{strings.emergencyNotice()}</strong>
         {sentenceGap(strings.emergencyNotice())}
         {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}
@@ -129,7 +136,7 @@ export function App({
           strings={strings}
           // The picked button disappears with the greeting: keyboard focus moves on to the composer.
           onSuggest={(text) => (model.send(text), inputRef.current?.focus())}
-          onTalkToPerson={() => (void escalate(), inputRef.current?.focus())}
+          onTalkToPerson={escalate}
         />
       ) : (
         <MessageList
@@ -179,7 +186,13 @@ export function App({
               </button>
             )}
           </div>
-          <Composer strings={strings} maxLength={maxLength} onSend={model.send} inputRef={inputRef} />
+          <Composer
+            strings={strings}
+            maxLength={maxLength}
+            onSend={model.send}
+            inputRef={inputRef}
+            describedBy={greeting ? 'greeting' : undefined}
+          />
         </>
       )}
     </div>

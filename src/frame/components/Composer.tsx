@@ -7,19 +7,25 @@ interface ComposerProps {
   maxLength: number;
   onSend: (text: string) => void;
   inputRef?: { current: HTMLTextAreaElement | null };
+  /**
+   * What the composer's focus should say besides its name: the greeting, which opening the panel would otherwise
+   * never speak (focus goes straight to the composer).
+   */
+  describedBy?: string | undefined;
 }
 
 /** The counter appears this close to the limit. */
 const COUNTER_FROM = 200;
 
-export function Composer({ strings, maxLength, onSend, inputRef }: ComposerProps) {
+export function Composer({ strings, maxLength, onSend, inputRef, describedBy }: ComposerProps) {
   const [text, setText] = useState('');
   const [warning, setWarning] = useState<SensitiveKind[] | null>(null);
   const left = maxLength - text.length;
   const editRef = useRef<HTMLButtonElement>(null);
   const shown = warning !== null;
 
-  // The warning is a dialog: it takes focus, to the choice that keeps the message here.
+  // The warning is a dialog: it takes focus, to the choice that keeps the message here, and focus entering it says
+  // it once. Not an alertdialog: Orca spoke that as an alert as well, three times in all.
   useEffect(() => {
     if (shown) editRef.current?.focus();
   }, [shown]);
@@ -56,7 +62,7 @@ export function Composer({ strings, maxLength, onSend, inputRef }: ComposerProps
       }}
     >
       {warning && (
-        <div class="warning" role="alertdialog" aria-labelledby="sensitive-title" aria-describedby="sensitive-body">
+        <div class="warning" role="dialog" aria-labelledby="sensitive-title" aria-describedby="sensitive-body">
           <strong id="sensitive-title">{strings.sensitiveTitle}</strong>
           <p id="sensitive-body">{strings.sensitiveBody(warning)}</p>
           <div class="row">
@@ -77,7 +83,7 @@ export function Composer({ strings, maxLength, onSend, inputRef }: ComposerProps
           maxLength={maxLength}
           value={text}
           aria-label={strings.composerLabel}
-          aria-describedby={left <= COUNTER_FROM ? 'characters-left' : undefined}
+          aria-describedby={left <= COUNTER_FROM ? 'characters-left' : describedBy}
           placeholder={strings.composerPlaceholder}
           onInput={(event) => setText(event.currentTarget.value)}
           onKeyDown={(event) => {

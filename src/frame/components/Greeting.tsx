@@ -16,7 +16,9 @@ interface GreetingProps {
 export function Greeting({ botName, strings, onSuggest, onTalkToPerson }: GreetingProps) {
   return (
     <section class="messages greeting" aria-label={strings.conversationLabel}>
-      <p class="bubble">{strings.greeting(botName)}</p>
+      <p id="greeting" class="bubble">
+        {strings.greeting(botName)}
+      </p>
       <ul class="suggestions" aria-label={strings.suggestionsLabel}>
         {strings.suggestions.map((text) => (
           <li key={text}>

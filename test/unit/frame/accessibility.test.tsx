@@ -175,7 +175,7 @@ describe('the sensitive-data warning is a dialog', () => {
     expect(focused()).toBe('BUTTON Edit message');
     fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
     await settle();
-    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.queryByRole('dialog', { name: 'Check before sending' })).toBeNull();
     expect(closes).toEqual([]);
     expect(focused()).toBe('TEXTAREA');
     expect(composer().value).toBe('my card is 4111 1111 1111 1111');

@@ -89,7 +89,7 @@ describe('the panel', () => {
     const { type, pressEnter, relay } = renderPanel();
     type('my card is 4111 1111 1111 1111');
     pressEnter();
-    const dialog = screen.getByRole('alertdialog', { name: 'Check before sending' });
+    const dialog = screen.getByRole('dialog', { name: 'Check before sending' });
     expect(dialog.textContent).toMatch(/card/i);
     await settle();
     expect(relay.calls).toEqual([]);
@@ -106,7 +106,7 @@ describe('the panel', () => {
     await settle();
     expect(relay.calls).toEqual([]);
     expect(composer().value).toBe('ssn 123-45-6789');
-    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.queryByRole('dialog', { name: 'Check before sending' })).toBeNull();
   });
 
   it('shows a failed message with a retry button that sends it once', async () => {
