@@ -2,6 +2,7 @@
 // configuration, fail closed or mount the launcher, create the frame lazily, and undo all of it on destroy().
 import { createApi, replayQueue, type PracticeChatApi } from './api.ts';
 import type { FrameMessage } from '../shared/protocol.ts';
+import { chosenLanguage } from './chosen-language.ts';
 import { fetchConfiguration } from './fetch-configuration.ts';
 import { createChatFrame, type ChatFrame } from './frame.ts';
 import { refusalFor } from './host-check.ts';
@@ -64,21 +65,30 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
 
   const refuse = (why: string) => destroyed || report(REPORT_PREFIX + why);
   if (typeof settings === 'string') return void refuse(settings);
-  const { relayOrigin, locale, clientId } = settings;
+  const { relayOrigin, clientId } = settings;
+  // The patient's own pick on this site wins over the tag's data-locale: the practice wrote the tag for every visitor,
+  // the patient chose for themself. Either way the relay chooses the language and writes the launcher's words.
+  let locale = (chosenLanguage(win) as string) || settings.locale;
 
-  fetchConfiguration(relayOrigin, clientId, locale, fetch, wait)
-    .then((configuration) => {
-      if (destroyed) return;
-      if (typeof configuration === 'string') return refuse(configuration);
-      const refusal = refusalFor(configuration, win.location.hostname);
-      if (refusal) return refuse(refusal);
-      // In the visitor's language, chosen by the relay (data-locale, else the browser's languages).
+  /** Shows the launcher in `tag`'s language, or, once shown, renames it and the frame in it (the latest pick only). */
+  const show = (tag: string) =>
+    fetchConfiguration(relayOrigin, clientId, tag, fetch, wait).then((configuration) => {
+      if (destroyed || tag != locale) return;
+      // A pick whose words could not be fetched leaves the launcher as it is, without a word on the console.
+      if (typeof configuration === 'string') return launcher || refuse(configuration);
+      // In the visitor's language, chosen by the relay (the patient's pick, data-locale, else the browser's languages).
       const look = configuration.launcher;
       const label = look.label;
-      launcher = mountLauncher(doc, configuration, settings.nonce, label);
+      if (launcher) {
+        launcher.relabel(look);
+        return frame!.retitle(label);
+      }
+      const refusal = refusalFor(configuration, win.location.hostname);
+      if (refusal) return refuse(refusal);
+      launcher = mountLauncher(doc, configuration, settings.nonce);
       // The frame learns its configuration, the page's exact origin (its postMessage target) and the language.
       const frameQuery = new URLSearchParams({ client_id: clientId, origin: win.location.origin, locale: look.locale });
-      // The message taken apart once (`count` is there for `unread` and `alert`): the loader's size budget pays for
+      // The message taken apart once (`count` is there for `unread` and `alert`, `locale` for `language`): the loader's size budget pays for
       // each `message.` that survives minification.
       frame = createChatFrame(
         win,
@@ -86,8 +96,15 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
         relayOrigin,
         frameQuery,
         label,
-        ({ type, count }: FrameMessage & { count?: number }) => {
+        ({ type, count, locale: picked }: FrameMessage & { count?: number; locale?: string }) => {
           if (type == 'close') setOpen(false, true);
+          // The patient picked a language in the panel: kept for the site's later pages, and the launcher and the
+          // frame renamed in it once the relay has written the words (only the latest pick, if answers cross).
+          if (type == 'language' && picked != locale) {
+            locale = picked!;
+            chosenLanguage(win, locale);
+            show(locale);
+          }
           // Replies while the page is hidden (src/shared/protocol.ts): "(N) " before its title, never anything else. The
           // pattern takes the prefix already there, or (its empty alternative) nothing, so the page's own title stays.
           if (type == 'alert' && settings.alert)
@@ -110,6 +127,6 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
       button.addEventListener('click', () => setOpen('toggle'));
       events.emit('ready');
       if (wanted != null) setOpen(wanted);
-    })
-    .catch(() => refuse('an unexpected error'));
+    });
+  show(locale).catch(() => refuse('an unexpected error'));
 }

@@ -9,6 +9,8 @@ export interface ChatFrame {
   /** Sends open/close once the frame is ready; an open also moves focus into the frame (see flush). */
   post(message: HostMessage): void;
   remove(): void;
+  /** The frame's accessible name, in the patient's language. */
+  retitle(title: string): void;
 }
 
 /** Positional parameters: the loader's size budget pays for every property name that survives minification. */
@@ -86,6 +88,9 @@ export function createChatFrame(
       pending = message;
       flush();
       fitViewport();
+    },
+    retitle(next) {
+      if (iframe) iframe.title = next;
     },
     remove() {
       listen('removeEventListener');

@@ -16,6 +16,8 @@ export const LOADER_OWN_PROPERTIES: readonly string[] = [
   'post',
   'setUnread',
   'setOpen',
+  'relabel',
+  'retitle',
   'shadow',
   'button',
   'relayOrigin',

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { boot, REPORT_PREFIX } from '../../../src/loader/boot.ts';
 import type { PracticeChatApi } from '../../../src/loader/api.ts';
 import { smileDentalAnswer } from '../../support/configurations.ts';
@@ -204,5 +204,36 @@ describe('boot', () => {
     await settle();
     (win().PracticeChat as PracticeChatApi).open();
     expect([localStorage.length, sessionStorage.length, document.cookie]).toEqual([0, 0, '']);
+  });
+
+  it.each([
+    ['a language the patient picked earlier on this site wins over data-locale', 'fa', 'fa'],
+    ['a stored value that is not a language code is ignored', '"><img src=x>', 'es'],
+  ])('%s', async (_what, stored, asked) => {
+    localStorage.setItem('practice-chat:locale', stored);
+    document.body.innerHTML = '';
+    addScriptTag('data-client-id="smile-dental" data-locale="es"');
+    const { requests } = start();
+    await settle();
+    localStorage.clear();
+    expect(requests).toEqual([`${RELAY}/v1/webchat-configuration?client_id=smile-dental&locale=${asked}`]);
+  });
+
+  it('shows the launcher, silently, where the page storage throws (blocked storage, private modes)', async () => {
+    const blocked = () => {
+      throw new DOMException('blocked', 'SecurityError');
+    };
+    const reading = vi.spyOn(Storage.prototype, 'getItem').mockImplementation(blocked);
+    try {
+      const { reports, requests } = start();
+      await settle();
+      expect([reports, requests, launchers().length]).toEqual([
+        [],
+        [`${RELAY}/v1/webchat-configuration?client_id=smile-dental&locale=`],
+        1,
+      ]);
+    } finally {
+      reading.mockRestore();
+    }
   });
 });
