@@ -2,6 +2,7 @@
 // only through the shared protocol with the relay's exact origin. Messages are accepted only from that origin and
 // from this frame's window.
 import { envelope, parseFrameMessage, type FrameMessage, type HostMessage } from '../shared/protocol.ts';
+import { SMALL_SCREEN } from './launcher-styles.ts';
 
 export interface ChatFrame {
   /** Creates the frame if it does not exist yet. */
@@ -55,7 +56,7 @@ export function createChatFrame(
 
   // On phones the panel fills the visual viewport, which shrinks when the keyboard opens.
   function fitViewport() {
-    const small = viewport && win.innerWidth <= 480;
+    const small = viewport && win.matchMedia(SMALL_SCREEN).matches;
     if (iframe) {
       iframe.style.height = small ? viewport.height + 'px' : '';
       iframe.style.top = small ? viewport.offsetTop + 'px' : '';

@@ -17,5 +17,9 @@ export const launcherCss = ({ background, color, opacity }: LauncherLook): strin
   'span{position:absolute;top:-4px;inset-inline-end:-4px;padding:0 6px;border-radius:9px;background:#b91c1c;color:#fff;font:700 12px/18px sans-serif}' +
   'iframe{display:none}' +
   ':host([data-open]) iframe{display:block;position:fixed;bottom:88px;inset-inline-end:20px;width:380px;height:min(640px,100vh - 108px);border:0;border-radius:12px;box-shadow:0 8px 30px #0005}' +
-  // Small screens: the panel is the whole visual viewport (its height follows the mobile keyboard, set from script).
-  '@media (max-width:480px){:host([data-open]) iframe{inset:0;width:100vw;height:100vh;border-radius:0}}';
+  // Small screens, narrow or short (a phone held sideways, a zoomed window): the panel is the whole visual viewport
+  // (its height follows the mobile keyboard, set from script with the same rule, SMALL_SCREEN).
+  `@media ${SMALL_SCREEN}{:host([data-open]) iframe{inset:0;width:100vw;height:100vh;border-radius:0}}`;
+
+/** Where the panel fills the viewport instead of sitting in the corner (src/frame/covers-page.ts knows the numbers). */
+export const SMALL_SCREEN = '(max-width:480px),(max-height:480px)';
