@@ -7,7 +7,6 @@ import { fetchConfiguration } from './fetch-configuration.ts';
 import { createChatFrame, type ChatFrame } from './frame.ts';
 import { refusalFor } from './host-check.ts';
 import { mountLauncher, type Launcher } from './launcher.ts';
-import { pageBehind } from './page-behind.ts';
 import { findOwnScript, readScriptTag } from './script-tag.ts';
 
 export interface BootEnvironment {
@@ -31,7 +30,6 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
   let frame: ChatFrame | undefined;
   let destroyed = false;
   let isOpen = false;
-  let cover: (open: boolean) => void;
   // open()/close() called before the launcher exists: applied once it does.
   let wanted: boolean | undefined;
 
@@ -43,7 +41,6 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
     }
     if (next == isOpen) return;
     isOpen = next;
-    cover(next);
     frame.ensure();
     launcher.setOpen(next);
     frame.post({ type: next ? 'open' : 'close' });
@@ -56,7 +53,6 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
   function destroy() {
     if (destroyed) return;
     destroyed = true;
-    cover?.(false);
     frame?.remove();
     launcher?.host.remove();
     events.removeAllListeners();
@@ -90,7 +86,6 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
       const refusal = refusalFor(configuration, win.location.hostname);
       if (refusal) return refuse(refusal);
       launcher = mountLauncher(doc, configuration, settings.nonce);
-      cover = pageBehind(win, launcher.host, launcher.button);
       // The frame learns its configuration, the page's exact origin (its postMessage target) and the language.
       const frameQuery = new URLSearchParams({ client_id: clientId, origin: win.location.origin, locale: look.locale });
       // The message taken apart once (`count` is there for `unread` and `alert`, `locale` for `language`): the loader's size budget pays for

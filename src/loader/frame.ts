@@ -28,6 +28,9 @@ export function createChatFrame(
   // What the frame should hear once it is ready: the last open/close only.
   let pending: HostMessage | null = null;
   const viewport = win.visualViewport;
+  let open = false;
+  // What fitViewport made inert while the panel covers the page.
+  let behind: HTMLElement[] = [];
 
   function receive(event: MessageEvent) {
     const message =
@@ -54,12 +57,27 @@ export function createChatFrame(
     }
   }
 
-  // On phones the panel fills the visual viewport, which shrinks when the keyboard opens.
+  // On small screens the open panel fills the visual viewport, which shrinks when the keyboard opens, and covers the
+  // page: then the page behind it and the launcher under it are inert, so a screen reader's reading and the browser's
+  // Tab stay in the panel, as in a modal dialog. `inert` is what Chromium, Firefox and WebKit all take out of their
+  // accessibility trees (aria-modal is not enough: Chromium on Linux keeps the page behind, which Orca then reads).
+  // Only elements found not inert are marked, and exactly those unmarked, so the page's own use of `inert` survives;
+  // they change only when the panel starts or stops covering the page (opened, closed, a phone turned).
   function fitViewport() {
     const small = viewport && win.matchMedia(SMALL_SCREEN).matches;
+    const covers = open && !!small;
     if (iframe) {
       iframe.style.height = small ? viewport.height + 'px' : '';
       iframe.style.top = small ? viewport.offsetTop + 'px' : '';
+    }
+    if (covers != !!behind.length) {
+      for (const element of behind) element.inert = false;
+      behind = covers
+        ? [...(win.document.body.children as HTMLCollectionOf<HTMLElement>), shadow.querySelector('button')!].filter(
+            (element) => element != shadow.host && !element.inert,
+          )
+        : [];
+      for (const element of behind) element.inert = true;
     }
   }
 
@@ -87,6 +105,7 @@ export function createChatFrame(
     },
     post(message) {
       pending = message;
+      open = message.type == 'open';
       flush();
       fitViewport();
     },
@@ -94,6 +113,8 @@ export function createChatFrame(
       if (iframe) iframe.title = next;
     },
     remove() {
+      open = false;
+      fitViewport();
       listen('removeEventListener');
       iframe?.remove();
       iframe = null;
