@@ -1,7 +1,8 @@
 // Fetches the loader's second file (frame-entry.ts) as a classic script with the tag's nonce, so that the page's CSP
 // treats it as it treats loader.js: a nonce-based policy (with or without 'strict-dynamic') and a host-based one that
-// allows the relay both let it run. It is appended to the document (a script in a shadow root has no currentScript,
-// which is how it hands its export over) and taken out again once it has run.
+// allows the relay both let it run. It is appended to the document's body, beside the launcher, and not in its shadow
+// root (a script there has no currentScript, which is how it hands its export over), nor in the head, which a page may
+// watch for changes of its own (its title); it is taken out again once it has run.
 import type { createChatFrame } from './frame.ts';
 import { FRAME_EXPORT } from './frame-export.ts';
 
@@ -22,5 +23,5 @@ export const loadFrameScript = (doc: Document, path: string, relayOrigin: string
       script.remove();
       reject();
     };
-    doc.head.append(script);
+    doc.body.append(script);
   });

@@ -27,6 +27,13 @@ beforeAll(async () => {
         'Content-Security-Policy': `default-src 'none'; script-src 'nonce-r4nd0m'; style-src 'none'; connect-src ${relay}; frame-src ${relay}; img-src ${relay} http://127.0.0.1:*`,
       },
     }),
+    // A host-based policy, as the demo page advises: scripts from the relay's origin, no nonce.
+    '/relay-csp': () => ({
+      body: page(tag()),
+      headers: {
+        'Content-Security-Policy': `default-src 'none'; script-src ${relay}; style-src 'none'; connect-src ${relay}; frame-src ${relay}; img-src ${relay} http://127.0.0.1:*`,
+      },
+    }),
     '/hostile': () => ({
       body: page(
         `<div class="overlay"></div>${tag()}`,
@@ -113,6 +120,17 @@ describe('the loader in real Chromium', () => {
       await launcher(p).click();
       await expect.poll(() => p.locator('practice-chat iframe').isVisible()).toBe(true);
       expect(consoleLines.filter((line) => /Content Security Policy/i.test(line))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("works under a policy that allows scripts from the relay's origin, with no nonce", async () => {
+    const { context, page: p, consoleLines } = await visit(url('www.smile-dental.test', '/relay-csp'));
+    try {
+      await launcher(p).click();
+      await expect.poll(() => p.locator('practice-chat iframe').isVisible()).toBe(true);
+      expect(consoleLines.filter((line) => /Content Security Policy|Practice chat/i.test(line))).toEqual([]);
     } finally {
       await context.close();
     }
