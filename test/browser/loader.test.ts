@@ -202,6 +202,8 @@ describe('the loader in real Chromium', () => {
   // page's main thread; this test pinned "at idle" and now pins "on intent" (still never before the page has loaded).
   it('creates the frame lazily: never before the page has loaded, and only when the visitor comes near the launcher', async () => {
     const { context, page: p } = await openPage(browser);
+    const requested: string[] = [];
+    p.on('request', (request) => requested.push(new URL(request.url()).pathname));
     try {
       // Instrument the page before anything runs: when was the load event, and when was the first iframe created?
       await p.addInitScript(() => {
@@ -219,8 +221,15 @@ describe('the loader in real Chromium', () => {
       // Loaded and idle, nobody near the launcher: no frame (the old loader created it within a few seconds here).
       await p.waitForTimeout(3000);
       expect(await p.locator('practice-chat iframe').count()).toBe(0);
+      // Nor the frame's code, the loader's second file.
+      expect(requested.filter((path) => path.includes('loader-frame'))).toEqual([]);
+      const globals = await p.evaluate(() => Object.keys(window));
       await launcher(p).hover();
       await expect.poll(() => p.locator('practice-chat iframe').count(), { timeout: 10_000 }).toBe(1);
+      // It came once, and left nothing in the page: its script element is gone, and no global was added.
+      expect(requested.filter((path) => path.includes('loader-frame'))).toHaveLength(1);
+      expect(await p.evaluate(() => document.querySelectorAll('script:not([data-client-id])').length)).toBe(0);
+      expect(await p.evaluate(() => Object.keys(window))).toEqual(globals);
       const marks = await p.evaluate(() => (window as unknown as { marks: { load: number; iframe: number } }).marks);
       expect(marks.iframe).toBeGreaterThan(marks.load);
     } finally {
