@@ -1,12 +1,42 @@
 /// <reference types="vitest/config" />
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
 import { loaderOwnPropertiesPattern } from './src/loader/own-properties.ts';
 
+// `vite build --mode loader-frame` builds the loader's second file, the frame's code (src/loader/frame-entry.ts):
+// another classic script, which loader.js adds to the page on the patient's first sign of intent. Its name carries its
+// content's hash, so the relay serves it from assets/ (cached for a year, precompressed) and a loader.js only ever
+// fetches the file it was built with. Its property names are not shortened: the ones it shares with loader.js, which
+// is minified apart, must stay as written (src/loader/frame.ts).
+const loaderFrame: UserConfig = {
+  publicDir: false,
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target: 'es2020',
+    minify: true,
+    sourcemap: 'hidden',
+    modulePreload: false,
+    rolldownOptions: {
+      input: { 'loader-frame': 'src/loader/frame-entry.ts' },
+      output: { format: 'iife', entryFileNames: 'assets/loader-frame-[hash].js' },
+    },
+  },
+};
+
+/** The second file's path as the loader-frame build named it (built before the loader, by `npm run build`). */
+function builtLoaderFrame(): string {
+  const name = readdirSync('dist/assets').find((file) => /^loader-frame-[\w-]+\.js$/.test(file));
+  if (!name) throw new Error('dist/assets/loader-frame-*.js is missing: run `vite build --mode loader-frame` first');
+  return `/assets/${name}`;
+}
+
 // `vite build --mode loader` builds loader.js: one classic script (IIFE) that a practice's page runs with a plain
 // <script> tag, so it can hold no import or export and shares no chunk with anything else (test/unit/bundles checks).
-const loader: UserConfig = {
+const loader = (): UserConfig => ({
   publicDir: false,
+  define: { LOADER_FRAME_PATH: JSON.stringify(builtLoaderFrame()) },
   build: {
     outDir: 'dist',
     emptyOutDir: false,
@@ -19,7 +49,7 @@ const loader: UserConfig = {
     // The loader's own property names are shortened too (src/loader/own-properties.ts says which and why).
     rolldownOptions: { output: { minify: { mangleProps: { include: loaderOwnPropertiesPattern() } } } },
   },
-};
+});
 
 // `vite build` builds the chat panel: hashed assets plus a manifest, from which the relay writes the frame page
 // (src/relay/frame/frame-page.ts). Built on its own so that it shares no chunk with the demo page: a patient's
@@ -87,10 +117,15 @@ const server: UserConfig = {
   },
 };
 
-const builds: Record<string, UserConfig> = { loader, demo, server };
+const builds: Record<string, () => UserConfig> = {
+  loader,
+  'loader-frame': () => loaderFrame,
+  demo: () => demo,
+  server: () => server,
+};
 
 export default defineConfig(({ mode }) => ({
-  ...(builds[mode] ?? frame),
+  ...(builds[mode]?.() ?? frame),
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   test: {
     projects: [

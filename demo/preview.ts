@@ -84,12 +84,12 @@ export function createPreview(win: Window, clientId: string, places: PreviewPlac
       const label = answer.launcher.label;
       frame.title = `${label} (preview)`;
       launcher?.host.remove();
-      launcher = placeIn(places.page, mountLauncher(doc, answer, '', label));
+      launcher = placeIn(places.page, mountLauncher(doc, answer, ''));
       launcher.host.classList.add('preview-launcher');
       launcher.button.addEventListener('click', () => setOpen(!open));
       launcher.setOpen(open);
       closed?.host.remove();
-      closed = placeIn(places.closedLook, mountLauncher(doc, answer, '', label));
+      closed = placeIn(places.closedLook, mountLauncher(doc, answer, ''));
       closed.host.classList.add('closed-launcher');
       // A picture of the closed launcher: not a second control for keyboards and screen readers.
       closed.host.inert = true;

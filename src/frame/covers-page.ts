@@ -1,8 +1,10 @@
-// Whether the panel covers the practice's page. The loader draws the panel in the page's corner at exactly this width
-// and never taller than this height (src/loader/launcher-styles.ts), and over the whole viewport otherwise; the frame
-// cannot see the page (another origin), but it can see its own size. A test holds the two files to the same numbers.
+// Whether the panel covers the practice's page. The loader draws the panel over the whole viewport when the viewport
+// is at most SMALL_SCREEN_MAX wide or tall, and otherwise in the page's corner at exactly this width and never taller
+// than this height (src/loader/launcher-styles.ts); the frame cannot see the page (another origin), but it can see its
+// own size. A test holds the two files to the same numbers.
 export const CORNER_PANEL_WIDTH = 380;
 export const CORNER_PANEL_MAX_HEIGHT = 640;
+export const SMALL_SCREEN_MAX = 480;
 
 export const coversPage = (): boolean => innerWidth !== CORNER_PANEL_WIDTH || innerHeight > CORNER_PANEL_MAX_HEIGHT;
 

@@ -170,6 +170,8 @@ async function start() {
     if (!loaded) return tag === locale;
     useLocale(loaded);
     rememberLocale(storage, tag);
+    // The launcher and the frame's title on the page follow, on this page and the site's later ones.
+    bridge?.post({ type: 'language', locale: tag });
     // The service answers in the patient's language from now on; a failure changes nothing the patient sees.
     if (picked && currentHandle && !preview) relayTransport.setLanguage?.(currentHandle, tag).catch(() => undefined);
     // Not drawn yet (a practice's page before the panel opens): the first draw, on open, uses the new words.

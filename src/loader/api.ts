@@ -40,10 +40,11 @@ export interface EventHub {
 type Listener = (...args: unknown[]) => void;
 
 export function createApi(actions: ApiActions, isReady: () => boolean): { api: PracticeChatApi; events: EventHub } {
-  // One list per event name: an unknown name finds none, so `on('__proto__', …)` cannot reach an object's internals.
-  let listeners = new Map<string, Listener[]>();
+  // One set per event name: an unknown name finds none, so `on('__proto__', …)` cannot reach an object's internals; a
+  // listener added twice is called once.
+  let listeners: Map<string, Set<Listener>>;
   const removeAllListeners = () =>
-    (listeners = new Map(['ready', 'open', 'close', 'unread'].map((name) => [name, []])));
+    (listeners = new Map(['ready', 'open', 'close', 'unread'].map((name) => [name, new Set()])));
   removeAllListeners();
   const setOpen = actions.setOpen;
   const methods: Record<string, unknown> = {
@@ -54,17 +55,12 @@ export function createApi(actions: ApiActions, isReady: () => boolean): { api: P
     destroy: () => actions.destroy(),
     on(event: string, listener: Listener): Unsubscribe {
       const list = listeners.get(event);
-      const off = () =>
-        void listeners.set(
-          event,
-          listeners.get(event)!.filter((other) => other != listener),
-        );
       if (!list || typeof listener !== 'function') return () => {};
-      off();
-      listeners.get(event)!.push(listener);
-      // A page that subscribes to `ready` after it happened still hears it, once, asynchronously.
-      if (event == 'ready' && isReady()) queueMicrotask(() => listeners.get(event)!.includes(listener) && listener());
-      return off;
+      list.add(listener);
+      // A page that subscribes to `ready` after it happened still hears it, once, asynchronously (unless it unsubscribed
+      // or the widget was destroyed meanwhile).
+      if (event == 'ready' && isReady()) queueMicrotask(() => listeners.get(event)!.has(listener) && listener());
+      return () => void list.delete(listener);
     },
   };
   const api = Object.assign((command: string, ...args: unknown[]) => {

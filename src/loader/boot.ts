@@ -1,9 +1,11 @@
 // The loader's whole life: read the tag, take over window.PracticeChat (replaying queued calls), fetch the
-// configuration, fail closed or mount the launcher, create the frame lazily, and undo all of it on destroy().
+// configuration, fail closed or mount the launcher, fetch the frame's code and create the frame on intent, and undo
+// all of it on destroy().
 import { createApi, replayQueue, type PracticeChatApi } from './api.ts';
 import type { FrameMessage } from '../shared/protocol.ts';
+import { chosenLanguage } from './chosen-language.ts';
 import { fetchConfiguration } from './fetch-configuration.ts';
-import { createChatFrame, type ChatFrame } from './frame.ts';
+import type { ChatFrame, createChatFrame } from './frame.ts';
 import { refusalFor } from './host-check.ts';
 import { mountLauncher, type Launcher } from './launcher.ts';
 import { findOwnScript, readScriptTag } from './script-tag.ts';
@@ -14,11 +16,15 @@ export interface BootEnvironment {
   wait(ms: number): Promise<void>;
   /** The single console line when the widget is not shown. */
   report(line: string): void;
+  /** The frame's code, the loader's second file (frame-entry.ts), fetched from the relay with the tag's nonce. */
+  loadFrame(relayOrigin: string, nonce: string): Promise<typeof createChatFrame>;
 }
 
 export const REPORT_PREFIX = 'Practice chat not shown: ';
+/** The console line when the frame's code could not be fetched (the launcher stays, and tries again on intent). */
+export const FRAME_REPORT = 'Practice chat: its panel could not be loaded';
 
-export function boot({ win, fetch, wait, report }: BootEnvironment): void {
+export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): void {
   const existing = win.PracticeChat as PracticeChatApi | undefined;
   // Pasted twice, or loaded again by a single-page app: the first copy stays the only widget.
   if (existing?.loaded) return;
@@ -27,22 +33,26 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
 
   let launcher: Launcher;
   let frame: ChatFrame | undefined;
+  // Set once the launcher is mounted; creates the frame, fetching its code first.
+  let ensureFrame: () => unknown;
   let destroyed = false;
   let isOpen = false;
   // open()/close() called before the launcher exists: applied once it does.
   let wanted: boolean | undefined;
 
+  // The launcher, the page's events and the frame follow at once; a frame whose code is still on its way hears the
+  // latest state when it arrives (ensureFrame).
   function setOpen(want: boolean | 'toggle', fromFrame?: boolean) {
-    const next = want == 'toggle' ? !(frame ? isOpen : wanted) : want;
-    if (destroyed || !frame) {
+    const next = want == 'toggle' ? !(launcher ? isOpen : wanted) : want;
+    if (destroyed || !launcher) {
       wanted = next;
       return;
     }
     if (next == isOpen) return;
     isOpen = next;
-    frame.ensure();
+    ensureFrame();
     launcher.setOpen(next);
-    frame.post({ type: next ? 'open' : 'close' });
+    frame?.post({ type: next ? 'open' : 'close' });
     // Closing from inside the panel (Escape, its close button) returns focus to the launcher.
     if (!next && (fromFrame || doc.activeElement == launcher.host)) launcher.button.focus();
     events.emit(next ? 'open' : 'close');
@@ -58,58 +68,80 @@ export function boot({ win, fetch, wait, report }: BootEnvironment): void {
     if (win.PracticeChat == api) delete win.PracticeChat;
   }
 
-  const { api, events } = createApi({ setOpen, destroy }, () => !!frame);
+  const { api, events } = createApi({ setOpen, destroy }, () => !!launcher);
   win.PracticeChat = api;
   replayQueue(api, existing);
 
   const refuse = (why: string) => destroyed || report(REPORT_PREFIX + why);
   if (typeof settings === 'string') return void refuse(settings);
-  const { relayOrigin, locale, clientId } = settings;
+  const { relayOrigin, clientId } = settings;
+  // The patient's own pick on this site wins over the tag's data-locale: the practice wrote the tag for every visitor,
+  // the patient chose for themself. Either way the relay chooses the language and writes the launcher's words.
+  let locale = (chosenLanguage(win) as string) || settings.locale;
+  // The frame's accessible name: the launcher's label, in the patient's language.
+  let title: string;
 
-  fetchConfiguration(relayOrigin, clientId, locale, fetch, wait)
-    .then((configuration) => {
-      if (destroyed) return;
-      if (typeof configuration === 'string') return refuse(configuration);
-      const refusal = refusalFor(configuration, win.location.hostname);
-      if (refusal) return refuse(refusal);
-      // In the visitor's language, chosen by the relay (data-locale, else the browser's languages).
+  /** Shows the launcher in `tag`'s language, or, once shown, renames it and the frame in it (the latest pick only). */
+  const show = (tag: string) =>
+    fetchConfiguration(relayOrigin, clientId, tag, fetch, wait).then((configuration) => {
+      if (destroyed || tag != locale) return;
+      // A pick whose words could not be fetched leaves the launcher as it is, without a word on the console.
+      if (typeof configuration === 'string') return launcher || refuse(configuration);
+      // In the visitor's language, chosen by the relay (the patient's pick, data-locale, else the browser's languages).
       const look = configuration.launcher;
       const label = look.label;
-      launcher = mountLauncher(doc, configuration, settings.nonce, label);
+      if (launcher) {
+        launcher.relabel(look);
+        title = label;
+        return frame?.retitle(label);
+      }
+      const refusal = refusalFor(configuration, win.location.hostname);
+      if (refusal) return refuse(refusal);
+      launcher = mountLauncher(doc, configuration, settings.nonce);
+      title = label;
       // The frame learns its configuration, the page's exact origin (its postMessage target) and the language.
       const frameQuery = new URLSearchParams({ client_id: clientId, origin: win.location.origin, locale: look.locale });
-      // The message taken apart once (`count` is there for `unread` and `alert`): the loader's size budget pays for
-      // each `message.` that survives minification.
-      frame = createChatFrame(
-        win,
-        launcher.shadow,
-        relayOrigin,
-        frameQuery,
-        label,
-        ({ type, count }: FrameMessage & { count?: number }) => {
-          if (type == 'close') setOpen(false, true);
-          // Replies while the page is hidden (src/shared/protocol.ts): "(N) " before its title, never anything else. The
-          // pattern takes the prefix already there, or (its empty alternative) nothing, so the page's own title stays.
-          if (type == 'alert' && settings.alert)
-            doc.title = doc.title.replace(/^\(\d+\) |/, count ? `(${count}) ` : '');
-          if (type == 'unread') {
-            launcher.setUnread(count!);
-            events.emit('unread', count!);
-          }
-        },
-      );
-      // The frame is created on intent: the first hover, focus or touch of the launcher (or open() from the page).
-      // Traces of a practice's page (bench/results.md) showed that making it at idle cost the page's main thread
-      // about 2 ms of CPU, and that its loading (another renderer process, the panel's script) competed with the
-      // page's own: the loader's script time was 3–4× its CPU time. A visitor who never comes near the chat now
-      // never pays it; the hover, focus or touch comes a moment before the click, so the frame is loading by then.
-      const ensure = () => destroyed || frame!.ensure();
+      // The message taken apart once (`count` is there for `unread`, `locale` for `language`): the loader's size budget
+      // pays for each `message.` that survives minification.
+      const onMessage = ({ type, count, locale: picked }: FrameMessage & { count?: number; locale?: string }) => {
+        if (type == 'close') setOpen(false, true);
+        // The patient picked a language in the panel: kept for the site's later pages, and the launcher and the
+        // frame renamed in it once the relay has written the words (only the latest pick, if answers cross).
+        if (type == 'language' && picked != locale) {
+          locale = picked!;
+          chosenLanguage(win, locale);
+          show(locale);
+        }
+        if (type == 'unread') {
+          launcher.setUnread(count!);
+          events.emit('unread', count!);
+        }
+      };
+      // The frame, and the code that makes it, come on intent: the first hover, focus or touch of the launcher (or
+      // open() from the page). Traces of a practice's page (bench/results.md) showed that making it at idle cost the
+      // page's main thread about 2 ms of CPU, and that its loading (another renderer process, the panel's script)
+      // competed with the page's own. A visitor who never comes near the chat never pays for either; the hover,
+      // focus or touch comes a moment before the click, so the frame is loading by then. A click before the code
+      // arrives is not lost: the frame opens when it does. Code that fails to arrive is asked for again on the next
+      // intent.
+      let loading: Promise<unknown> | undefined;
+      ensureFrame = () =>
+        (loading ||= loadFrame(relayOrigin, settings.nonce)
+          .then((create) => {
+            if (destroyed) return;
+            frame = create(win, launcher.shadow, relayOrigin, frameQuery, title, settings.alert, onMessage);
+            if (isOpen) frame.post({ type: 'open' });
+          })
+          .catch(() => {
+            loading = undefined;
+            destroyed || report(FRAME_REPORT);
+          }));
       const button = launcher.button;
       for (const type of ['pointerenter', 'focus', 'touchstart'])
-        button.addEventListener(type, ensure, { once: true, passive: true });
+        button.addEventListener(type, () => ensureFrame(), { passive: true });
       button.addEventListener('click', () => setOpen('toggle'));
       events.emit('ready');
       if (wanted != null) setOpen(wanted);
-    })
-    .catch(() => refuse('an unexpected error'));
+    });
+  show(locale).catch(() => refuse('an unexpected error'));
 }

@@ -1,30 +1,41 @@
-// The chat frame: created lazily inside the launcher's shadow root, pointed at the relay's /frame, and spoken to
-// only through the shared protocol with the relay's exact origin. Messages are accepted only from that origin and
-// from this frame's window.
+// The chat frame: created inside the launcher's shadow root once the patient shows intent, pointed at the relay's
+// /frame, and spoken to only through the shared protocol with the relay's exact origin. Messages are accepted only
+// from that origin and from this frame's window. It is the second file's code (frame-entry.ts), not loader.js's:
+// every page view pays for loader.js, only a patient who comes near the chat pays for this.
 import { envelope, parseFrameMessage, type FrameMessage, type HostMessage } from '../shared/protocol.ts';
+import { SMALL_SCREEN } from './launcher-styles.ts';
 
+/** What loader.js calls across the two files: names that neither build shortens (own-properties.ts). */
 export interface ChatFrame {
-  /** Creates the frame if it does not exist yet. */
-  ensure(): void;
   /** Sends open/close once the frame is ready; an open also moves focus into the frame (see flush). */
   post(message: HostMessage): void;
   remove(): void;
+  /** The frame's accessible name, in the patient's language. */
+  retitle(title: string): void;
 }
 
-/** Positional parameters: the loader's size budget pays for every property name that survives minification. */
+/** The one function loader.js calls in this file. Positional parameters: the two files are minified apart, so a
+ * property name shortened in one would not be found in the other, and loader.js's size budget pays for every name
+ * that survives. With `alert` (the tag did not turn it off), replies while the page is hidden show as "(N) " before
+ * its title; every other message goes to `onMessage`. */
 export function createChatFrame(
   win: Window,
   shadow: ShadowRoot,
   relayOrigin: string,
   frameQuery: URLSearchParams,
   title: string,
+  alert: boolean,
   onMessage: (message: FrameMessage) => void,
 ): ChatFrame {
-  let iframe: HTMLIFrameElement | null = null;
+  const doc = win.document;
+  let iframe: HTMLIFrameElement | null = doc.createElement('iframe');
   let ready = false;
   // What the frame should hear once it is ready: the last open/close only.
   let pending: HostMessage | null = null;
   const viewport = win.visualViewport;
+  let open = false;
+  // What fitViewport made inert while the panel covers the page.
+  let behind: HTMLElement[] = [];
 
   function receive(event: MessageEvent) {
     const message =
@@ -32,7 +43,10 @@ export function createChatFrame(
     if (!message) return;
     // What is pending goes out on flush()'s next tick, not from here (see flush).
     if (message.type == 'ready') ready = true;
-    onMessage(message);
+    // Only "(N) " before the page's title, never anything else. The pattern takes the prefix already there, or (its
+    // empty alternative) nothing, so the page's own title stays.
+    if (message.type != 'alert') onMessage(message);
+    else if (alert) doc.title = doc.title.replace(/^\(\d+\) |/, message.count ? `(${message.count}) ` : '');
   }
 
   // Sends what is pending once the frame is ready, from a timer chain that the patient's click started rather than from
@@ -45,18 +59,33 @@ export function createChatFrame(
     if (!ready) iframe && setTimeout(flush, 20);
     else if (pending) {
       // Still on the widget, or on nothing (<body>): the two elements that contain the widget's host.
-      if (pending.type == 'open' && win.document.activeElement!.contains(shadow.host)) iframe!.focus();
+      if (pending.type == 'open' && doc.activeElement!.contains(shadow.host)) iframe!.focus();
       iframe!.contentWindow!.postMessage(envelope(pending), relayOrigin);
       pending = null;
     }
   }
 
-  // On phones the panel fills the visual viewport, which shrinks when the keyboard opens.
+  // On small screens the open panel fills the visual viewport, which shrinks when the keyboard opens, and covers the
+  // page: then the page behind it and the launcher under it are inert, so a screen reader's reading and the browser's
+  // Tab stay in the panel, as in a modal dialog. `inert` is what Chromium, Firefox and WebKit all take out of their
+  // accessibility trees (aria-modal is not enough: Chromium on Linux keeps the page behind, which Orca then reads).
+  // Only elements found not inert are marked, and exactly those unmarked, so the page's own use of `inert` survives;
+  // they change only when the panel starts or stops covering the page (opened, closed, a phone turned).
   function fitViewport() {
-    const small = viewport && win.innerWidth <= 480;
+    const small = viewport && win.matchMedia(SMALL_SCREEN).matches;
+    const covers = open && !!small;
     if (iframe) {
       iframe.style.height = small ? viewport.height + 'px' : '';
       iframe.style.top = small ? viewport.offsetTop + 'px' : '';
+    }
+    if (covers != !!behind.length) {
+      for (const element of behind) element.inert = false;
+      behind = covers
+        ? [...(doc.body.children as HTMLCollectionOf<HTMLElement>), shadow.querySelector('button')!].filter(
+            (element) => element != shadow.host && !element.inert,
+          )
+        : [];
+      for (const element of behind) element.inert = true;
     }
   }
 
@@ -67,27 +96,30 @@ export function createChatFrame(
     viewport?.[how]('scroll', fitViewport);
   };
 
+  iframe.src = `${relayOrigin}/frame?${frameQuery}`;
+  iframe.title = title;
+  // The frame may run its own scripts and open links in new tabs, but never navigate or script the practice's page.
+  iframe.setAttribute(
+    'sandbox',
+    'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms',
+  );
+  iframe.referrerPolicy = 'origin';
+  listen('addEventListener');
+  shadow.append(iframe);
+
   return {
-    ensure() {
-      if (iframe) return;
-      iframe = win.document.createElement('iframe');
-      iframe.src = `${relayOrigin}/frame?${frameQuery}`;
-      iframe.title = title;
-      // The frame may run its own scripts and open links in new tabs, but never navigate or script the practice's page.
-      iframe.setAttribute(
-        'sandbox',
-        'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms',
-      );
-      iframe.referrerPolicy = 'origin';
-      listen('addEventListener');
-      shadow.append(iframe);
-    },
     post(message) {
       pending = message;
+      open = message.type == 'open';
       flush();
       fitViewport();
     },
+    retitle(next) {
+      if (iframe) iframe.title = next;
+    },
     remove() {
+      open = false;
+      fitViewport();
       listen('removeEventListener');
       iframe?.remove();
       iframe = null;

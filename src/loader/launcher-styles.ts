@@ -6,15 +6,20 @@ import type { LauncherLook } from '../shared/launcher-look.ts';
 
 export const launcherCss = ({ background, color, opacity }: LauncherLook): string =>
   // `all:initial!important` resets every property the page could set on the host element, at the shadow's priority.
-  // Logical insets, resolved by the host's own `dir`: the bottom-right corner, or bottom-left for a right-to-left language.
-  ':host{all:initial!important;position:fixed!important;inset-block-end:20px!important;inset-inline-end:20px!important;z-index:2147483647!important}' +
+  // The inline inset is logical, resolved by the host's own `dir`: the bottom-right corner, or bottom-left for a
+  // right-to-left language (the host's writing mode is reset to horizontal, so the block end is the bottom).
+  ':host{all:initial!important;position:fixed!important;bottom:20px!important;inset-inline-end:20px!important;z-index:2147483647!important}' +
   `button{all:initial;display:grid;place-items:center;width:56px;height:56px;border-radius:50%;background:${background};color:${color};opacity:${opacity};cursor:pointer;box-shadow:0 2px 9px #0006}` +
   // Fully opaque on hover and keyboard focus, so a faint launcher is still findable; a two-tone ring shows on any page.
   'button:hover,button:focus-visible{opacity:1}button:focus-visible{outline:3px solid #fff;box-shadow:0 0 0 6px #111}' +
   'img{width:40px;height:40px;border-radius:50%}svg{width:28px;fill:currentColor}' +
   // The badge is placed against the host element, which is exactly the button's box.
   'span{position:absolute;top:-4px;inset-inline-end:-4px;padding:0 6px;border-radius:9px;background:#b91c1c;color:#fff;font:700 12px/18px sans-serif}' +
-  '[hidden],iframe{display:none}' +
-  ':host([data-open]) iframe{display:block;position:fixed;inset-block-end:88px;inset-inline-end:20px;width:380px;height:min(640px,100vh - 108px);border:0;border-radius:12px;box-shadow:0 8px 30px #0005}' +
-  // Small screens: the panel is the whole visual viewport (its height follows the mobile keyboard, set from script).
-  '@media (max-width:480px){:host([data-open]) iframe{inset:0;width:100vw;height:100vh;border-radius:0}}';
+  'iframe{display:none}' +
+  ':host([data-open]) iframe{display:block;position:fixed;bottom:88px;inset-inline-end:20px;width:380px;height:min(640px,100vh - 108px);border:0;border-radius:12px;box-shadow:0 8px 30px #0005}' +
+  // Small screens, narrow or short (a phone held sideways, a zoomed window): the panel is the whole visual viewport
+  // (its height follows the mobile keyboard, set from script with the same rule, SMALL_SCREEN).
+  `@media ${SMALL_SCREEN}{:host([data-open]) iframe{inset:0;width:100vw;height:100vh;border-radius:0}}`;
+
+/** Where the panel fills the viewport instead of sitting in the corner (src/frame/covers-page.ts knows the numbers). */
+export const SMALL_SCREEN = '(max-width:480px),(max-height:480px)';

@@ -3,6 +3,7 @@
 // popovers, so no z-index on the page can cover it; elsewhere it falls back to the highest z-index.
 import type { LoaderConfiguration } from './fetch-configuration.ts';
 import { launcherCss } from './launcher-styles.ts';
+import type { LauncherLook } from '../shared/launcher-look.ts';
 
 export interface Launcher {
   host: HTMLElement;
@@ -10,13 +11,14 @@ export interface Launcher {
   button: HTMLButtonElement;
   setUnread(count: number): void;
   setOpen(open: boolean): void;
+  /** Names the launcher in another language (its label, `lang` and `dir`, and so its corner). */
+  relabel(look: LauncherLook): void;
 }
 
 export function mountLauncher(
   doc: Document,
   { logo_url, launcher: look }: LoaderConfiguration,
   nonce: string,
-  label: string,
 ): Launcher {
   /** An element with attributes; `ns` for SVG. */
   const make = (name: string, attributes: Record<string, string> = {}, ns?: string) => {
@@ -24,8 +26,7 @@ export function mountLauncher(
     for (const key in attributes) element.setAttribute(key, attributes[key]!);
     return element;
   };
-  // The visitor's language and direction: Arabic and Persian put the launcher in the other corner (launcher-styles).
-  const host = make('practice-chat', { lang: look.locale, dir: look.dir });
+  const host = make('practice-chat');
   const shadow = host.attachShadow({ mode: 'open' });
   const css = launcherCss(look);
   try {
@@ -39,8 +40,11 @@ export function mountLauncher(
     shadow.append(style);
   }
 
-  const button = make('button', { type: 'button', 'aria-expanded': 'false', 'aria-label': label }) as HTMLButtonElement;
+  const button = make('button', { type: 'button', 'aria-expanded': 'false' }) as HTMLButtonElement;
   const badge = make('span', { 'aria-hidden': 'true', hidden: '' });
+  let label = '';
+  let unread = 0;
+  const name = () => button.setAttribute('aria-label', unread ? `${label} (${unread})` : label);
   const showIcon = () => {
     // A speech bubble.
     const svg = make('svg', { viewBox: '0 0 24 24', 'aria-hidden': 'true' }, 'http://www.w3.org/2000/svg');
@@ -62,23 +66,33 @@ export function mountLauncher(
   } else showIcon();
   shadow.append(button);
   doc.body.append(host);
-  if (host.showPopover) {
-    host.popover = 'manual';
-    host.showPopover();
-  }
-
-  return {
+  const launcher: Launcher = {
     host,
     shadow,
     button,
     setUnread(count) {
       badge.hidden = !count;
       badge.textContent = count > 99 ? '99+' : '' + count;
-      button.setAttribute('aria-label', count ? `${label} (${count})` : label);
+      unread = count;
+      name();
+    },
+    relabel({ label: next, locale, dir }) {
+      label = next;
+      host.lang = locale;
+      host.dir = dir;
+      name();
     },
     setOpen(open) {
       host.toggleAttribute('data-open', open);
       button.setAttribute('aria-expanded', '' + open);
     },
   };
+  // The visitor's language and direction: Arabic and Persian put the launcher in the other corner (launcher-styles).
+  launcher.relabel(look);
+  if (host.showPopover) {
+    host.popover = 'manual';
+    host.showPopover();
+  }
+
+  return launcher;
 }

@@ -3,7 +3,8 @@
 // name as written, and these would cost the loader's size budget (bench/results.md). The minifier renames a listed
 // name on every object, so never list one that a browser object the loader reads answers to, nor one that crosses
 // its edge (the page's PracticeChat API, the configuration's JSON, the frame protocol): not `remove`, `host`, `clear`,
-// `nonce`, `locale`, `alert`, `fetch`, `open`, `type`... That is why the event hub's method is `removeAllListeners`,
+// `nonce`, `locale`, `alert`, `fetch`, `open`, `type`... nor one that crosses to the loader's second file, which is
+// minified apart (the frame's `post` and `retitle`, src/loader/frame.ts). That is why the event hub's method is `removeAllListeners`,
 // not `clear` (a Map's), and why data-client-id is read with getAttribute, not as `dataset.clientId`.
 // Checked against the loader's edge (test/unit/bundles/loader-bundle.test.ts) and against real Chromium's, Firefox's
 // and WebKit's objects (test/browser/loader-property-names.test.ts). Nothing in the loader imports this file.
@@ -12,10 +13,9 @@ export const LOADER_OWN_PROPERTIES: readonly string[] = [
   'events',
   'emit',
   'removeAllListeners',
-  'ensure',
-  'post',
   'setUnread',
   'setOpen',
+  'relabel',
   'shadow',
   'button',
   'relayOrigin',
@@ -23,6 +23,7 @@ export const LOADER_OWN_PROPERTIES: readonly string[] = [
   'win',
   'wait',
   'report',
+  'loadFrame',
 ];
 
 /** The minifier's setting: exactly the listed names. */

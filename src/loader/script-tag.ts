@@ -2,6 +2,7 @@
 // (the src's origin, or data-relay), the CSP nonce to reuse, the visitor's language if the page sets one, and whether
 // replies in a hidden tab may show in the page's title.
 import { CLIENT_ID_PATTERN } from '../shared/configuration.ts';
+import { languageTag } from '../shared/protocol.ts';
 
 export interface ScriptSettings {
   clientId: string;
@@ -43,13 +44,12 @@ export function readScriptTag(script: HTMLScriptElement | null): ScriptSettings 
   }
   if (!/^https?:/.test(relayOrigin)) return 'the relay must be an http(s) address';
   if (!CLIENT_ID_PATTERN.test(clientId)) return 'data-client-id is missing or malformed';
-  const locale = data.locale;
   // Browsers hide the nonce attribute once the script runs and keep it in the property.
   return {
     clientId,
     relayOrigin,
     nonce: script.nonce || script.getAttribute('nonce') || '',
-    locale: /^[a-z]{2,3}([-_]\w{2,8})*$/i.test(locale!) ? locale! : '',
+    locale: languageTag(data.locale),
     alert: data.titleAlert != 'off',
   };
 }

@@ -22,7 +22,16 @@ export type FrameMessage =
    * Bot or agent messages that arrived while the page was hidden, for the "(N) " the loader puts before the page's
    * title; 0 once the page is visible again. A count only: the title is the host page's, read by all its scripts.
    */
-  | { type: 'alert'; count: number };
+  | { type: 'alert'; count: number }
+  /**
+   * The patient picked the panel's language (or the panel reopened in an earlier pick): the loader names the launcher
+   * and the frame in it and keeps the code for the site's later pages. A language code only, never anything said.
+   */
+  | { type: 'language'; locale: string };
+
+/** `value` if it has a language tag's shape (`fa`, `pt-BR`, `zh_Hant`), else '': nothing else reaches a URL or storage. */
+export const languageTag = (value: unknown): string =>
+  /^[a-z]{2,3}([-_]\w{2,8})*$/i.test(value as string) ? (value as string) : '';
 
 export type Envelope<T> = T & { tag: typeof TAG };
 
@@ -41,9 +50,15 @@ export function parseHostMessage(data: unknown): HostMessage | null {
 
 export function parseFrameMessage(data: unknown): FrameMessage | null {
   // Object(): null and primitives become objects without our tag, so one destructuring reads any value safely.
-  const { tag, type, count } = Object(data) as { tag?: unknown; type?: FrameMessage['type']; count?: unknown };
+  const { tag, type, count, locale } = Object(data) as {
+    tag?: unknown;
+    type?: FrameMessage['type'];
+    count?: unknown;
+    locale?: unknown;
+  };
   if (tag !== TAG) return null;
   if (type === 'ready' || type === 'close') return { type };
+  if (type === 'language') return languageTag(locale) ? { type, locale: locale as string } : null;
   return (type === 'unread' || type === 'alert') &&
     Number.isInteger(count) &&
     (count as number) >= 0 &&

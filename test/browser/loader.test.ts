@@ -27,6 +27,13 @@ beforeAll(async () => {
         'Content-Security-Policy': `default-src 'none'; script-src 'nonce-r4nd0m'; style-src 'none'; connect-src ${relay}; frame-src ${relay}; img-src ${relay} http://127.0.0.1:*`,
       },
     }),
+    // A host-based policy, as the demo page advises: scripts from the relay's origin, no nonce.
+    '/relay-csp': () => ({
+      body: page(tag()),
+      headers: {
+        'Content-Security-Policy': `default-src 'none'; script-src ${relay}; style-src 'none'; connect-src ${relay}; frame-src ${relay}; img-src ${relay} http://127.0.0.1:*`,
+      },
+    }),
     '/hostile': () => ({
       body: page(
         `<div class="overlay"></div>${tag()}`,
@@ -118,6 +125,17 @@ describe('the loader in real Chromium', () => {
     }
   });
 
+  it("works under a policy that allows scripts from the relay's origin, with no nonce", async () => {
+    const { context, page: p, consoleLines } = await visit(url('www.smile-dental.test', '/relay-csp'));
+    try {
+      await launcher(p).click();
+      await expect.poll(() => p.locator('practice-chat iframe').isVisible()).toBe(true);
+      expect(consoleLines.filter((line) => /Content Security Policy|Practice chat/i.test(line))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('survives a hostile page stylesheet and an overlay with the highest z-index', async () => {
     const { context, page: p } = await visit(url('www.smile-dental.test', '/hostile'));
     try {
@@ -184,6 +202,8 @@ describe('the loader in real Chromium', () => {
   // page's main thread; this test pinned "at idle" and now pins "on intent" (still never before the page has loaded).
   it('creates the frame lazily: never before the page has loaded, and only when the visitor comes near the launcher', async () => {
     const { context, page: p } = await openPage(browser);
+    const requested: string[] = [];
+    p.on('request', (request) => requested.push(new URL(request.url()).pathname));
     try {
       // Instrument the page before anything runs: when was the load event, and when was the first iframe created?
       await p.addInitScript(() => {
@@ -201,8 +221,15 @@ describe('the loader in real Chromium', () => {
       // Loaded and idle, nobody near the launcher: no frame (the old loader created it within a few seconds here).
       await p.waitForTimeout(3000);
       expect(await p.locator('practice-chat iframe').count()).toBe(0);
+      // Nor the frame's code, the loader's second file.
+      expect(requested.filter((path) => path.includes('loader-frame'))).toEqual([]);
+      const globals = await p.evaluate(() => Object.keys(window));
       await launcher(p).hover();
       await expect.poll(() => p.locator('practice-chat iframe').count(), { timeout: 10_000 }).toBe(1);
+      // It came once, and left nothing in the page: its script element is gone, and no global was added.
+      expect(requested.filter((path) => path.includes('loader-frame'))).toHaveLength(1);
+      expect(await p.evaluate(() => document.querySelectorAll('script:not([data-client-id])').length)).toBe(0);
+      expect(await p.evaluate(() => Object.keys(window))).toEqual(globals);
       const marks = await p.evaluate(() => (window as unknown as { marks: { load: number; iframe: number } }).marks);
       expect(marks.iframe).toBeGreaterThan(marks.load);
     } finally {

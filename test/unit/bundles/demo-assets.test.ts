@@ -3,12 +3,18 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEMO_ASSET_PREFIX } from '../../../src/relay/routes/static-assets.ts';
-import { frameAssets, readBuilt } from './budgets.ts';
+import { builtLoaderFrame, frameAssets, readBuilt } from './budgets.ts';
 
 const builtAssets = readdirSync(new URL('../../../dist/assets', import.meta.url)).filter(
   (name) => !/\.(br|gz)$/.test(name),
 );
-const panel = new Set(frameAssets().map((file) => file.replace(/^assets\//, '')));
+const loaderFrame = builtLoaderFrame().replace(/^assets\//, '');
+// The panel's files and the loader's second file (with its source map): never named demo-*.
+const panel = new Set([
+  ...frameAssets().map((file) => file.replace(/^assets\//, '')),
+  loaderFrame,
+  `${loaderFrame}.map`,
+]);
 
 describe('the built assets', () => {
   it('the demo page loads only assets named demo-*', () => {
@@ -18,7 +24,7 @@ describe('the built assets', () => {
     for (const name of loaded) expect(name.startsWith(DEMO_ASSET_PREFIX), name).toBe(true);
   });
 
-  it("every asset is either the panel's (never named demo-*) or the demo's (named demo-*)", () => {
+  it("every asset is either the panel's or the loader's (never named demo-*) or the demo's (named demo-*)", () => {
     for (const name of panel) expect(name.startsWith(DEMO_ASSET_PREFIX), name).toBe(false);
     for (const name of builtAssets.filter((name) => !panel.has(name)))
       expect(name.startsWith(DEMO_ASSET_PREFIX), name).toBe(true);

@@ -6,7 +6,13 @@ import { createApi } from '../../../src/loader/api.ts';
 import type { ConfigurationAnswer } from '../../../src/shared/launcher-look.ts';
 import { envelope } from '../../../src/shared/protocol.ts';
 import { LOADER_OWN_PROPERTIES, loaderOwnPropertiesPattern } from '../../../src/loader/own-properties.ts';
-import { brotliSize, LOADER_BROTLI_CEILING, readBuilt } from './budgets.ts';
+import {
+  brotliSize,
+  builtLoaderFrame,
+  LOADER_BROTLI_CEILING,
+  LOADER_FRAME_BROTLI_CEILING,
+  readBuilt,
+} from './budgets.ts';
 
 const loader = readBuilt('loader.js');
 const source = loader.toString('utf8');
@@ -44,6 +50,40 @@ describe('dist/loader.js', () => {
     const map = JSON.parse(readBuilt('loader.js.map').toString('utf8')) as { sources: string[] };
     expect(map.sources).toEqual(expect.arrayContaining([expect.stringMatching(/src\/loader\/boot\.ts$/)]));
     expect(source).not.toMatch(/sourceMappingURL/);
+  });
+});
+
+describe("the loader's second file (dist/assets/loader-frame-*.js)", () => {
+  const path = builtLoaderFrame();
+  const frameCode = readBuilt(path);
+  const frameSource = frameCode.toString('utf8');
+
+  it(`is at most ${LOADER_FRAME_BROTLI_CEILING} bytes brotli`, () => {
+    const size = brotliSize(frameCode);
+    console.info(`${path}: ${frameCode.length} bytes, ${size} bytes brotli (ceiling ${LOADER_FRAME_BROTLI_CEILING})`);
+    expect(size).toBeLessThanOrEqual(LOADER_FRAME_BROTLI_CEILING);
+  });
+
+  it('is a classic script that touches no global: it hands its one function to loader.js on its own script element', () => {
+    expect(frameSource).not.toMatch(/(^|[;}\s])(import|export)\s*[\w{*"'`]/);
+    expect(frameSource).not.toMatch(/import\(|import\.meta/);
+    expect(frameSource.trimStart().startsWith('(function')).toBe(true);
+    expect(frameSource).toMatch(/document\.currentScript\[\w+\]=\w+\}\)\(\);\s*$/);
+  });
+
+  it('is the file loader.js asks for, and holds what loader.js no longer does', () => {
+    expect(source).toContain(`/${path}`);
+    expect(frameSource).toMatch(/sandbox/);
+    expect(source).not.toMatch(/sandbox|createElement\(`iframe`\)|inert/);
+  });
+
+  it.each([
+    ['Preact', /__PREACT|preact|__H|useState/],
+    ['zod', /ZodError|zod/],
+    ['the relay', /hono|Idempotency|access_token/],
+    ['the panel', /MessagesAfter|typing|Talk to a person|sessionStorage/],
+  ])('holds no %s code', (_what, pattern) => {
+    expect(frameSource).not.toMatch(pattern);
   });
 });
 

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { boot, REPORT_PREFIX } from '../../../src/loader/boot.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createChatFrame } from '../../../src/loader/frame.ts';
+import { boot, FRAME_REPORT, REPORT_PREFIX, type BootEnvironment } from '../../../src/loader/boot.ts';
 import type { PracticeChatApi } from '../../../src/loader/api.ts';
 import { smileDentalAnswer } from '../../support/configurations.ts';
 
@@ -18,7 +19,11 @@ function addScriptTag(attributes = 'data-client-id="smile-dental"') {
   );
 }
 
-function start(answer: unknown = allowed, status = 200) {
+function start(
+  answer: unknown = allowed,
+  status = 200,
+  loadFrame: BootEnvironment['loadFrame'] = async () => createChatFrame,
+) {
   const reports: string[] = [];
   const requests: string[] = [];
   boot({
@@ -29,6 +34,7 @@ function start(answer: unknown = allowed, status = 200) {
     }) as typeof fetch,
     wait: async () => {},
     report: (line) => reports.push(line),
+    loadFrame,
   });
   return { reports, requests };
 }
@@ -60,6 +66,9 @@ describe('boot', () => {
     start();
     await settle();
     launchers()[0]!.shadowRoot!.querySelector('button')!.dispatchEvent(new Event('focus'));
+    // Its code arrives a moment after the intent (here at once, from source).
+    expect(frameOf()).toBeNull();
+    await settle();
     const src = new URL(frameOf()!.src);
     expect(src.origin + src.pathname).toBe(`${RELAY}/frame`);
     expect(Object.fromEntries(src.searchParams)).toEqual({
@@ -191,6 +200,7 @@ describe('boot', () => {
     expect([host.getAttribute('lang'), host.getAttribute('dir')]).toEqual(['ar', 'rtl']);
     expect(host.shadowRoot!.querySelector('button')!.getAttribute('aria-label')).toBe('الدردشة مع Sunny');
     (win().PracticeChat as PracticeChatApi).open();
+    await settle();
     const frame = frameOf()!;
     expect(frame.title).toBe('الدردشة مع Sunny');
     // The frame gets the relay's choice, not the tag as the page wrote it.
@@ -204,5 +214,117 @@ describe('boot', () => {
     await settle();
     (win().PracticeChat as PracticeChatApi).open();
     expect([localStorage.length, sessionStorage.length, document.cookie]).toEqual([0, 0, '']);
+  });
+
+  it.each([
+    ['a language the patient picked earlier on this site wins over data-locale', 'fa', 'fa'],
+    ['a stored value that is not a language code is ignored', '"><img src=x>', 'es'],
+  ])('%s', async (_what, stored, asked) => {
+    localStorage.setItem('practice-chat:locale', stored);
+    document.body.innerHTML = '';
+    addScriptTag('data-client-id="smile-dental" data-locale="es"');
+    const { requests } = start();
+    await settle();
+    localStorage.clear();
+    expect(requests).toEqual([`${RELAY}/v1/webchat-configuration?client_id=smile-dental&locale=${asked}`]);
+  });
+
+  it('shows the launcher, silently, where the page storage throws (blocked storage, private modes)', async () => {
+    const blocked = () => {
+      throw new DOMException('blocked', 'SecurityError');
+    };
+    const reading = vi.spyOn(Storage.prototype, 'getItem').mockImplementation(blocked);
+    try {
+      const { reports, requests } = start();
+      await settle();
+      expect([reports, requests, launchers().length]).toEqual([
+        [],
+        [`${RELAY}/v1/webchat-configuration?client_id=smile-dental&locale=`],
+        1,
+      ]);
+    } finally {
+      reading.mockRestore();
+    }
+  });
+});
+
+// The frame's code is the loader's second file, fetched on intent (frame-entry.ts); here it comes from source, when
+// and how each test says.
+describe("the frame's code", () => {
+  /** A loadFrame whose answers the test settles, and the messages the frames it made were sent. */
+  function controlledLoad() {
+    const loads: Array<{ resolve(create: typeof createChatFrame): void; reject(): void }> = [];
+    const posted: string[] = [];
+    const loadFrame = () => new Promise<typeof createChatFrame>((resolve, reject) => loads.push({ resolve, reject }));
+    const recording: typeof createChatFrame = (...args) => {
+      const frame = createChatFrame(...args);
+      const post: typeof frame.post = (message) => {
+        posted.push(message.type);
+        frame.post(message);
+      };
+      return { ...frame, post };
+    };
+    return { loads, posted, loadFrame, recording };
+  }
+  const button = () => launchers()[0]!.shadowRoot!.querySelector('button')!;
+
+  it('is fetched once on the first intent, and a click before it arrives opens the panel when it does', async () => {
+    const { loads, posted, loadFrame, recording } = controlledLoad();
+    const seen: string[] = [];
+    start(allowed, 200, loadFrame);
+    await settle();
+    expect(loads).toHaveLength(0);
+    button().dispatchEvent(new Event('pointerenter'));
+    button().dispatchEvent(new Event('focus'));
+    button().click();
+    (win().PracticeChat as PracticeChatApi).on('close', () => seen.push('close'));
+    expect(loads).toHaveLength(1);
+    // The launcher and the page's events follow the click at once; the frame waits for its code.
+    expect([launchers()[0]!.hasAttribute('data-open'), frameOf()]).toEqual([true, null]);
+    loads[0]!.resolve(recording);
+    await settle();
+    expect(frameOf()).not.toBeNull();
+    expect(posted).toEqual(['open']);
+    button().click();
+    expect([posted, seen]).toEqual([['open', 'close'], ['close']]);
+  });
+
+  it('is fetched on open() from the page, with no intent on the launcher', async () => {
+    const { loads, posted, loadFrame, recording } = controlledLoad();
+    start(allowed, 200, loadFrame);
+    await settle();
+    (win().PracticeChat as PracticeChatApi).open();
+    expect(loads).toHaveLength(1);
+    loads[0]!.resolve(recording);
+    await settle();
+    expect([frameOf() != null, posted]).toEqual([true, ['open']]);
+  });
+
+  it('that fails to arrive leaves the launcher, says so in one console line, and is asked for again on the next intent', async () => {
+    const { loads, loadFrame } = controlledLoad();
+    const { reports } = start(allowed, 200, loadFrame);
+    await settle();
+    button().dispatchEvent(new Event('focus'));
+    button().dispatchEvent(new Event('pointerenter'));
+    loads[0]!.reject();
+    await settle();
+    expect([reports, launchers().length, frameOf()]).toEqual([[FRAME_REPORT], 1, null]);
+    button().dispatchEvent(new Event('pointerenter'));
+    expect(loads).toHaveLength(2);
+    loads[1]!.resolve(createChatFrame);
+    await settle();
+    expect([reports.length, frameOf() != null]).toEqual([1, true]);
+  });
+
+  it('that arrives after destroy() makes no frame', async () => {
+    const { loads, loadFrame } = controlledLoad();
+    start(allowed, 200, loadFrame);
+    await settle();
+    button().dispatchEvent(new Event('focus'));
+    const shadow = launchers()[0]!.shadowRoot!;
+    (win().PracticeChat as PracticeChatApi).destroy();
+    loads[0]!.resolve(createChatFrame);
+    await settle();
+    expect(shadow.querySelector('iframe')).toBeNull();
   });
 });

@@ -11,10 +11,15 @@ function setUp() {
   const shadow = host.attachShadow({ mode: 'open' });
   const received: FrameMessage[] = [];
   const posted: Array<{ data: unknown; targetOrigin: string }> = [];
-  const frame = createChatFrame(window, shadow, RELAY, new URLSearchParams({ client_id: 'x1' }), 'Chat', (message) =>
-    received.push(message),
+  const frame = createChatFrame(
+    window,
+    shadow,
+    RELAY,
+    new URLSearchParams({ client_id: 'x1' }),
+    'Chat',
+    true,
+    (message) => received.push(message),
   );
-  frame.ensure();
   const iframe = shadow.querySelector('iframe')!;
   // The test stands in for the frame's window, which a test environment does not load.
   const frameWindow = { postMessage: (data: unknown, targetOrigin: string) => posted.push({ data, targetOrigin }) };

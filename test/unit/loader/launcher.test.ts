@@ -23,7 +23,7 @@ afterEach(() =>
 
 describe('the launcher', () => {
   it('shows the unread count the frame reports, and names it for screen readers', () => {
-    const launcher = mountLauncher(document, configuration, '', 'Chat with Aimee');
+    const launcher = mountLauncher(document, configuration, '');
     const badge = launcher.shadow.querySelector('span')!;
     expect(badge.hidden).toBe(true);
     launcher.setUnread(3);
@@ -39,7 +39,7 @@ describe('the launcher', () => {
   });
 
   it('says whether the panel is open', () => {
-    const launcher = mountLauncher(document, configuration, '', 'Chat with Aimee');
+    const launcher = mountLauncher(document, configuration, '');
     launcher.setOpen(true);
     expect([launcher.host.hasAttribute('data-open'), launcher.button.getAttribute('aria-expanded')]).toEqual([
       true,
@@ -50,12 +50,7 @@ describe('the launcher', () => {
   });
 
   it('is a real button at the end of the body, with no markup parsed from strings', () => {
-    const launcher = mountLauncher(
-      document,
-      { ...configuration, bot_name: '<img src=x onerror=alert(1)>' },
-      '',
-      'Chat with <img src=x>',
-    );
+    const launcher = mountLauncher(document, { ...configuration, bot_name: '<img src=x onerror=alert(1)>' }, '');
     expect(document.body.lastElementChild).toBe(launcher.host);
     expect(launcher.button.type).toBe('button');
     expect(launcher.shadow.querySelector('img')).toBeNull();

@@ -3,6 +3,7 @@
 // "(N) " before the page's title and nothing else, removed when the frame says the page is seen again (or on
 // destroy), never from a message that does not parse, and never with data-title-alert="off".
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createChatFrame } from '../../../src/loader/frame.ts';
 import { boot } from '../../../src/loader/boot.ts';
 import type { PracticeChatApi } from '../../../src/loader/api.ts';
 import { envelope } from '../../../src/shared/protocol.ts';
@@ -25,10 +26,13 @@ async function start(attributes = '') {
     fetch: (async () => new Response(JSON.stringify(configuration))) as typeof fetch,
     wait: async () => {},
     report: () => {},
+    loadFrame: async () => createChatFrame,
   });
   await settle();
   const host = document.querySelector('practice-chat')!;
   host.shadowRoot!.querySelector('button')!.dispatchEvent(new Event('focus'));
+  // The frame's code arrives (here at once, from source) a moment after the intent.
+  await settle();
   // The test stands in for the frame's window, which happy-dom does not load.
   const frameWindow = { postMessage() {} };
   Object.defineProperty(host.shadowRoot!.querySelector('iframe')!, 'contentWindow', { value: frameWindow });

@@ -10,6 +10,8 @@ describe('protocol', () => {
       { type: 'unread', count: 3 },
       { type: 'alert', count: 2 },
       { type: 'alert', count: 0 },
+      { type: 'language', locale: 'fa' },
+      { type: 'language', locale: 'zh-Hant' },
     ] as const) {
       expect(parseFrameMessage(structuredClone(envelope(message)))).toEqual(message);
     }
@@ -38,6 +40,13 @@ describe('protocol', () => {
     expect(parseFrameMessage(data)).toBeNull();
     expect(parseHostMessage(data)).toBeNull();
   });
+
+  it.each([undefined, '', 'fa"><img', 'f', 'fa-', 42, 'en/../x', 'a'.repeat(40)])(
+    "refuses a language message whose code is not a language tag (%j): nothing else reaches a URL or the page's storage",
+    (locale) => {
+      expect(parseFrameMessage(envelope({ type: 'language', locale } as never))).toBeNull();
+    },
+  );
 
   it('never lets a host message pass as a frame message beyond its own types', () => {
     expect(parseHostMessage(envelope({ type: 'ready' }))).toBeNull();
