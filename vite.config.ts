@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
+import { panelOwnPropertiesPattern } from './src/frame/model/own-properties.ts';
 import { loaderOwnPropertiesPattern } from './src/loader/own-properties.ts';
 
 // `vite build --mode loader` builds loader.js: one classic script (IIFE) that a practice's page runs with a plain
@@ -35,7 +36,12 @@ const frame: UserConfig = {
     target: 'es2022',
     manifest: true,
     modulePreload: false,
-    rolldownOptions: { input: { frame: 'src/frame/main.tsx' } },
+    rolldownOptions: {
+      input: { frame: 'src/frame/main.tsx' },
+      // The model's own property names are shortened too (src/frame/model/own-properties.ts says which and why): the
+      // panel is one chunk (the demo page is built on its own), so every use of a name gets the same short one.
+      output: { minify: { mangleProps: { include: panelOwnPropertiesPattern() } } },
+    },
   },
 };
 
