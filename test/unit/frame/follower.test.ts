@@ -1,9 +1,9 @@
-// The follower, on its own and through the panel's model, with a fake relay and a manual clock: polling at its cadence where
-// there is no stream, and with a relay that serves live streams (a fake transport, a manual clock): replies by the stream
-// and not by polling, one stream only once a conversation exists and kept open while closed or hidden, one read of
-// what was missed after each gap with each message shown once and in order, the fallback to polling (silence,
-// refusals, drops in a row) and the stream tried again later, error and reconnect events, status by status_as_of,
-// and the count of replies that arrived while the tab was hidden.
+// The follower, on its own and through the panel's model, with a fake relay and a manual clock: polling at its
+// cadence where there is no stream, and with a relay that serves live streams: replies by the stream and not by
+// polling, one stream only once a conversation exists and kept open while closed or hidden, one read of what was
+// missed after each gap with each message shown once and in order, the fallback to polling (silence, refusals, drops
+// in a row) and the stream tried again later, error and reconnect events, status by status_as_of, and the count of
+// replies that arrived while the tab was hidden.
 import { describe, expect, it } from 'vitest';
 import { STREAM_SILENCE_LIMIT_MS, type WireMessage } from '../../../src/shared/wire.ts';
 import { createFollower, STREAM_ATTEMPTS, STREAM_RETRY_MS } from '../../../src/frame/model/follower.ts';

@@ -1,6 +1,6 @@
-// The outbox, on its own and through the panel's model, with a fake relay and a manual clock: the conversation opened by the
-// first message, ordered delivery, automatic retries with one Idempotency-Key, Retry-After, and failures left for the
-// visitor's "Try again".
+// The outbox, on its own and through the panel's model, with a fake relay and a manual clock: the conversation opened
+// by the first message, ordered delivery, automatic retries with one Idempotency-Key, Retry-After, failures left for
+// the visitor's "Try again", and retries stopped by dispose().
 import { signal } from '@preact/signals';
 import { describe, expect, it } from 'vitest';
 import { TransportError } from '../../../src/frame/transport.ts';
@@ -123,6 +123,18 @@ describe('sending', () => {
     expect(relay.calls.filter((call) => call === 'create')).toHaveLength(2);
     expect(relay.visitorMessages('handle-2').map((message) => message.text)).toEqual(['second']);
   });
+  it('dispose() stops a send that was retrying: nothing goes out afterwards, no timer is left', async () => {
+    const { model, relay, clock } = createTestModel();
+    relay.failures.push(new TransportError('network'));
+    model.send('hello');
+    await settle();
+    expect(model.connectionTrouble.value).toBe(true);
+    model.dispose();
+    expect(clock.pending()).toEqual([]);
+    await clock.advance(60_000);
+    // The one attempt (its create failed), and nothing since.
+    expect(relay.calls).toEqual(['create']);
+  });
 });
 
 /** The outbox alone, as the chat model builds it: a fake relay, a manual clock, and what it hands back recorded. */
@@ -188,7 +200,7 @@ describe('the outbox on its own', () => {
     expect(test.relay.visitorMessages('handle-2').map((message) => message.text)).toEqual(['second']);
   });
 
-  it('clear() (the conversation left, or the panel disposed of) stops its retries and the trouble notice', async () => {
+  it('abandon() (the conversation left, or the panel disposed of) stops its retries and the trouble notice', async () => {
     const test = createTestOutbox();
     test.relay.failures.push(new TransportError('network'));
     test.outbox.enqueue('hello');
