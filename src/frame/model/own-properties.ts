@@ -10,6 +10,9 @@
 // WebKit's objects (test/browser/panel-property-names.test.ts). Nothing in the panel imports this file.
 export const PANEL_OWN_PROPERTIES: readonly string[] = [
   // The model's dependencies and what it hands the panel.
+  'clientId',
+  'handles',
+  'analytics',
   'newKey',
   'setTimer',
   'clearTimer',
@@ -21,11 +24,12 @@ export const PANEL_OWN_PROPERTIES: readonly string[] = [
   'setPanelOpen',
   'setTabHidden',
   'startNewChat',
-  // The transport's methods and its error's pause.
+  // The transport's methods and its error's pause (the model's escalate too).
   'getConfiguration',
   'createConversation',
   'sendMessage',
   'messagesAfter',
+  'escalate',
   'setLanguage',
   'endConversation',
   'retryAfterMs',
