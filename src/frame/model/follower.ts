@@ -182,6 +182,7 @@ export function createFollower(deps: FollowerDependencies) {
 
     stopFollowing,
 
+    /** The panel is disposed of: stops following for good, even a conversation whose opening is still on its way. */
     shutDown() {
       disposed = true;
       stopFollowing();
