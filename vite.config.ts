@@ -2,6 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
+import { panelOwnPropertiesPattern } from './src/frame/model/own-properties.ts';
 import { loaderOwnPropertiesPattern } from './src/loader/own-properties.ts';
 
 // `vite build --mode loader-frame` builds the loader's second file, the frame's code (src/loader/frame-entry.ts):
@@ -65,7 +66,12 @@ const frame: UserConfig = {
     target: 'es2022',
     manifest: true,
     modulePreload: false,
-    rolldownOptions: { input: { frame: 'src/frame/main.tsx' } },
+    rolldownOptions: {
+      input: { frame: 'src/frame/main.tsx' },
+      // The model's own property names are shortened too (src/frame/model/own-properties.ts says which and why): the
+      // panel is one chunk (the demo page is built on its own), so every use of a name gets the same short one.
+      output: { minify: { mangleProps: { include: panelOwnPropertiesPattern() } } },
+    },
   },
 };
 

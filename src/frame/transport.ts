@@ -78,10 +78,9 @@ export function createTransport(
   });
 
   return {
-    async getConfiguration(clientId) {
-      // The one rule for configurations, in the loader and here alike.
-      return call(`/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}`, parseWebchatConfiguration);
-    },
+    // The one rule for configurations, in the loader and here alike.
+    getConfiguration: (clientId) =>
+      call(`/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}`, parseWebchatConfiguration),
     createConversation: (clientId, idempotencyKey) =>
       call(
         '/v1/conversations',

@@ -1,5 +1,5 @@
-// The model: the conversation's lifecycle (escalating, ending, resuming), the status shown, and analytics. Sending is
-// in chat-model-sending.test.ts, following the conversation (stream and polling) in chat-model-stream.test.ts.
+// The composed model: the conversation's lifecycle (escalating, ending, resuming), the status shown, and analytics.
+// Delivery is in outbox.test.ts, following the conversation (stream and polling) in follower.test.ts.
 import { describe, expect, it } from 'vitest';
 import { TransportError } from '../../../src/frame/transport.ts';
 import { POLL_FAST_MS, POLL_IDLE_MS } from '../../../src/frame/model/poll-cadence.ts';

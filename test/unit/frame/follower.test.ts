@@ -1,15 +1,15 @@
-// Following the conversation, through the panel's model with a fake relay and a manual clock: polling at its cadence
-// where there is no stream, and with a relay that serves live streams: replies by the stream
-// and not by polling, one stream only once a conversation exists and kept open while closed or hidden, one read of
-// what was missed after each gap with each message shown once and in order, the fallback to polling (silence,
-// refusals, drops in a row) and the stream tried again later, error and reconnect events, status by status_as_of,
-// and the count of replies that arrived while the tab was hidden.
+// The follower, on its own and through the panel's model, with a fake relay and a manual clock: polling at its
+// cadence where there is no stream, and with a relay that serves live streams: replies by the stream and not by
+// polling, one stream only once a conversation exists and kept open while closed or hidden, one read of what was
+// missed after each gap with each message shown once and in order, the fallback to polling (silence, refusals, drops
+// in a row) and the stream tried again later, error and reconnect events, status by status_as_of, and the count of
+// replies that arrived while the tab was hidden.
 import { describe, expect, it } from 'vitest';
 import { STREAM_SILENCE_LIMIT_MS, type WireMessage } from '../../../src/shared/wire.ts';
-import { STREAM_ATTEMPTS, STREAM_RETRY_MS } from '../../../src/frame/model/chat-model.ts';
+import { createFollower, STREAM_ATTEMPTS, STREAM_RETRY_MS } from '../../../src/frame/model/follower.ts';
 import { POLL_FAST_MS, POLL_IDLE_MS, POLL_SLOW_MS } from '../../../src/frame/model/poll-cadence.ts';
 import { TransportError } from '../../../src/frame/transport.ts';
-import { createTestModel, settle } from './fakes.ts';
+import { createFakeRelay, createManualClock, createTestModel, settle } from './fakes.ts';
 
 type Test = ReturnType<typeof createTestModel>;
 
@@ -426,5 +426,67 @@ describe('what the stream says about the conversation', () => {
     expect(second.alerts).toEqual([]);
     expect(second.unread).toEqual([]);
     expect(first.relay.openStreams().map((stream) => stream.after)).toEqual([2]);
+  });
+});
+
+/** The follower alone, as the chat model builds it: a fake relay, a manual clock, and what it hears recorded. */
+async function createTestFollower(options: { stream?: boolean } = {}) {
+  const relay = createFakeRelay(options);
+  const clock = createManualClock();
+  const { conversation } = await relay.transport.createConversation('demo-client', 'create-1');
+  const heard: string[] = [];
+  const follower = createFollower({
+    transport: relay.transport,
+    pollContext: () => ({ msSinceVisitorSent: null, panelOpen: true, tabHidden: false, awaitingReply: false }),
+    onMessages: (messages, announce) =>
+      heard.push(...messages.map((message) => `${message.text}${announce ? '' : ' (history)'}`)),
+    onStatus: (status, statusAsOf) => heard.push(`${status} as of ${statusAsOf}`),
+    endsConversation: (error) => {
+      const ends = error instanceof TransportError && error.code === 'session_expired';
+      if (ends) follower.stopFollowing();
+      return ends;
+    },
+    random: () => 0.5,
+    setTimer: clock.setTimer,
+    clearTimer: clock.clearTimer,
+  });
+  relay.calls.length = 0;
+  return { follower, relay, clock, heard, handle: conversation };
+}
+
+describe('the follower on its own', () => {
+  it('follows by the stream, hears what it carries, and falls back to reading after the silence limit', async () => {
+    const test = await createTestFollower({ stream: true });
+    test.follower.follow(test.handle);
+    const [stream] = test.relay.openStreams();
+    stream!.deliver({ type: 'message', data: test.relay.reply(test.handle, 'by the stream') });
+    stream!.deliver({ type: 'status', data: { status: 'escalated', status_as_of: 3 } });
+    expect(test.heard).toEqual(['by the stream', 'escalated as of 3']);
+    await test.clock.advance(STREAM_SILENCE_LIMIT_MS);
+    expect(test.relay.openStreams()).toEqual([]);
+    expect(test.relay.calls).toEqual(['stream 0', 'poll 1']);
+  });
+
+  it('without a stream, reads history unannounced, then polls at the cadence its context gives', async () => {
+    const test = await createTestFollower();
+    test.relay.reply(test.handle, 'earlier');
+    test.follower.follow(test.handle, true);
+    await settle();
+    expect(test.heard).toEqual(['earlier (history)', 'open as of 1']);
+    expect(test.clock.pending()).toEqual([POLL_IDLE_MS]);
+  });
+
+  it('a refusal ends following; stopFollowing() and shutDown() leave no stream and no timer', async () => {
+    const test = await createTestFollower({ stream: true });
+    test.follower.follow(test.handle);
+    test.relay.openStreams()[0]!.deliver({ type: 'error', data: new TransportError('session_expired') });
+    expect(test.relay.openStreams()).toEqual([]);
+    expect(test.clock.pending()).toEqual([]);
+    const again = await createTestFollower({ stream: true });
+    again.follower.follow(again.handle);
+    again.follower.shutDown();
+    again.follower.follow(again.handle);
+    expect(again.relay.openStreams()).toEqual([]);
+    expect(again.clock.pending()).toEqual([]);
   });
 });

@@ -1,9 +1,12 @@
-// Sending, through the panel's model with a fake relay and a manual clock: the conversation opened by the first
-// message, ordered delivery, automatic retries with one Idempotency-Key, Retry-After, failures left for the visitor's
-// "Try again", and retries stopped by dispose().
+// The outbox, on its own and through the panel's model, with a fake relay and a manual clock: the conversation opened
+// by the first message, ordered delivery, automatic retries with one Idempotency-Key, Retry-After, failures left for
+// the visitor's "Try again", and retries stopped by dispose().
+import { signal } from '@preact/signals';
 import { describe, expect, it } from 'vitest';
 import { TransportError } from '../../../src/frame/transport.ts';
-import { createTestModel, settle } from './fakes.ts';
+import type { ChatMessage } from '../../../src/frame/model/message-list.ts';
+import { createOutbox } from '../../../src/frame/model/outbox.ts';
+import { createFakeRelay, createManualClock, createTestModel, settle } from './fakes.ts';
 
 const texts = (model: ReturnType<typeof createTestModel>['model']) =>
   model.messages.value.map((message) => `${message.sender}:${message.text}:${message.delivery ?? ''}`);
@@ -120,7 +123,6 @@ describe('sending', () => {
     expect(relay.calls.filter((call) => call === 'create')).toHaveLength(2);
     expect(relay.visitorMessages('handle-2').map((message) => message.text)).toEqual(['second']);
   });
-
   it('dispose() stops a send that was retrying: nothing goes out afterwards, no timer is left', async () => {
     const { model, relay, clock } = createTestModel();
     relay.failures.push(new TransportError('network'));
@@ -132,5 +134,84 @@ describe('sending', () => {
     await clock.advance(60_000);
     // The one attempt (its create failed), and nothing since.
     expect(relay.calls).toEqual(['create']);
+  });
+});
+
+/** The outbox alone, as the chat model builds it: a fake relay, a manual clock, and what it hands back recorded. */
+function createTestOutbox() {
+  const relay = createFakeRelay();
+  const clock = createManualClock();
+  const messages = signal<ChatMessage[]>([]);
+  const heard: string[] = [];
+  let conversation: Promise<string> | null = null;
+  let key = 0;
+  const outbox = createOutbox({
+    transport: relay.transport,
+    messages,
+    // As the chat model does: one conversation at a time, opened again after a failure or once the handle expired.
+    ensureConversation: () =>
+      (conversation ??= relay.transport.createConversation('demo-client', `create-${key}`).then(
+        (created) => created.conversation,
+        (error: unknown) => {
+          conversation = null;
+          throw error;
+        },
+      )),
+    onExpired: () => {
+      heard.push('expired');
+      conversation = null;
+    },
+    onResolved: () => heard.push('resolved'),
+    onSent: () => heard.push('sent'),
+    now: clock.now,
+    random: () => 0.5,
+    newKey: () => `key-${++key}`,
+    setTimer: clock.setTimer,
+    clearTimer: clock.clearTimer,
+  });
+  const shown = () => messages.value.map((message) => `${message.text}:${message.delivery}`);
+  return { outbox, relay, clock, heard, shown };
+}
+
+describe('the outbox on its own', () => {
+  it('sends in the order written, each once, and says when each went out', async () => {
+    const test = createTestOutbox();
+    test.relay.failures.push(new TransportError('network'));
+    test.outbox.enqueue('first');
+    test.outbox.enqueue('second');
+    await settle();
+    expect(test.shown()).toEqual(['first:retrying', 'second:sending']);
+    expect(test.outbox.connectionTrouble.value).toBe(true);
+    await test.clock.advance(60_000);
+    expect(test.shown()).toEqual(['first:sent', 'second:sent']);
+    expect(test.outbox.connectionTrouble.value).toBe(false);
+    expect(test.heard).toEqual(['sent', 'sent']);
+    expect(test.relay.visitorMessages('handle-1').map((message) => message.text)).toEqual(['first', 'second']);
+  });
+
+  it('hands an expired handle back, and the message goes out in the conversation opened next', async () => {
+    const test = createTestOutbox();
+    test.outbox.enqueue('first');
+    await settle();
+    test.relay.conversations.delete('handle-1');
+    test.outbox.enqueue('second');
+    await settle();
+    expect(test.heard).toEqual(['sent', 'expired', 'sent']);
+    expect(test.relay.visitorMessages('handle-2').map((message) => message.text)).toEqual(['second']);
+  });
+
+  it('abandon() (the conversation left, or the panel disposed of) stops its retries and the trouble notice', async () => {
+    const test = createTestOutbox();
+    test.relay.failures.push(new TransportError('network'));
+    test.outbox.enqueue('hello');
+    await settle();
+    expect(test.outbox.connectionTrouble.value).toBe(true);
+    test.outbox.abandon();
+    expect(test.outbox.connectionTrouble.value).toBe(false);
+    expect(test.clock.pending()).toEqual([]);
+    await test.clock.advance(60_000);
+    // The one attempt (its create failed), and nothing since.
+    expect(test.relay.calls).toEqual(['create']);
+    expect(test.shown()).toEqual(['hello:retrying']);
   });
 });
