@@ -88,17 +88,24 @@ export function createFollower(deps: FollowerDependencies) {
       silenceTimer = setTimer(fallBackToPolling, STREAM_SILENCE_LIMIT_MS);
     };
     restartSilenceTimer();
+    let heard = false;
     stopStream = transport.events!(handle, cursor, (event) => {
       if (id !== openStream) return;
       restartSilenceTimer();
-      if (event.type === 'message' || event.type === 'status') streamFailures = 0;
+      if (event.type === 'message' || event.type === 'status') {
+        heard = true;
+        streamFailures = 0;
+      }
       if (event.type === 'message') {
         cursor = Math.max(cursor, event.data.sequence);
         deps.onMessages([event.data], true);
       }
       if (event.type === 'status') deps.onStatus(event.data.status, event.data.status_as_of);
       if (event.type === 'reconnect' || event.type === 'error') closeStream();
-      if (event.type === 'reconnect') catchUp();
+      // The relay's new stream reads what was missed as its catch-up: a poll first would read the same gap twice. A
+      // stream told to reconnect before it said anything (an instance stopping) is followed by a poll first, so a
+      // relay that keeps answering so is never asked again at once.
+      if (event.type === 'reconnect') (heard ? listen : catchUp)();
       if (event.type !== 'error' || deps.endsConversation(event.data)) return;
       // A dropped connection (a relay restarting) is tried again soon; anything else means streaming does not work
       // here.
