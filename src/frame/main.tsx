@@ -207,7 +207,7 @@ async function start() {
   };
   // In a practice's page the panel is first drawn when the loader opens it, in the same task that gives its composer
   // the caret: drawn earlier, it showed a composer that keys typed at once missed, since focus was still on the page's
-  // <iframe> until the `open` message came (issue 21: up to 7 keystrokes lost in most fresh loads in Chromium).
+  // <iframe> until the `open` message came (first-keystrokes.test.ts types across that moment).
   if (!hostOrigin || preview) draw();
   // The patient picked a language on an earlier page of the practice: the panel opens in it again.
   const remembered = rememberedLocale(storage);

@@ -22,7 +22,7 @@ export interface PracticeChatApi {
   loaded: true;
 }
 
-/** The snippet stub of the README: a function that queues its arguments in `q`. */
+/** The snippet stub of docs/embedding.md: a function that queues its arguments in `q`. */
 export interface QueueStub {
   q?: ArrayLike<unknown>[];
 }

@@ -119,7 +119,7 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       };
       // The frame, and the code that makes it, come on intent: the first hover, focus or touch of the launcher (or
       // open() from the page). Traces of a practice's page (bench/results.md) showed that making it at idle cost the
-      // page's main thread about 2 ms of CPU, and that its loading (another renderer process, the panel's script)
+      // page's main thread CPU of its own, and that its loading (another renderer process, the panel's script)
       // competed with the page's own. A visitor who never comes near the chat never pays for either; the hover,
       // focus or touch comes a moment before the click, so the frame is loading by then. A click before the code
       // arrives is not lost: the frame opens when it does. Code that fails to arrive is asked for again on the next

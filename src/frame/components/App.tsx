@@ -63,7 +63,7 @@ export function App({
   const greeting = phase === 'new' && model.messages.value.length === 0;
 
   // Keys heard at the document, so they work wherever focus is in the frame, its <body> included: WebKit leaves focus
-  // there when it refuses the composer the caret (an open without a recent gesture, issue 21), and a handler on
+  // there when it refuses the composer the caret (an open without a recent gesture), and a handler on
   // .panel never hears a key aimed at <body>. Escape closes; a character typed at <body> moves the caret into the
   // composer first (a key press is a gesture), and the browser then puts the character there.
   useEffect(() => {
