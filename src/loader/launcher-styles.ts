@@ -12,6 +12,8 @@ export const launcherCss = ({ background, color, opacity }: LauncherLook): strin
   `button{all:initial;display:grid;place-items:center;width:56px;height:56px;border-radius:50%;background:${background};color:${color};opacity:${opacity};cursor:pointer;box-shadow:0 2px 9px #0006}` +
   // Fully opaque on hover and keyboard focus, so a faint launcher is still findable; a two-tone ring shows on any page.
   'button:hover,button:focus-visible{opacity:1}button:focus-visible{outline:3px solid #fff;box-shadow:0 0 0 6px #111}' +
+  // Forced colours (Windows High Contrast) drop the background and the shadow that draw the button's edge.
+  '@media (forced-colors:active){button{border:1px solid}}' +
   'img{width:40px;height:40px;border-radius:50%}svg{width:28px;fill:currentColor}' +
   // The badge is placed against the host element, which is exactly the button's box.
   'span{position:absolute;top:-4px;inset-inline-end:-4px;padding:0 6px;border-radius:9px;background:#b91c1c;color:#fff;font:700 12px/18px sans-serif}' +

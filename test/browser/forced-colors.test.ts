@@ -1,6 +1,6 @@
 // Forced colours (Windows High Contrast and the like) replace every colour with the system's and drop backgrounds, so
-// an edge drawn only by a background disappears: the panel against the page, the Send button, the message and greeting
-// bubbles, the sensitive-data warning. Each must still have a visible border. Chromium's emulation of
+// an edge drawn only by a background disappears: the launcher against the page, the panel against the page, the Send
+// button, the message and greeting bubbles, the sensitive-data warning. Each must still have a visible border. Chromium's emulation of
 // `forced-colors: active`; Firefox and WebKit offer none to a test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
@@ -60,6 +60,21 @@ describe('forced colours in real Chromium', () => {
       await frame.getByRole('button', { name: 'Send anyway' }).click();
       await frame.locator('.message.visitor .text').waitFor();
       expect(await borders(frame, ['.message.visitor .text'])).toEqual({ '.message.visitor .text': '1px solid' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("the launcher in the practice's page keeps its round edge", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.emulateMedia({ forcedColors: 'active' });
+      await page.goto(`http://www.smile-dental.test:${host.port}/`);
+      const drawn = await page.locator('practice-chat button').evaluate((button) => {
+        const style = getComputedStyle(button);
+        return `${style.borderTopWidth} ${style.borderTopStyle}`;
+      });
+      expect(drawn).toBe('1px solid');
     } finally {
       await context.close();
     }
