@@ -8,11 +8,10 @@ import { configurationChecks } from './checks.ts';
 import { draftFrom, normaliseDraft, type Draft } from './draft.ts';
 import { explainHost } from './host-explainer.ts';
 import { createPreview, type Preview } from './preview.ts';
-import { localeInfo } from '../src/shared/locales/locale-list.ts';
 import { DEFAULT_VIEW, parseShareFragment, shareFragment, type View } from './share.ts';
-import { ViewSwitches } from './ViewSwitches.tsx';
-
-type LogoState = 'none' | 'loading' | 'ok' | 'failed';
+import { ChecksList, type LogoState } from './ChecksList.tsx';
+import { ConfigurationFields } from './ConfigurationFields.tsx';
+import { PreviewStage } from './PreviewStage.tsx';
 
 export function DemoApp({ initialClientId }: { initialClientId: string }) {
   // A shared link's settings, read once from the fragment (which never reaches a server).
@@ -111,13 +110,6 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
   const shareUrl = draft ? `${location.origin}${location.pathname}${shareFragment(draft, view)}` : '';
   const checks = normalised ? configurationChecks(normalised.configuration) : [];
   const hostAnswer = normalised ? explainHost(hostInput, normalised.configuration.domains) : null;
-  const note = (key: keyof Draft) =>
-    normalised?.notes[key] && (
-      <p class="note" id={`${key}-note`} role="status">
-        {normalised.notes[key]}
-      </p>
-    );
-  const describedBy = (key: keyof Draft) => (normalised?.notes[key] ? `${key}-note` : undefined);
 
   return (
     <main class="layout">
@@ -129,40 +121,7 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
         </p>
       </header>
 
-      <section class="stage" aria-labelledby="preview-title">
-        <h2 id="preview-title">Live preview</h2>
-        <ViewSwitches view={view} onChange={setView} />
-        <div class="preview-row">
-          <section
-            class={`mock-page ${view.device} ${view.theme} ${localeInfo(view.locale).dir}`}
-            ref={mockPage}
-            aria-label="Example practice web page"
-          >
-            <div class="mock-site" aria-hidden="true">
-              <div class="mock-nav">
-                <strong>Smile Dental</strong>
-                <span>{view.locale === 'es' ? 'Servicios · Equipo · Contacto' : 'Services · Team · Contact'}</span>
-              </div>
-              <div class="mock-hero">
-                <p class="mock-title">
-                  {view.locale === 'es'
-                    ? 'Cuidado dental para toda la familia'
-                    : 'Gentle dental care for the whole family'}
-                </p>
-                <p>
-                  {view.locale === 'es'
-                    ? 'Consultas, limpiezas y urgencias, de lunes a sábado.'
-                    : 'Check-ups, cleanings and same-day emergencies, Monday to Saturday.'}
-                </p>
-              </div>
-            </div>
-          </section>
-          <figure class="closed-look">
-            <div ref={closedLook} class="closed-place" />
-            <figcaption>{view.locale === 'es' ? 'Cerrado' : 'Closed'}</figcaption>
-          </figure>
-        </div>
-      </section>
+      <PreviewStage view={view} onViewChange={setView} mockPageRef={mockPage} closedLookRef={closedLook} />
 
       <div class="settings">
         <section aria-labelledby="load-title">
@@ -186,101 +145,9 @@ export function DemoApp({ initialClientId }: { initialClientId: string }) {
 
         {draft && normalised && (
           <>
-            <section aria-labelledby="edit-title">
-              <h2 id="edit-title">Edit and watch</h2>
-              <p>Every change shows at once in the preview. Its launcher and chat are the real ones: try them.</p>
-              <div class="fields">
-                <label for="icon-color-text">Icon colour</label>
-                <div class="row">
-                  <input
-                    type="color"
-                    aria-label="Icon colour picker"
-                    value={normalised.configuration.icon_color.slice(0, 7).padEnd(7, '0')}
-                    onInput={(event) => change('iconColor', event.currentTarget.value)}
-                  />
-                  <input
-                    id="icon-color-text"
-                    value={draft.iconColor}
-                    aria-describedby={describedBy('iconColor')}
-                    onInput={(event) => change('iconColor', event.currentTarget.value)}
-                  />
-                </div>
-                {note('iconColor')}
+            <ConfigurationFields draft={draft} normalised={normalised} change={change} />
 
-                <label for="opacity">Opacity: {normalised.configuration.icon_opacity}%</label>
-                <input
-                  id="opacity"
-                  type="range"
-                  min={0}
-                  max={100}
-                  step={1}
-                  value={draft.iconOpacity}
-                  aria-describedby={describedBy('iconOpacity')}
-                  onInput={(event) => change('iconOpacity', Number(event.currentTarget.value))}
-                />
-                {note('iconOpacity')}
-
-                <label for="logo-url">Logo address</label>
-                <input
-                  id="logo-url"
-                  type="url"
-                  value={draft.logoUrl}
-                  aria-describedby={describedBy('logoUrl')}
-                  onInput={(event) => change('logoUrl', event.currentTarget.value)}
-                />
-                {note('logoUrl')}
-
-                <label for="bot-name">Assistant's name</label>
-                <input
-                  id="bot-name"
-                  value={draft.botName}
-                  aria-describedby={describedBy('botName')}
-                  onInput={(event) => change('botName', event.currentTarget.value)}
-                />
-                {note('botName')}
-
-                <label class="check">
-                  <input
-                    type="checkbox"
-                    checked={draft.active}
-                    onChange={(event) => change('active', event.currentTarget.checked)}
-                  />{' '}
-                  Active
-                </label>
-
-                <label for="domains">Allowed websites (one host per line)</label>
-                <textarea
-                  id="domains"
-                  rows={4}
-                  value={draft.domains}
-                  aria-describedby={describedBy('domains')}
-                  onInput={(event) => change('domains', event.currentTarget.value)}
-                />
-                {note('domains')}
-              </div>
-            </section>
-
-            <section aria-labelledby="checks-title">
-              <h2 id="checks-title">Checks</h2>
-              <ul class="checks">
-                {checks.map((check) => (
-                  <li key={check.text} class={check.ok ? 'ok' : 'warn'}>
-                    <span aria-hidden="true">{check.ok ? '✓' : '!'}</span> {check.ok ? '' : 'Warning: '}
-                    {check.text}
-                  </li>
-                ))}
-                {logo === 'failed' && (
-                  <li class="warn">
-                    <span aria-hidden="true">!</span> Warning: the logo did not load; patients will see the chat icon.
-                  </li>
-                )}
-                {logo === 'ok' && (
-                  <li class="ok">
-                    <span aria-hidden="true">✓</span> The logo loads.
-                  </li>
-                )}
-              </ul>
-            </section>
+            <ChecksList checks={checks} logo={logo} />
 
             <section aria-labelledby="host-title">
               <h2 id="host-title">Would the widget show on…</h2>
