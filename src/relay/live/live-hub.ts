@@ -1,16 +1,18 @@
-// The live streams of one relay instance, and one upstream watch per conversation that they share: however many tabs
-// a patient has open, the service is read for that conversation as often as for one, at the cadence of cadence.ts,
-// through one scheduler that bounds the reads in flight. A watch starts with its first stream and stops with its
-// last. The service's events (upstream-events.ts) and the patient's own sends wake a watch at once.
-import type { StreamReconnect, StreamStatus, WireMessage } from '../../shared/wire.ts';
-import { STREAM_HEARTBEAT_MS } from '../../shared/wire.ts';
-import type { ReadPolicy, ReadRefusal, ReadSubject } from '../conversations/read-policy.ts';
-import { asOf, toWireMessage } from '../conversations/wire-message.ts';
-import { UpstreamError } from '../upstream/index.ts';
-import { EVENTS_STATUS_AGE_MS, FAST_FOR_MS, FAST_MS, MAX_BACKOFF_MS, nextReadDelayMs } from './cadence.ts';
+// The live streams of one relay instance, and one upstream watch per conversation that they share (watch-reads.ts). A
+// watch starts with its first stream and stops with its last. The service's events (upstream-events.ts) and the
+// patient's own sends wake a watch at once. This file composes the parts and counts the connections that the limits
+// hold: what is written to a stream (stream-writes.ts), a new stream's catch-up (catch-up.ts), and the sweep for
+// heartbeats and lifetimes (stream-sweep.ts).
+import type { StreamReconnect } from '../../shared/wire.ts';
+import type { ReadPolicy, ReadSubject } from '../conversations/read-policy.ts';
+import { FAST_FOR_MS, FAST_MS } from './cadence.ts';
+import { createCatchUp } from './catch-up.ts';
 import type { ReadScheduler } from './read-scheduler.ts';
 import { sseComment, sseEvent } from './sse.ts';
 import type { StreamSink } from './stream-sink.ts';
+import { createStreamSweep } from './stream-sweep.ts';
+import { createStreamWrites, type Stream, type Watch } from './stream-writes.ts';
+import { createWatchReads } from './watch-reads.ts';
 
 export interface LiveHubOptions {
   /** Every read of a conversation goes through it: a stream's catch-up and its watch's reads alike. */
@@ -26,65 +28,10 @@ export interface LiveHubOptions {
   random?: () => number;
 }
 
-interface Stream {
-  sink: StreamSink;
-  subject: ReadSubject;
-  /** The newest sequence this stream has delivered. */
-  cursor: number;
-  /**
-   * Reading the history after its cursor with reads of its own, a page at a time and only as fast as its client takes
-   * it; the watch's reads reach it once it has caught up.
-   */
-  catchingUp: boolean;
-  /** Taken out of its watch: nothing more is written but its last frame. It still counts until its connection is gone. */
-  ended: boolean;
-  status: string | null;
-  statusAsOf: number;
-  endsAt: number;
-  lastWriteAt: number;
-}
-
-interface Watch {
-  conversationId: string;
-  streams: Set<Stream>;
-  timer: NodeJS.Timeout | null;
-  dueAt: number;
-  reading: boolean;
-  wakeAgain: boolean;
-  lastActivityAt: number;
-  failures: number;
-  retryAfterMs: number;
-}
-
 export type OpenRefusal = 'too_many_streams' | 'too_many_for_conversation';
 
 /** Events keep a watch on the slow safety net for this long after the last one arrived. */
 const EVENTS_LIVE_FOR_MS = 10 * 60_000;
-/** Encoded once: every stream writes these same bytes every 15 s. */
-const HEARTBEAT = Buffer.from(sseComment('heartbeat'));
-/**
- * How often streams are checked for heartbeats, lifetimes and expired handles: a stream ends at most this late, and
- * its connection is cut at most END_GRACE_MS after that.
- */
-const SWEEP_MS = 1000;
-/**
- * Messages per catch-up read: a stream whose client stops reading holds at most one such page, and a reconnecting
- * panel's gap is seldom longer. Upstream pages hold at most 100; a page of 100 long messages is over a megabyte.
- */
-export const CATCH_UP_PAGE_SIZE = 10;
-/** A catch-up read that failed is tried again after this, doubled per failure (up to the watch's longest backoff). */
-const CATCH_UP_RETRY_MS = 1000;
-
-const REFUSAL_TEXT: Record<ReadRefusal, string> = {
-  session_expired: 'The conversation has expired; start a new one.',
-  conversation_resolved: 'The conversation has ended; start a new one.',
-};
-const refusalEvent = (code: ReadRefusal) => sseEvent('error', { error: { code, message: REFUSAL_TEXT[code] } });
-const statusOf = (conversation: { status: StreamStatus['status']; updatedAt: number }): StreamStatus => ({
-  status: conversation.status,
-  status_as_of: asOf(conversation.updatedAt),
-});
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 export function createLiveHub(options: LiveHubOptions) {
   const { policy, scheduler, now = Date.now, random = Math.random } = options;
@@ -98,30 +45,18 @@ export function createLiveHub(options: LiveHubOptions) {
   let connections = 0;
   const connectionsPerConversation = new Map<string, number>();
   let lastEventAt = Number.NEGATIVE_INFINITY;
-  let sweeper: NodeJS.Timeout | null = null;
 
-  /** Writes a frame; false when the client has not taken what was written before. Past the cap, the stream is cut. */
-  const write = (stream: Stream, frame: string | Uint8Array): boolean => {
-    const ready = stream.sink.write(frame);
-    stream.lastWriteAt = now();
-    if (stream.sink.unsent <= options.maxUnsentBytes) return ready;
-    end(stream);
-    stream.sink.destroy();
-    return false;
+  const writes = createStreamWrites({ watches, maxUnsentBytes: options.maxUnsentBytes, now });
+  const { write, end } = writes;
+  const eventsLive = () => now() - lastEventAt < EVENTS_LIVE_FOR_MS;
+  const { schedule, nextDelay } = createWatchReads({ policy, scheduler, writes, eventsLive, now, random });
+  /** Read the conversation now, if anyone here watches it (End chat on another tab ends this one's stream). */
+  const wake = (conversationId: string) => {
+    const watch = watches.get(conversationId);
+    if (watch !== undefined) schedule(watch, 0);
   };
-
-  /** Takes the stream out of its watch, writes its last frame if there is room for it, and ends it. */
-  function end(stream: Stream, last?: string) {
-    if (stream.ended) return;
-    stream.ended = true;
-    const watch = watches.get(stream.subject.conversationId);
-    if (watch !== undefined && watch.streams.delete(stream) && watch.streams.size === 0) {
-      if (watch.timer !== null) clearTimeout(watch.timer);
-      watches.delete(watch.conversationId);
-    }
-    if (last !== undefined && stream.sink.unsent + last.length <= options.maxUnsentBytes) stream.sink.write(last);
-    stream.sink.end();
-  }
+  const catchUp = createCatchUp({ policy, scheduler, writes, wake });
+  const sweep = createStreamSweep({ watches, policy, writes, now });
 
   function gone(stream: Stream) {
     end(stream);
@@ -130,180 +65,7 @@ export function createLiveHub(options: LiveHubOptions) {
     const left = (connectionsPerConversation.get(id) ?? 1) - 1;
     if (left > 0) connectionsPerConversation.set(id, left);
     else connectionsPerConversation.delete(id);
-    if (connections === 0 && sweeper !== null) {
-      clearInterval(sweeper);
-      sweeper = null;
-    }
-  }
-
-  function deliverMessages(stream: Stream, messages: readonly WireMessage[]) {
-    for (const message of messages) {
-      if (message.sequence <= stream.cursor) continue;
-      write(stream, sseEvent('message', message, message.sequence));
-      stream.cursor = message.sequence;
-      if (stream.ended) return;
-    }
-  }
-
-  function deliverStatus(stream: Stream, status: StreamStatus) {
-    // The panel keeps the newest status by `status_as_of`; a change is sent once, never an older reading.
-    if (stream.ended || status.status === stream.status || status.status_as_of < stream.statusAsOf) return;
-    write(stream, sseEvent('status', status));
-    stream.status = status.status;
-    stream.statusAsOf = status.status_as_of;
-  }
-
-  /**
-   * The history after the stream's cursor, CATCH_UP_PAGE_SIZE messages per read, each message written
-   * only once the client has taken the ones before: a client that stops reading holds one page, not the history.
-   */
-  async function catchUp(stream: Stream) {
-    let failures = 0;
-    while (!stream.ended) {
-      let answer: Awaited<ReturnType<ReadPolicy['read']>>;
-      try {
-        answer = await scheduler.run(() =>
-          policy.read(stream.subject, stream.cursor, { pageSize: CATCH_UP_PAGE_SIZE }),
-        );
-      } catch {
-        // The stream stays open (its heartbeats go on) and tries again; the panel also reads what it missed after a gap.
-        failures += 1;
-        await pause(Math.min(MAX_BACKOFF_MS, CATCH_UP_RETRY_MS * 2 ** (failures - 1)));
-        continue;
-      }
-      failures = 0;
-      if (stream.ended) return;
-      if (answer.refused !== null) {
-        end(stream, refusalEvent(answer.refused));
-        // Another tab's stream of the conversation learns it at its watch's next read: make that now.
-        const watch = watches.get(stream.subject.conversationId);
-        if (watch !== undefined) schedule(watch, 0);
-        return;
-      }
-      for (const message of answer.page.messages.map(toWireMessage)) {
-        if (message.sequence <= stream.cursor) continue;
-        const ready = write(stream, sseEvent('message', message, message.sequence));
-        stream.cursor = message.sequence;
-        if (!ready) await stream.sink.drained();
-        if (stream.ended) return;
-      }
-      deliverStatus(stream, statusOf(answer.conversation));
-      if (!answer.page.hasMore) {
-        stream.catchingUp = false;
-        return;
-      }
-      await stream.sink.drained();
-    }
-  }
-
-  function schedule(watch: Watch, delayMs: number) {
-    if (watch.streams.size === 0) return;
-    const dueAt = now() + delayMs;
-    // Only ever sooner: a wake or a send does not push back a read already due.
-    if (watch.timer !== null && watch.dueAt <= dueAt) return;
-    if (watch.timer !== null) clearTimeout(watch.timer);
-    watch.dueAt = dueAt;
-    watch.timer = setTimeout(() => {
-      watch.timer = null;
-      void tick(watch);
-    }, delayMs);
-    watch.timer.unref();
-  }
-
-  const nextDelay = (watch: Watch) =>
-    nextReadDelayMs(
-      {
-        now: now(),
-        lastActivityAt: watch.lastActivityAt,
-        eventsLive: now() - lastEventAt < EVENTS_LIVE_FOR_MS,
-        failures: watch.failures,
-        retryAfterMs: watch.retryAfterMs,
-      },
-      random,
-    );
-
-  /** One read for every stream of the watch that has caught up, from the oldest cursor among them. */
-  async function tick(watch: Watch) {
-    if (watch.reading) {
-      watch.wakeAgain = true;
-      return;
-    }
-    const caughtUp = [...watch.streams].filter((stream) => !stream.catchingUp);
-    if (caughtUp.length === 0) {
-      schedule(watch, nextDelay(watch));
-      return;
-    }
-    watch.reading = true;
-    let again = false;
-    try {
-      const cursor = Math.min(...caughtUp.map((stream) => stream.cursor));
-      // The handle that expires last: a stream whose own handle has expired is ended below, not served.
-      const subject = caughtUp.reduce(
-        (latest, stream) => (stream.subject.expiresAt > latest.expiresAt ? stream.subject : latest),
-        caughtUp[0]!.subject,
-      );
-      const eventsLive = now() - lastEventAt < EVENTS_LIVE_FOR_MS;
-      const answer = await scheduler.run(() =>
-        policy.read(
-          subject,
-          cursor,
-          eventsLive ? { acceptStatusAgeMs: EVENTS_STATUS_AGE_MS, statusChangesAnnounced: true } : {},
-        ),
-      );
-      watch.failures = 0;
-      watch.retryAfterMs = 0;
-      if (answer.refused !== null) {
-        for (const stream of [...watch.streams]) end(stream, refusalEvent(answer.refused));
-        return;
-      }
-      const messages = answer.page.messages.map(toWireMessage);
-      const status = statusOf(answer.conversation);
-      for (const stream of [...watch.streams]) {
-        if (stream.catchingUp) continue;
-        if (policy.expired(stream.subject)) {
-          end(stream, refusalEvent('session_expired'));
-          continue;
-        }
-        // Caught up while this read ran, from an older reading: the next read starts from its cursor.
-        if (stream.cursor < cursor) {
-          again = true;
-          continue;
-        }
-        deliverMessages(stream, messages);
-        deliverStatus(stream, status);
-      }
-      again ||= answer.page.hasMore;
-    } catch (error) {
-      // The streams stay open (their heartbeats go on); the watch backs off, and honours a 429's Retry-After.
-      watch.failures += 1;
-      watch.retryAfterMs =
-        error instanceof UpstreamError && error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 0;
-    } finally {
-      watch.reading = false;
-    }
-    again ||= watch.wakeAgain;
-    watch.wakeAgain = false;
-    schedule(watch, again ? 0 : nextDelay(watch));
-  }
-
-  function sweep() {
-    const t = now();
-    for (const watch of watches.values()) {
-      // Allocated only for a watch with a stream to end: the sweep visits every watch every time.
-      let ending: [Stream, string][] | null = null;
-      for (const stream of watch.streams) {
-        const last = policy.expired(stream.subject, t)
-          ? refusalEvent('session_expired')
-          : t >= stream.endsAt
-            ? sseEvent('reconnect', { reason: 'lifetime' } satisfies StreamReconnect)
-            : null;
-        if (last !== null) {
-          ending ??= [];
-          ending.push([stream, last]);
-        } else if (t - stream.lastWriteAt >= STREAM_HEARTBEAT_MS - SWEEP_MS / 2) write(stream, HEARTBEAT);
-      }
-      if (ending !== null) for (const [stream, last] of ending) end(stream, last);
-    }
+    if (connections === 0) sweep.stop();
   }
 
   return {
@@ -360,8 +122,7 @@ export function createLiveHub(options: LiveHubOptions) {
       watch.streams.add(stream);
       connections += 1;
       connectionsPerConversation.set(conversationId, (connectionsPerConversation.get(conversationId) ?? 0) + 1);
-      sweeper ??= setInterval(sweep, SWEEP_MS);
-      sweeper.unref();
+      sweep.start();
       sink.onClose(() => gone(stream));
       // The first bytes at once: a proxy that buffers is found out by the panel's silence timer.
       write(stream, sseComment('stream open'));
@@ -387,11 +148,7 @@ export function createLiveHub(options: LiveHubOptions) {
       if (now() - lastEventAt >= EVENTS_LIVE_FOR_MS) schedule(watch, FAST_MS);
     },
 
-    /** Read the conversation now, if anyone here watches it (End chat on another tab ends this one's stream). */
-    wake(conversationId: string) {
-      const watch = watches.get(conversationId);
-      if (watch !== undefined) schedule(watch, 0);
-    },
+    wake,
 
     /** The service says the conversation changed: read it now; while events arrive, watches only poll slowly. */
     serviceEvent(conversationId: string) {

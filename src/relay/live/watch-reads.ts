@@ -1,0 +1,116 @@
+// A watch's reads: one upstream read at a time for every caught-up stream of a conversation, at the cadence of
+// cadence.ts, through the scheduler that bounds the reads in flight. However many tabs a patient has open, the
+// service is read for that conversation as often as for one.
+import type { ReadPolicy } from '../conversations/read-policy.ts';
+import { toWireMessage } from '../conversations/wire-message.ts';
+import { UpstreamError } from '../upstream/index.ts';
+import { EVENTS_STATUS_AGE_MS, nextReadDelayMs } from './cadence.ts';
+import type { ReadScheduler } from './read-scheduler.ts';
+import { refusalEvent, statusOf, type StreamWrites, type Watch } from './stream-writes.ts';
+
+export interface WatchReadsOptions {
+  policy: ReadPolicy;
+  scheduler: ReadScheduler;
+  writes: StreamWrites;
+  /** Whether the service's events arrive: then a watch only polls slowly, and may reuse a recent status. */
+  eventsLive: () => boolean;
+  now: () => number;
+  random: () => number;
+}
+
+export function createWatchReads({ policy, scheduler, writes, eventsLive, now, random }: WatchReadsOptions) {
+  const { end, deliverMessages, deliverStatus } = writes;
+
+  function schedule(watch: Watch, delayMs: number) {
+    if (watch.streams.size === 0) return;
+    const dueAt = now() + delayMs;
+    // Only ever sooner: a wake or a send does not push back a read already due.
+    if (watch.timer !== null && watch.dueAt <= dueAt) return;
+    if (watch.timer !== null) clearTimeout(watch.timer);
+    watch.dueAt = dueAt;
+    watch.timer = setTimeout(() => {
+      watch.timer = null;
+      void tick(watch);
+    }, delayMs);
+    watch.timer.unref();
+  }
+
+  const nextDelay = (watch: Watch) =>
+    nextReadDelayMs(
+      {
+        now: now(),
+        lastActivityAt: watch.lastActivityAt,
+        eventsLive: eventsLive(),
+        failures: watch.failures,
+        retryAfterMs: watch.retryAfterMs,
+      },
+      random,
+    );
+
+  /** One read for every stream of the watch that has caught up, from the oldest cursor among them. */
+  async function tick(watch: Watch) {
+    if (watch.reading) {
+      watch.wakeAgain = true;
+      return;
+    }
+    const caughtUp = [...watch.streams].filter((stream) => !stream.catchingUp);
+    if (caughtUp.length === 0) {
+      schedule(watch, nextDelay(watch));
+      return;
+    }
+    watch.reading = true;
+    let again = false;
+    try {
+      const cursor = Math.min(...caughtUp.map((stream) => stream.cursor));
+      // The handle that expires last: a stream whose own handle has expired is ended below, not served.
+      const subject = caughtUp.reduce(
+        (latest, stream) => (stream.subject.expiresAt > latest.expiresAt ? stream.subject : latest),
+        caughtUp[0]!.subject,
+      );
+      const answer = await scheduler.run(() =>
+        policy.read(
+          subject,
+          cursor,
+          eventsLive() ? { acceptStatusAgeMs: EVENTS_STATUS_AGE_MS, statusChangesAnnounced: true } : {},
+        ),
+      );
+      watch.failures = 0;
+      watch.retryAfterMs = 0;
+      if (answer.refused !== null) {
+        for (const stream of [...watch.streams]) end(stream, refusalEvent(answer.refused));
+        return;
+      }
+      const messages = answer.page.messages.map(toWireMessage);
+      const status = statusOf(answer.conversation);
+      for (const stream of [...watch.streams]) {
+        if (stream.catchingUp) continue;
+        if (policy.expired(stream.subject)) {
+          end(stream, refusalEvent('session_expired'));
+          continue;
+        }
+        // Caught up while this read ran, from an older reading: the next read starts from its cursor.
+        if (stream.cursor < cursor) {
+          again = true;
+          continue;
+        }
+        deliverMessages(stream, messages);
+        deliverStatus(stream, status);
+      }
+      again ||= answer.page.hasMore;
+    } catch (error) {
+      // The streams stay open (their heartbeats go on); the watch backs off, and honours a 429's Retry-After.
+      watch.failures += 1;
+      watch.retryAfterMs =
+        error instanceof UpstreamError && error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 0;
+    } finally {
+      watch.reading = false;
+    }
+    again ||= watch.wakeAgain;
+    watch.wakeAgain = false;
+    schedule(watch, again ? 0 : nextDelay(watch));
+  }
+
+  return { schedule, nextDelay };
+}
+
+export type WatchReads = ReturnType<typeof createWatchReads>;

@@ -1,0 +1,85 @@
+// POST /v1/conversations: a new conversation, and the sealed handle that is the browser's only hold on it.
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { CreatedConversation } from '../../shared/wire.ts';
+import { createCreateOnce } from '../conversations/create-once.ts';
+import { CREATE_KEY_RULE, CREATED_RECORD_TTL_MS, createScope, isCreateKey } from '../conversations/created-record.ts';
+import { ApiError } from '../http/api-error.ts';
+import { clientIdSchema } from '../http/client-id.ts';
+import type { RelayEnv } from '../http/env.ts';
+import { readJson, requireJson } from '../http/json-body.ts';
+import { patientLanguage } from '../http/patient-language.ts';
+import { type ConversationCalls, type ConversationRouteOptions, Waiting } from './conversation-calls.ts';
+
+// Strict: a field the frame never sends is a caller that is not the frame, or a mistake; either way it is refused
+// rather than silently dropped.
+const createBody = z.strictObject({ client_id: clientIdSchema, language: patientLanguage.optional() });
+
+export function addCreateRoute(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
+  const { upstream, configurations, handles, revocations } = options;
+  const { upstreamCall, metrics, now } = calls;
+  const createOnce = createCreateOnce({
+    upstream,
+    outcomes: options.unknownOutcomes,
+    now,
+    findWindowMs: CREATED_RECORD_TTL_MS,
+    onRecovered: metrics.createRecovered,
+    onLeftEmpty: (count) => {
+      metrics.emptyConversations(count);
+      options.logger?.warn('upstream conversations left empty: a create whose answer was lost was made again', {
+        count,
+      });
+    },
+  });
+
+  app.post('/conversations', requireJson(), async (c) => {
+    // Optional for any caller, always sent by the panel: a retried create with the same key gives the same handle,
+    // on any instance, and opens no second conversation upstream. Since the key hands out a handle, it must be
+    // unguessable.
+    const key = c.req.header('Idempotency-Key');
+    if (key !== undefined && !isCreateKey(key))
+      throw new ApiError('bad_request', undefined, `An Idempotency-Key header on a create must be ${CREATE_KEY_RULE}.`);
+    const body = createBody.safeParse(await readJson(c));
+    if (!body.success) throw new ApiError('bad_request', undefined, 'The body must be {"client_id": "..."}.');
+    const { client_id: clientId, language } = body.data;
+    c.set('clientId', clientId);
+    // Records and look-ups answer only the requester that made them: the same key from another visitor is another
+    // conversation.
+    const requester = createScope(clientId, options.addressOf(c));
+    const create = async (): Promise<CreatedConversation> => {
+      // Counted only when a conversation is really created: a retry that gets the first one's handle is free.
+      const decision = await options.conversationLimiter.hit(options.addressOf(c));
+      if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
+      // No deadline in here: the caller's applies outside, and a create it gives up on still finishes and is kept.
+      const { configuration, practice } = await configurations.get(clientId);
+      if (!configuration.is_active) throw new ApiError('inactive');
+      // A lost answer is found again rather than created twice (create-once.ts).
+      const conversation = await createOnce({ practice, requester, key, language });
+      const expiresAt = now() + options.handleTtlMs;
+      await revocations.issue(conversation.id, expiresAt);
+      const handle = handles.seal({ clientId, conversationId: conversation.id, expiresAt });
+      return { conversation: handle, expires_at: new Date(expiresAt).toISOString() };
+    };
+    if (key === undefined) return c.json(await upstreamCall(create()), 201);
+    // The store holds the create itself, and the deadline applies outside it, as for a send (conversation-messages.ts).
+    const waiting = new Waiting();
+    const outcome = await upstreamCall(
+      options.creations.run(requester, key, clientId, create, waiting.onWait),
+      waiting,
+    );
+    if (outcome.kind === 'conflict') throw new ApiError('idempotency_conflict');
+    if (outcome.replayed) {
+      // A conversation ended since (End chat, the resolved grace) is never handed out again.
+      const claims = handles.open(outcome.value.conversation);
+      if (claims === null || (await revocations.isRevoked(claims.conversationId))) {
+        throw new ApiError(
+          'idempotency_conflict',
+          undefined,
+          "This Idempotency-Key's conversation has ended; start a new one with a new key.",
+        );
+      }
+      metrics.idempotentReplay('create');
+    }
+    return c.json(outcome.value, 201);
+  });
+}

@@ -1,0 +1,94 @@
+// The messages of a conversation: POST sends one, exactly once however often the panel retries it; GET polls for those
+// after a cursor, with the conversation's status.
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { MessagesAfter, SentMessage } from '../../shared/wire.ts';
+import { createDeliverOnce } from '../conversations/deliver-once.ts';
+import { withoutText, withText } from '../conversations/sent-record.ts';
+import { asOf, toWireMessage } from '../conversations/wire-message.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { RelayEnv } from '../http/env.ts';
+import { readJson, requireJson } from '../http/json-body.ts';
+import { afterQuery, type ConversationCalls, type ConversationRouteOptions, Waiting } from './conversation-calls.ts';
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
+const KEY_RULE = '8–128 letters, digits, - or _';
+
+export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
+  const { upstream, idempotency } = options;
+  const { upstreamCall, explainRefusal, claimsOf, openedClaims, metrics, now } = calls;
+  const deliverOnce = createDeliverOnce({
+    upstream,
+    outcomes: options.unknownOutcomes,
+    sendWindowMs: options.sendWindowMs,
+    settleWindowMs: options.sendSettleMs,
+    now,
+    onReadBack: metrics.readBack,
+  });
+  const messageBody = z.strictObject({
+    text: z
+      .string()
+      .max(options.messageMaxLength)
+      .refine((text) => text.trim() !== ''),
+  });
+
+  app.post('/conversation/messages', requireJson(), async (c) => {
+    const claims = await claimsOf(c);
+    const key = c.req.header('Idempotency-Key');
+    if (key === undefined || !IDEMPOTENCY_KEY.test(key)) {
+      throw new ApiError('bad_request', undefined, `An Idempotency-Key header (${KEY_RULE}) is required.`);
+    }
+    const body = messageBody.safeParse(await readJson(c));
+    if (!body.success) {
+      throw new ApiError(
+        'bad_request',
+        undefined,
+        `The body must be {"text": "..."}, not blank, at most ${options.messageMaxLength} characters.`,
+      );
+    }
+    const decision = await options.messageLimiter.hit(claims.conversationId);
+    if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
+    const text = body.data.text;
+    // The store holds the upstream send itself, and the deadline applies outside it: if the browser gives up
+    // waiting, the send goes on and the key stays taken until it settles, so the retry cannot send it twice. A send
+    // whose answer was lost is read back before the retry sends again (deliver-once.ts).
+    const waiting = new Waiting();
+    const outcome = await upstreamCall(
+      idempotency.run(
+        claims.conversationId,
+        key,
+        text,
+        (fingerprint) =>
+          deliverOnce(claims.conversationId, key, text, fingerprint).then(withoutText, async (error: unknown) => {
+            throw await explainRefusal(error, claims.conversationId);
+          }),
+        waiting.onWait,
+      ),
+      waiting,
+    );
+    if (outcome.kind === 'conflict') throw new ApiError('idempotency_conflict');
+    if (outcome.replayed) metrics.idempotentReplay('send');
+    options.live.activity(claims.conversationId);
+    const answer: SentMessage = { message: toWireMessage(withText(outcome.value, text)) };
+    return c.json(answer, 201);
+  });
+
+  app.get('/conversation/messages', async (c) => {
+    // The handle's retirement is the read policy's to check, with the rest of its rules.
+    const claims = openedClaims(c);
+    const after = afterQuery.safeParse(c.req.query('after'));
+    if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
+    const cursor = after.data ?? 0;
+    const read = await upstreamCall(options.readPolicy.read(claims, cursor));
+    if (read.refused !== null) throw new ApiError(read.refused);
+    const { page, conversation } = read;
+    const messages = page.messages.map(toWireMessage);
+    const answer: MessagesAfter = {
+      messages,
+      cursor: messages.at(-1)?.sequence ?? cursor,
+      status: conversation.status,
+      status_as_of: asOf(conversation.updatedAt),
+    };
+    return c.json(answer);
+  });
+}
