@@ -1,5 +1,5 @@
 // Where each route is mounted and what it is given: health, the /v1 API, the service's events, the frame and the
-// pages. Only what app.ts composed reaches a route; no route builds a part of its own.
+// pages, with the parts only routes use (the handle sealer, the readiness report, the conversation and message quotas).
 import type { Context, Hono } from 'hono';
 import type { RelaySettings } from './settings.ts';
 import type { Logger } from './log.ts';
