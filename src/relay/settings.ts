@@ -2,163 +2,39 @@
 // stops the start with a message naming the variable, rather than running with a surprise.
 import { z } from 'zod';
 import { LOOPBACK_HOSTS } from '../shared/configuration.ts';
-import { MESSAGE_MAX_LENGTH } from '../shared/wire.ts';
 import { secretWeakness } from './secret-strength.ts';
-import { parseTrustProxy, type TrustedProxies } from './http/trusted-proxies.ts';
+import { type IdentitySettings, identitySchema } from './settings/identity.ts';
+import { type LimitSettings, limitsSchema } from './settings/limits.ts';
+import { type LiveSettings, liveSchema } from './settings/live.ts';
+import { type ProxySettings, proxiesSchema } from './settings/proxies.ts';
+import { type ServerSettings, serverSchema } from './settings/server.ts';
+import { type SharedStateSettings, sharedStateSchema } from './settings/shared-state.ts';
+import { type UpstreamServiceSettings, upstreamSchema } from './settings/upstream.ts';
 
-const integer = (fallback: number, min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`))
-    .optional()
-    .transform((value) => value ?? fallback);
+export type { UpstreamSettings } from './settings/upstream.ts';
 
-const flag = z
-  .enum(['true', 'false', '1', '0', ''], 'must be true or false')
-  .optional()
-  .transform((value) => value === 'true' || value === '1');
-
-/** A flag whose default depends on the mode: undefined when unset. */
-const optionalFlag = z
-  .enum(['true', 'false', '1', '0'], 'must be true or false')
-  .optional()
-  .transform((value) => (value === undefined ? undefined : value === 'true' || value === '1'));
-
+// Each group's variables are declared in its own file (settings/); a variable belongs to exactly one group.
 const environmentSchema = z.object({
-  PORT: integer(8787, 0, 65535),
-  HOST: z.string().trim().min(1).default('127.0.0.1'),
-  NODE_ENV: z.string().optional(),
-  UPSTREAM_URL: z.url({ protocol: /^https?$/ }).optional(),
-  UPSTREAM_USERNAME: z.string().min(1).optional(),
-  UPSTREAM_PASSWORD: z.string().min(1).optional(),
-  HANDLE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .transform((value, context) => {
-      const trusted = parseTrustProxy(value);
-      if (!('refused' in trusted)) return trusted;
-      context.addIssue({ code: 'custom', message: trusted.refused });
-      return z.NEVER;
-    }),
-  CONFIG_CACHE_SECONDS: integer(60, 0, 600),
-  STATUS_REFRESH_SECONDS: integer(10, 0, 60),
-  UPSTREAM_TIMEOUT_MS: integer(5000, 100, 60_000),
-  REQUEST_DEADLINE_MS: integer(8000, 200, 120_000),
-  SEND_SETTLE_MS: integer(15_000, 0, 600_000),
-  HANDLE_TTL_HOURS: integer(12, 1, 24 * 30),
-  REQUESTS_PER_MINUTE_PER_IP: integer(300, 1, 1_000_000),
-  CONVERSATIONS_PER_HOUR_PER_IP: integer(20, 1, 1_000_000),
-  QUOTA_IPV6_PREFIX: integer(64, 32, 128),
-  MESSAGES_PER_MINUTE_PER_CONVERSATION: integer(20, 1, 1_000_000),
-  BODY_LIMIT_BYTES: integer(16 * 1024, 1024, 1024 * 1024),
-  MESSAGE_MAX_LENGTH: integer(MESSAGE_MAX_LENGTH, 1, MESSAGE_MAX_LENGTH),
-  SIMULATOR_PORT: integer(8788, 0, 65535),
-  ALLOW_PLAIN_HTTP_UPSTREAM: flag,
-  SHUTDOWN_GRACE_MS: integer(10_000, 0, 600_000),
-  HEADERS_TIMEOUT_MS: integer(10_000, 1000, 120_000),
-  REQUEST_TIMEOUT_MS: integer(30_000, 1000, 600_000),
-  KEEP_ALIVE_TIMEOUT_MS: integer(5000, 1000, 600_000),
-  MAX_EVENT_LOOP_DELAY_MS: integer(1000, 10, 60_000),
-  DEMO_PAGES: optionalFlag,
-  STREAM_LIFETIME_SECONDS: integer(300, 10, 3600),
-  MAX_STREAMS: integer(20_000, 0, 1_000_000),
-  // At least Node's 16 KB write buffer plus the largest message frame (2,000 characters, 6 bytes each as JSON escapes):
-  // a catch-up writes until the buffer is full, then one frame more, and must never be cut for it.
-  STREAM_MAX_UNSENT_BYTES: integer(64 * 1024, 32 * 1024, 4 * 1024 * 1024),
-  UPSTREAM_READ_CONCURRENCY: integer(16, 1, 1000),
-  UPSTREAM_EVENTS_PER_MINUTE_PER_IP: integer(6000, 1, 1_000_000),
-  UPSTREAM_EVENTS_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  METRICS_PORT: integer(0, 1, 65535).transform((port) => (port === 0 ? null : port)),
-  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
-  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  ...serverSchema.shape,
+  ...identitySchema.shape,
+  ...upstreamSchema.shape,
+  ...proxiesSchema.shape,
+  ...limitsSchema.shape,
+  ...liveSchema.shape,
+  ...sharedStateSchema.shape,
 });
 
 /** Every environment variable the relay reads (deployment files are checked against it). */
 export const SETTING_NAMES: readonly string[] = Object.keys(environmentSchema.shape);
 
-export interface UpstreamSettings {
-  url: string;
-  username: string;
-  password: string;
-}
-
-export interface RelaySettings {
-  port: number;
-  host: string;
-  /** null: no upstream configured, so `npm start` embeds the simulator. */
-  upstream: UpstreamSettings | null;
-  /** The key material for sealing conversation handles. */
-  handleSecret: Uint8Array;
-  handleSecretGenerated: boolean;
-  /** The relay's own origin as browsers see it; null means "the origin of each request". */
-  publicOrigin: string | null;
-  /** Whose X-Forwarded-For quotas believe: a number of proxies, or their addresses (`{ hops: 0 }`: nobody's). */
-  trustProxy: TrustedProxies;
-  /**
-   * Only NODE_ENV=development or test. Development allows http logos on loopback hosts (the embedded simulator serves
-   * its logo over http), a generated HANDLE_SECRET, and no PUBLIC_ORIGIN (then only loopback Host names are served).
-   */
-  development: boolean;
-  configCacheSeconds: number;
-  /** How long a conversation's status, once read, serves the polls that bring no newer message (0: every poll reads it). */
-  statusRefreshSeconds: number;
-  upstreamTimeoutMs: number;
-  requestDeadlineMs: number;
-  /**
-   * How long after a send began its outcome may still be unknown (the service finishing a request the relay stopped
-   * waiting for): no retry sends again before then. Never less than the send window plus the landing allowance.
-   */
-  sendSettleMs: number;
-  handleTtlMs: number;
-  requestsPerMinutePerIp: number;
-  conversationsPerHourPerIp: number;
-  /** Quotas count an IPv6 client by its network of this many bits (128: by its address); IPv4 by its address. */
-  quotaIpv6Prefix: number;
-  messagesPerMinutePerConversation: number;
-  bodyLimitBytes: number;
-  messageMaxLength: number;
-  /** Redis (or Valkey) shared by all instances: idempotency records, quotas, retired handles. null: in memory. */
-  redisUrl: string | null;
-  /** Where `npm start` runs the built-in simulator when no upstream is configured. */
-  simulatorPort: number;
-  /** How long a stop (SIGTERM/SIGINT) lets requests in flight finish before it cuts them off. */
-  shutdownGraceMs: number;
-  /** A client must have sent its request's headers within this long of connecting (or of its previous request). */
-  headersTimeoutMs: number;
-  /** A client must have sent its whole request, body included, within this long. */
-  requestTimeoutMs: number;
-  /** An idle keep-alive connection is closed after this long. */
-  keepAliveTimeoutMs: number;
-  /** The index page, /try and the demo page (and its assets): on in development, off in production unless DEMO_PAGES. */
-  demoPages: boolean;
-  /** /readyz answers 503 while this instance's event loop has recently run later than this (health/readiness.ts). */
-  maxEventLoopDelayMs: number;
-  /** How long a live stream lasts before the panel is asked to reconnect (jittered ±20 %). */
-  streamLifetimeMs: number;
-  /** The most live streams this instance holds; beyond, panels poll. */
-  maxStreams: number;
-  /**
-   * The most bytes one live stream may have written that its client has not taken; past it the connection is cut (the
-   * panel reads what it missed and reconnects). Bounds what streams that are never read can hold: MAX_STREAMS times this.
-   */
-  streamMaxUnsentBytes: number;
-  /** The most upstream reads the live watches of this instance run at once. */
-  upstreamReadConcurrency: number;
-  /**
-   * The secret the service signs its events with (POST /v1/upstream-events); null: the path answers 404 and watches
-   * only poll. `npm start` generates one for its embedded simulator when unset.
-   */
-  upstreamEventsSecret: string | null;
-  /** Calls to POST /v1/upstream-events per source address per minute (the service's own events included). */
-  upstreamEventsPerMinutePerIp: number;
-  /** Where the Prometheus metrics listener runs; null: no metrics at all. Never the public port. */
-  metrics: { host: string; port: number } | null;
-}
+export interface RelaySettings
+  extends ServerSettings,
+    IdentitySettings,
+    UpstreamServiceSettings,
+    ProxySettings,
+    LimitSettings,
+    LiveSettings,
+    SharedStateSettings {}
 
 export class SettingsError extends Error {}
 
