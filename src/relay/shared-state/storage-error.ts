@@ -35,7 +35,11 @@ export function storageConflict(): StorageError {
   return new StorageError('conflict', 'record_held_by_another_attempt');
 }
 
-/** The cause when a command has just failed: Redis known to be away (or hung), or this one command failing. */
+/**
+ * The cause when a command has just failed: Redis known to be away (or hung), or this one command failing. Only a
+ * client that is connected and ready can have a single command fail: while Redis is away the client goes round
+ * reconnecting, connecting and closing, and a failure seen during any of those is Redis being unreachable.
+ */
 export function storageCauseOf(client: RedisClient): 'redis_unreachable' | 'redis_command_failed' {
-  return isReconnecting(client) ? 'redis_unreachable' : 'redis_command_failed';
+  return client.status !== 'ready' || isReconnecting(client) ? 'redis_unreachable' : 'redis_command_failed';
 }
