@@ -67,7 +67,7 @@ export function useRelayMiddleware(
   });
   app.use('/frame', perAddress);
   // The service's events come from its few addresses, as many as conversations change: a visitor's quota would refuse
-  // them. Each is authenticated by its signature instead, at the cost of one HMAC over at most 4 KB, and the path has
+  // them. Each is authenticated by its signature instead, at the cost of one HMAC over a size-capped body, and the path has
   // quotas of its own, which cut off an address whose calls keep being refused (event-flood-guard.ts).
   const eventsGuard = eventFloodGuard({
     calls: quota('upstream-events-per-address', settings.upstreamEventsPerMinutePerIp, MINUTE),

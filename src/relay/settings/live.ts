@@ -6,8 +6,9 @@ import { integer } from './values.ts';
 export const liveSchema = z.object({
   STREAM_LIFETIME_SECONDS: integer(300, 10, 3600),
   MAX_STREAMS: integer(20_000, 0, 1_000_000),
-  // At least Node's 16 KB write buffer plus the largest message frame (2,000 characters, 6 bytes each as JSON escapes):
-  // a catch-up writes until the buffer is full, then one frame more, and must never be cut for it.
+  // Its floor is Node's default write buffer plus the largest message frame (the longest message allowed, every
+  // character escaped as JSON): a catch-up writes until the buffer is full, then one frame more, and must never be cut
+  // for it.
   STREAM_MAX_UNSENT_BYTES: integer(64 * 1024, 32 * 1024, 4 * 1024 * 1024),
   UPSTREAM_READ_CONCURRENCY: integer(16, 1, 1000),
   UPSTREAM_EVENTS_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
