@@ -75,9 +75,9 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   const refuse = (why: string) => destroyed || report(REPORT_PREFIX + why);
   if (typeof settings === 'string') return void refuse(settings);
   const { relayOrigin, clientId } = settings;
-  // The patient's own pick on this site wins over the tag's data-locale: the practice wrote the tag for every visitor,
-  // the patient chose for themself. Either way the relay chooses the language and writes the launcher's words.
-  let locale = (chosenLanguage(win) as string) || settings.locale;
+  // The tag's language until the patient's own pick on this site is read (below). Either way the relay chooses the
+  // language and writes the launcher's words.
+  let locale = settings.locale;
   // The frame's accessible name: the launcher's label, in the patient's language.
   let title: string;
 
@@ -144,4 +144,10 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       if (wanted != null) setOpen(wanted);
     });
   show(locale).catch(() => refuse('an unexpected error'));
+  // The patient's own pick on this site wins over the tag's data-locale: the practice wrote the tag for every visitor,
+  // the patient chose for themself. It is read while the configuration is asked for, and asked again in the pick when
+  // they differ: the answer in the tag's language is then dropped, or, if the launcher is already up, renamed.
+  chosenLanguage(win).then((pick) => {
+    if (pick && pick != locale) show((locale = pick));
+  });
 }
