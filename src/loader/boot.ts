@@ -137,8 +137,9 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
             destroyed || report(FRAME_REPORT);
           }));
       const button = launcher.button;
-      for (const type of ['pointerenter', 'focus', 'touchstart'])
-        button.addEventListener(type, () => ensureFrame(), { passive: true });
+      // A finger's touch fires pointerenter too, before the tap's click: no touch listener is needed (one would make
+      // the browser track touches over the launcher for nothing).
+      for (const type of ['pointerenter', 'focus']) button.addEventListener(type, () => ensureFrame());
       button.addEventListener('click', () => setOpen('toggle'));
       events.emit('ready');
       if (wanted != null) setOpen(wanted);
