@@ -75,20 +75,28 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   const refuse = (why: string) => destroyed || report(REPORT_PREFIX + why);
   if (typeof settings === 'string') return void refuse(settings);
   const { relayOrigin, clientId } = settings;
-  // The tag's language until the patient's own pick on this site is read (below). Either way the relay chooses the
-  // language and writes the launcher's words.
+  // The patient's own pick on this site wins over the tag's data-locale: the practice wrote the tag for every visitor,
+  // the patient chose for themself. It is read while the configuration is asked for in the tag's language, and the
+  // first answer waits for it: a patient whose pick that answer is not in waits for one more, in the pick. The relay
+  // chooses the language and writes the launcher's words.
   let locale = settings.locale;
+  const earlierPick = chosenLanguage(win);
   // The frame's accessible name: the launcher's label, in the patient's language.
   let title: string;
 
   /** Shows the launcher in `tag`'s language, or, once shown, renames it and the frame in it (the latest pick only). */
-  const show = (tag: string) =>
-    fetchConfiguration(relayOrigin, clientId, tag, fetch, wait).then((configuration) => {
+  const show = (tag: string): Promise<unknown> =>
+    fetchConfiguration(relayOrigin, clientId, tag, fetch, wait).then(async (configuration) => {
+      const pick = launcher ? '' : await earlierPick;
       if (destroyed || tag != locale) return;
       // A pick whose words could not be fetched leaves the launcher as it is, without a word on the console.
       if (typeof configuration === 'string') return launcher || refuse(configuration);
       // In the visitor's language, chosen by the relay (the patient's pick, data-locale, else the browser's languages).
       const look = configuration.launcher;
+      if (pick && pick != tag) {
+        locale = pick;
+        return show(pick);
+      }
       const label = look.label;
       if (launcher) {
         launcher.relabel(look);
@@ -145,10 +153,4 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       if (wanted != null) setOpen(wanted);
     });
   show(locale).catch(() => refuse('an unexpected error'));
-  // The patient's own pick on this site wins over the tag's data-locale: the practice wrote the tag for every visitor,
-  // the patient chose for themself. It is read while the configuration is asked for, and asked again in the pick when
-  // they differ: the answer in the tag's language is then dropped, or, if the launcher is already up, renamed.
-  chosenLanguage(win).then((pick) => {
-    if (pick && pick != locale) show((locale = pick));
-  });
 }

@@ -4,7 +4,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PracticeChatApi } from '../../../src/loader/api.ts';
-import { chosenLanguage } from '../../../src/loader/chosen-language.ts';
+import { chosenLanguage, PICK_WAIT_MS } from '../../../src/loader/chosen-language.ts';
 import { smileDentalAnswer } from '../../support/configurations.ts';
 import { addScriptTag, launchers, RELAY, settle, startLoader, testWindow as win } from '../../support/loader-boot.ts';
 
@@ -17,7 +17,7 @@ const answerIn = (locale: string) => ({
     ...smileDentalAnswer.launcher,
     label: `Chat with Sunny (${locale})`,
     locale,
-    dir: locale == 'fa' ? 'rtl' : 'ltr',
+    dir: locale === 'fa' ? 'rtl' : 'ltr',
   },
 });
 
@@ -50,23 +50,20 @@ beforeEach(() => {
 afterEach(() => (win().PracticeChat as PracticeChatApi | undefined)?.destroy?.());
 
 describe("the patient's earlier pick", () => {
-  it('wins over data-locale when it is read after the answer in the tag language: the launcher is renamed', async () => {
+  it('wins over data-locale: the first answer waits for it, and the relay is asked again in the pick', async () => {
     await writeAsPageScript('fa');
     const { requests, reports } = startLoader({ answer: answerIn });
+    const shown: unknown[] = [];
+    (win().PracticeChat as PracticeChatApi).on('ready', () => shown.push(launcher()));
     await settle();
     expect(requests).toEqual([asked('es'), asked('fa')]);
-    expect([launchers().length, launcher(), reports]).toEqual([1, ['Chat with Sunny (fa)', 'fa', 'rtl'], []]);
-  });
-
-  it('wins over data-locale when it is read before the answer in the tag language: that answer is dropped', async () => {
-    await writeAsPageScript('fa');
-    let release!: () => void;
-    const { requests } = startLoader({ answer: answerIn, gate: new Promise<void>((resolve) => (release = resolve)) });
-    // Both requests are out before either answer comes back.
-    await expect.poll(() => requests).toEqual([asked('es'), asked('fa')]);
-    release();
+    // Shown once, in the pick: never first in the tag's language.
+    expect([shown, launchers().length, reports]).toEqual([[['Chat with Sunny (fa)', 'fa', 'rtl']], 1, []]);
+    // The frame, made later, is asked for in the pick too.
+    (win().PracticeChat as PracticeChatApi).open();
     await settle();
-    expect([launchers().length, launcher()]).toEqual([1, ['Chat with Sunny (fa)', 'fa', 'rtl']]);
+    const frame = launchers()[0]!.shadowRoot!.querySelector('iframe')!;
+    expect(new URL(frame.src).searchParams.get('locale')).toBe('fa');
   });
 
   it('is ignored when it is not a language code (any page script may write it)', async () => {
@@ -81,6 +78,17 @@ describe("the patient's earlier pick", () => {
     const { requests } = startLoader({ answer: answerIn });
     await settle();
     expect(requests).toEqual([asked('es')]);
+  });
+
+  it('leaves a refusal at one console line', async () => {
+    await writeAsPageScript('fa');
+    const { requests, reports } = startLoader({ answer: () => ({ ...answerIn('fa'), domains: ['other.test'] }) });
+    await settle();
+    expect([requests, reports, launchers().length]).toEqual([
+      [asked('es'), asked('fa')],
+      ['Practice chat not shown: www.smile-dental.test is not an allowed domain'],
+      0,
+    ]);
   });
 
   it('is kept when the patient picks in the panel, and read back by the next page', async () => {
@@ -105,6 +113,18 @@ describe("the patient's earlier pick", () => {
     ]);
   });
 
+  it("is no pick, and throws nothing into the page, where a page's own database has the same name", async () => {
+    await new Promise<void>((resolve) => {
+      const opening = indexedDB.open('practice-chat', 1);
+      opening.onupgradeneeded = () => opening.result.createObjectStore('their-own');
+      opening.onsuccess = () => (opening.result.close(), resolve());
+    });
+    const { requests, reports } = startLoader({ answer: answerIn });
+    await settle();
+    expect([requests, reports, launcher()]).toEqual([[asked('es')], [], ['Chat with Sunny (es)', 'es', 'ltr']]);
+    expect(await chosenLanguage(window, 'fa')).toBe('');
+  });
+
   it.each([
     [
       'storage that throws (blocked storage, private modes)',
@@ -113,10 +133,13 @@ describe("the patient's earlier pick", () => {
       },
     ],
     ['storage that never answers', () => ({}) as IDBOpenDBRequest],
-  ])('is not waited for: %s leaves the launcher in the tag language, silently', async (_what, open) => {
-    Object.defineProperty(window, 'indexedDB', { value: { open }, configurable: true, writable: true });
-    const { reports, requests } = startLoader({ answer: answerIn });
-    await settle();
-    expect([reports, requests, launcher()]).toEqual([[], [asked('es')], ['Chat with Sunny (es)', 'es', 'ltr']]);
-  });
+  ])(
+    'is waited for no longer than its limit: %s leaves the launcher in the tag language, silently',
+    async (_what, open) => {
+      Object.defineProperty(window, 'indexedDB', { value: { open }, configurable: true, writable: true });
+      const { reports, requests } = startLoader({ answer: answerIn });
+      await new Promise((resolve) => setTimeout(resolve, PICK_WAIT_MS + 100));
+      expect([reports, requests, launcher()]).toEqual([[], [asked('es')], ['Chat with Sunny (es)', 'es', 'ltr']]);
+    },
+  );
 });
