@@ -76,19 +76,27 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   if (typeof settings === 'string') return void refuse(settings);
   const { relayOrigin, clientId } = settings;
   // The patient's own pick on this site wins over the tag's data-locale: the practice wrote the tag for every visitor,
-  // the patient chose for themself. Either way the relay chooses the language and writes the launcher's words.
-  let locale = (chosenLanguage(win) as string) || settings.locale;
+  // the patient chose for themself. It is read while the configuration is asked for in the tag's language, and the
+  // first answer waits for it: a patient whose pick that answer is not in waits for one more, in the pick. The relay
+  // chooses the language and writes the launcher's words.
+  let locale = settings.locale;
+  const earlierPick = chosenLanguage(win);
   // The frame's accessible name: the launcher's label, in the patient's language.
   let title: string;
 
   /** Shows the launcher in `tag`'s language, or, once shown, renames it and the frame in it (the latest pick only). */
-  const show = (tag: string) =>
-    fetchConfiguration(relayOrigin, clientId, tag, fetch, wait).then((configuration) => {
+  const show = (tag: string): Promise<unknown> =>
+    fetchConfiguration(relayOrigin, clientId, tag, fetch, wait).then(async (configuration) => {
+      const pick = launcher ? '' : await earlierPick;
       if (destroyed || tag != locale) return;
       // A pick whose words could not be fetched leaves the launcher as it is, without a word on the console.
       if (typeof configuration === 'string') return launcher || refuse(configuration);
       // In the visitor's language, chosen by the relay (the patient's pick, data-locale, else the browser's languages).
       const look = configuration.launcher;
+      if (pick && pick != tag) {
+        locale = pick;
+        return show(pick);
+      }
       const label = look.label;
       if (launcher) {
         launcher.relabel(look);
@@ -137,8 +145,9 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
             destroyed || report(FRAME_REPORT);
           }));
       const button = launcher.button;
-      for (const type of ['pointerenter', 'focus', 'touchstart'])
-        button.addEventListener(type, () => ensureFrame(), { passive: true });
+      // A finger's touch fires pointerenter too, before the tap's click: no touch listener is needed (one would make
+      // the browser track touches over the launcher for nothing).
+      for (const type of ['pointerenter', 'focus']) button.addEventListener(type, () => ensureFrame());
       button.addEventListener('click', () => setOpen('toggle'));
       events.emit('ready');
       if (wanted != null) setOpen(wanted);

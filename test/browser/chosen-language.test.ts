@@ -1,8 +1,8 @@
 // The patient's pick of language, in the browser engine of this run (BROWSER_ENGINE: chromium by default, firefox,
 // webkit; npm test runs this file in each): once picked in the panel, the launcher's name, language, direction and
 // corner and the frame's title follow it, after a reload and on another page of the practice's site, until the patient
-// picks again; and the practice's page keeps the language code only. The page is www.smile-dental.test, with the relay
-// on another site, as in the field.
+// picks again; the practice's page keeps the language code only, and nothing for a visitor who never picked. The page
+// is www.smile-dental.test, with the relay on another site, as in the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHostPages, type HostPageServer } from './harness.ts';
 import { launchEngine, type Engine, type Tab } from './engines/index.ts';
@@ -59,6 +59,38 @@ const expected = (tag: LocaleTag, dir: 'ltr' | 'rtl') => ({
   frameTitle: labelIn(tag),
 });
 
+/**
+ * What the widget keeps in the practice's page: its storages, and the contents of each IndexedDB database (store name →
+ * key → value). Written as a page script would read it, with nothing of the loader's.
+ */
+const pageStorage = (tab: Tab) =>
+  tab.evaluate(async () => {
+    const read = <T>(request: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const databases: Record<string, Record<string, Record<string, unknown>>> = {};
+    for (const { name, version } of await indexedDB.databases()) {
+      // A database of version 0 has no stores, and opening it would make it version 1.
+      if (!version) {
+        databases[name!] = {};
+        continue;
+      }
+      const database = await read(indexedDB.open(name!, version));
+      const stores: Record<string, Record<string, unknown>> = {};
+      for (const store of Array.from(database.objectStoreNames)) {
+        const transaction = database.transaction(store);
+        const keys = await read(transaction.objectStore(store).getAllKeys());
+        const values = await read(transaction.objectStore(store).getAll());
+        stores[store] = Object.fromEntries(keys.map((key, index) => [String(key), values[index]]));
+      }
+      database.close();
+      databases[name!] = stores;
+    }
+    return { local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie, databases };
+  });
+
 /** Loads `path`, opens the panel with a click on the launcher, and checks both in `tag` once the panel shows. */
 async function openIn(tab: Tab, path: string, tag: LocaleTag, dir: 'ltr' | 'rtl') {
   await tab.goto(page(path));
@@ -88,6 +120,14 @@ describe(`the patient's language, in ${process.env.BROWSER_ENGINE ?? 'chromium'}
     const tab = await engine.newTab();
     try {
       await openIn(tab, '/es', 'es', 'ltr');
+      // A visitor who never picked leaves nothing in the practice's page: the loader's reading makes no database. (WebKit
+      // keeps the name of a database whose making was undone, at version 0, with no store and nothing in it.)
+      expect(await pageStorage(tab)).toEqual({
+        local: {},
+        session: {},
+        cookie: '',
+        databases: process.env.BROWSER_ENGINE === 'webkit' ? { 'practice-chat': {} } : {},
+      });
     } finally {
       await tab.close();
     }
@@ -99,10 +139,15 @@ describe(`the patient's language, in ${process.env.BROWSER_ENGINE ?? 'chromium'}
       await openIn(tab, '/', 'en', 'ltr');
       await pick(tab, 'fa');
       await expect.poll(() => launcher(tab), { timeout: 10_000 }).toEqual(expected('fa', 'rtl'));
-      // The page keeps the code, and nothing else of the widget's.
-      expect(await tab.evaluate(() => ({ ...localStorage, ...sessionStorage }))).toEqual({
-        'practice-chat:locale': 'fa',
-      });
+      // The page keeps the code, and nothing else of the widget's. (The write follows the launcher's renaming.)
+      await expect
+        .poll(() => pageStorage(tab), { timeout: 10_000 })
+        .toEqual({
+          local: {},
+          session: {},
+          cookie: '',
+          databases: { 'practice-chat': { 'practice-chat': { locale: 'fa' } } },
+        });
 
       await tab.reload();
       await openIn(tab, '/', 'fa', 'rtl');

@@ -236,4 +236,25 @@ describe('the loader in real Chromium', () => {
       await context.close();
     }
   });
+
+  it("takes a finger's touch on the launcher as intent, before any tap or click", async () => {
+    const context = await browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
+    try {
+      const p = await context.newPage();
+      await p.goto(url('www.smile-dental.test'), { waitUntil: 'load' });
+      await launcher(p).waitFor();
+      const box = (await launcher(p).boundingBox())!;
+      const point = { x: box.x + box.width / 2, y: box.y + box.height / 2, id: 1 };
+      // A touch that lands on the launcher and slides off, as a scroll that began there does: no tap, no click.
+      const cdp = await context.newCDPSession(p);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+      await expect.poll(() => p.locator('practice-chat iframe').count(), { timeout: 10_000 }).toBe(1);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ ...point, y: point.y - 300 }] });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      // Made, not opened.
+      expect(await p.locator('practice-chat button').getAttribute('aria-expanded')).toBe('false');
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -1,46 +1,21 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createChatFrame } from '../../../src/loader/frame.ts';
-import { boot, FRAME_REPORT, REPORT_PREFIX, type BootEnvironment } from '../../../src/loader/boot.ts';
+import { FRAME_REPORT, REPORT_PREFIX, type BootEnvironment } from '../../../src/loader/boot.ts';
 import type { PracticeChatApi } from '../../../src/loader/api.ts';
 import { smileDentalAnswer } from '../../support/configurations.ts';
+import { addScriptTag, launchers, RELAY, settle, startLoader, testWindow as win } from '../../support/loader-boot.ts';
 
-const RELAY = 'https://relay.example';
 const allowed = smileDentalAnswer;
-
-type TestWindow = Window & { PracticeChat?: unknown; happyDOM: { setURL(url: string): void } };
-const win = () => window as unknown as TestWindow;
-
-function addScriptTag(attributes = 'data-client-id="smile-dental"') {
-  // type=text/plain: the test environment must not try to fetch it; the loader only reads its attributes.
-  document.body.insertAdjacentHTML(
-    'beforeend',
-    `<script type="text/plain" src="${RELAY}/loader.js" ${attributes}></script>`,
-  );
-}
 
 function start(
   answer: unknown = allowed,
   status = 200,
   loadFrame: BootEnvironment['loadFrame'] = async () => createChatFrame,
 ) {
-  const reports: string[] = [];
-  const requests: string[] = [];
-  boot({
-    win: win(),
-    fetch: (async (input: RequestInfo | URL) => {
-      requests.push(String(input));
-      return new Response(JSON.stringify(answer), { status });
-    }) as typeof fetch,
-    wait: async () => {},
-    report: (line) => reports.push(line),
-    loadFrame,
-  });
-  return { reports, requests };
+  return startLoader({ answer, status, loadFrame });
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-const launchers = () => document.querySelectorAll('practice-chat');
 const frameOf = () => launchers()[0]?.shadowRoot?.querySelector('iframe') ?? null;
 
 beforeEach(() => {
@@ -206,50 +181,8 @@ describe('boot', () => {
     // The frame gets the relay's choice, not the tag as the page wrote it.
     expect(new URL(frame.src).searchParams.get('locale')).toBe('ar');
   });
-
-  it('writes nothing to storage', async () => {
-    localStorage.clear();
-    sessionStorage.clear();
-    start();
-    await settle();
-    (win().PracticeChat as PracticeChatApi).open();
-    expect([localStorage.length, sessionStorage.length, document.cookie]).toEqual([0, 0, '']);
-  });
-
-  it.each([
-    ['a language the patient picked earlier on this site wins over data-locale', 'fa', 'fa'],
-    ['a stored value that is not a language code is ignored', '"><img src=x>', 'es'],
-  ])('%s', async (_what, stored, asked) => {
-    localStorage.setItem('practice-chat:locale', stored);
-    document.body.innerHTML = '';
-    addScriptTag('data-client-id="smile-dental" data-locale="es"');
-    const { requests } = start();
-    await settle();
-    localStorage.clear();
-    expect(requests).toEqual([`${RELAY}/v1/webchat-configuration?client_id=smile-dental&locale=${asked}`]);
-  });
-
-  it('shows the launcher, silently, where the page storage throws (blocked storage, private modes)', async () => {
-    const blocked = () => {
-      throw new DOMException('blocked', 'SecurityError');
-    };
-    const reading = vi.spyOn(Storage.prototype, 'getItem').mockImplementation(blocked);
-    try {
-      const { reports, requests } = start();
-      await settle();
-      expect([reports, requests, launchers().length]).toEqual([
-        [],
-        [`${RELAY}/v1/webchat-configuration?client_id=smile-dental&locale=`],
-        1,
-      ]);
-    } finally {
-      reading.mockRestore();
-    }
-  });
 });
 
-// The frame's code is the loader's second file, fetched on intent (frame-entry.ts); here it comes from source, when
-// and how each test says.
 describe("the frame's code", () => {
   /** A loadFrame whose answers the test settles, and the messages the frames it made were sent. */
   function controlledLoad() {
