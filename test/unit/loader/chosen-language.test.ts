@@ -21,7 +21,7 @@ const answerIn = (locale: string) => ({
   },
 });
 
-/** What a script of the page would find: the widget's database, its store and key, as written by `write`. */
+/** Writes `value` where the loader keeps the pick, as any script of the page could: an earlier pick, or a hostile value. */
 function writeAsPageScript(value: unknown): Promise<void> {
   return new Promise((resolve, reject) => {
     const opening = indexedDB.open('practice-chat', 1);
@@ -30,7 +30,10 @@ function writeAsPageScript(value: unknown): Promise<void> {
     opening.onsuccess = () => {
       const transaction = opening.result.transaction('practice-chat', 'readwrite');
       transaction.objectStore('practice-chat').put(value, 'locale');
-      transaction.oncomplete = () => (opening.result.close(), resolve());
+      transaction.oncomplete = () => {
+        opening.result.close();
+        resolve();
+      };
     };
   });
 }
@@ -117,7 +120,10 @@ describe("the patient's earlier pick", () => {
     await new Promise<void>((resolve) => {
       const opening = indexedDB.open('practice-chat', 1);
       opening.onupgradeneeded = () => opening.result.createObjectStore('their-own');
-      opening.onsuccess = () => (opening.result.close(), resolve());
+      opening.onsuccess = () => {
+        opening.result.close();
+        resolve();
+      };
     });
     const { requests, reports } = startLoader({ answer: answerIn });
     await settle();
