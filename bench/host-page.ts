@@ -1,8 +1,9 @@
 // `npm run bench:page`: what the widget costs a practice's page. A realistic page (text, images, a web-font-sized
 // asset) is served on loopback as www.smile-dental.test; the relay runs as its own process under another site's
-// name, https://chat.vendor-relay.test behind a TLS front (Chromium maps *.test to 127.0.0.1). Headless Chromium loads the page with and
-// without the script tag, interleaved, and the DevTools protocol reports script and task time, long tasks, layout
-// shift, heap and bytes on the wire. Also: loader start → launcher painted, and click → panel interactive (first and
+// name, https://chat.vendor-relay.test behind a TLS front (Chromium maps *.test to 127.0.0.1). Headless Chromium loads
+// the page with and without the script tag, interleaved, each time in a new window once that window has settled
+// (tools/quiet-page.ts), and the DevTools protocol reports script and task time, long tasks, layout shift, heap and
+// bytes on the wire. Also: loader start → launcher painted, and click → panel interactive (first and
 // second open). Run `npm run build` first: the relay serves dist/.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,10 +12,11 @@ import { connect } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
-import type { Browser, CDPSession, Page } from 'playwright-core';
+import type { Browser, CDPSession } from 'playwright-core';
 import { launchBrowser } from '../tools/chromium.ts';
 import { serveHostPages } from '../tools/host-pages.ts';
 import { freePort } from '../tools/free-port.ts';
+import { openQuietPage } from '../tools/quiet-page.ts';
 import { startSimulatorServer } from '../src/simulator/server.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -204,8 +206,7 @@ const OBSERVE = () => {
 };
 
 async function measure(browser: Browser, url: string, loaderUrl: string): Promise<Run> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
-  const page = await context.newPage();
+  const { context, page } = await openQuietPage(browser);
   await page.addInitScript(OBSERVE);
   const cdp = await context.newCDPSession(page);
   await Promise.all([cdp.send('Network.enable'), cdp.send('Performance.enable')]);
@@ -264,8 +265,7 @@ async function measure(browser: Browser, url: string, loaderUrl: string): Promis
  * would), a number rests the pointer on the launcher that long first, as a mouse user's hand does.
  */
 async function openTimes(browser: Browser, url: string, hoverFirstMs: number | null): Promise<[number, number]> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
-  const page: Page = await context.newPage();
+  const { context, page } = await openQuietPage(browser);
   await page.goto(url, { waitUntil: 'load' });
   const button = page.locator('practice-chat button');
   await button.waitFor();
@@ -319,8 +319,7 @@ const SCRIPT_ENTRY_POINTS = new Set([
  * Chromium, the relay and the bench).
  */
 async function traceScriptCpu(browser: Browser, url: string): Promise<Map<string, number>> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
-  const page = await context.newPage();
+  const { context, page } = await openQuietPage(browser);
   await page.addInitScript(OBSERVE);
   const cdp: CDPSession = await context.newCDPSession(page);
   const events: TraceEvent[] = [];
