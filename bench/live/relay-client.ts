@@ -1,0 +1,39 @@
+// The relay's HTTP API called as the chat frame calls it, for the conversations the bench watches.
+import { randomBytes } from 'node:crypto';
+import type { Relay } from './relay-process.ts';
+
+export const frameHeaders = (relay: Relay) => ({
+  Origin: relay.url,
+  'X-Practice-Chat': 'frame',
+  'Content-Type': 'application/json',
+});
+
+/** A new conversation's handle, through `relay`. */
+export async function createHandle(relay: Relay): Promise<string> {
+  const answer = await fetch(`${relay.url}/v1/conversations`, {
+    method: 'POST',
+    headers: { ...frameHeaders(relay), 'Idempotency-Key': `bench-${randomBytes(8).toString('hex')}` },
+    body: JSON.stringify({ client_id: 'demo-client' }),
+  });
+  if (answer.status !== 201) throw new Error(`create answered ${answer.status}`);
+  return ((await answer.json()) as { conversation: string }).conversation;
+}
+
+/**
+ * A conversation through `relay`: its handle, and its upstream id, the simulator's newest conversation once the create
+ * is answered. Handles are sealed, so that is the only way to tell; creates that need the id go one at a time.
+ */
+export type CreateConversation = (relay: Relay) => Promise<{ handle: string; id: string }>;
+
+/** Creates conversations one at a time, each paired with `newestUpstreamId()` as its create is answered. */
+export function conversationCreator(newestUpstreamId: () => string): CreateConversation {
+  let creating: Promise<unknown> = Promise.resolve();
+  return (relay) => {
+    const created = creating.then(async () => ({
+      handle: await createHandle(relay),
+      id: newestUpstreamId(),
+    }));
+    creating = created.catch(() => {});
+    return created;
+  };
+}
