@@ -18,6 +18,7 @@ import { traceScriptCpu } from './page/script-cpu-trace.ts';
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 /** A mouse user's pointer rests on the launcher about this long before the click lands. */
 const HOVER_BEFORE_CLICK_MS = 150;
+const PAINT_TIMEOUT_MS = 30_000;
 
 if (
   !existsSync(new URL('../dist/loader.js', import.meta.url)) ||
@@ -75,7 +76,17 @@ async function measure(browser: Browser, url: string, loaderUrl: string): Promis
     page.on('console', (message) => message.text() === 'bench:painted' && resolve()),
   );
   await page.goto(url, { waitUntil: 'load' });
-  await painted;
+  // A page whose launcher never comes (the relay not answering, dist/ rebuilt under it) stops the bench with a reason.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    painted,
+    new Promise((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`${url}: nothing painted within ${PAINT_TIMEOUT_MS} ms of load`)),
+        PAINT_TIMEOUT_MS,
+      );
+    }),
+  ]).finally(() => clearTimeout(timer));
   const early = Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
   await page.waitForTimeout(SETTLE_MS);
   const metrics = Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
