@@ -19,13 +19,13 @@ export async function createHandle(relay: Relay): Promise<string> {
   return ((await answer.json()) as { conversation: string }).conversation;
 }
 
-/**
- * A conversation through `relay`: its handle, and its upstream id, the simulator's newest conversation once the create
- * is answered. Handles are sealed, so that is the only way to tell; creates that need the id go one at a time.
- */
+/** A conversation through `relay`: its handle, and its upstream id. */
 export type CreateConversation = (relay: Relay) => Promise<{ handle: string; id: string }>;
 
-/** Creates conversations one at a time, each paired with `newestUpstreamId()` as its create is answered. */
+/**
+ * Creates conversations one at a time, each paired with `newestUpstreamId()`, the simulator's newest conversation,
+ * once its create is answered: handles are sealed, so that is the only way to tell which upstream id is whose.
+ */
 export function conversationCreator(newestUpstreamId: () => string): CreateConversation {
   let creating: Promise<unknown> = Promise.resolve();
   return (relay) => {

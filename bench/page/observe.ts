@@ -1,9 +1,6 @@
 // What bench:page's pages run before their own script: observers of long tasks and layout shifts, and the marker
 // that tells the bench the launcher is painted.
 
-/** How long after load a page is left before its totals are read. */
-export const SETTLE_MS = 2500;
-
 // Long tasks and layout shifts from the first moment, and when the launcher appeared (two frames after insertion).
 export const OBSERVE = () => {
   const w = window as unknown as {

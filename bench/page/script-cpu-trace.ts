@@ -1,7 +1,7 @@
 // bench:page's traced loads: the script CPU of the page's main thread, by entry point.
 import type { Browser, CDPSession } from 'playwright-core';
-import { openQuietPage } from '../../tools/quiet-page.ts';
-import { OBSERVE, SETTLE_MS } from './observe.ts';
+import { OBSERVE } from './observe.ts';
+import { openQuietPage } from './quiet-page.ts';
 
 type TraceEvent = {
   name: string;
@@ -28,12 +28,12 @@ const SCRIPT_ENTRY_POINTS = new Set([
 
 /**
  * One traced load of the page: the main thread's script time as CPU time (the trace's thread time), by entry point,
- * from navigation until 2.5 s after load. Unlike ScriptDuration, which is wall time and counts the first evaluation
- * of a script but not the promise callbacks after it, this counts everything the page's scripts made the main thread
- * do, and not the moments the operating system gave the core to another process (this machine has two cores for
- * Chromium, the relay and the bench).
+ * from navigation until `afterLoadMs` after load. Unlike ScriptDuration, which is wall time and counts the first
+ * evaluation of a script but not the promise callbacks after it, this counts everything the page's scripts made the
+ * main thread do, and not the moments the operating system gave the core to another process (the bench's machine
+ * shares its cores between Chromium, the relay and the bench).
  */
-export async function traceScriptCpu(browser: Browser, url: string): Promise<Map<string, number>> {
+export async function traceScriptCpu(browser: Browser, url: string, afterLoadMs: number): Promise<Map<string, number>> {
   const { context, page } = await openQuietPage(browser);
   await page.addInitScript(OBSERVE);
   const cdp: CDPSession = await context.newCDPSession(page);
@@ -44,7 +44,7 @@ export async function traceScriptCpu(browser: Browser, url: string): Promise<Map
     transferMode: 'ReportEvents',
   });
   await page.goto(url, { waitUntil: 'load' });
-  await page.waitForTimeout(SETTLE_MS);
+  await page.waitForTimeout(afterLoadMs);
   const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
   await cdp.send('Tracing.end');
   await done;
