@@ -48,15 +48,7 @@ const loader = (): UserConfig => ({
     sourcemap: 'hidden',
     lib: { entry: 'src/loader/main.ts', formats: ['iife'], name: 'PracticeChatLoader', fileName: () => 'loader.js' },
     // The loader's own property names are shortened too (src/loader/own-properties.ts says which and why).
-    rolldownOptions: {
-      output: {
-        minify: { mangleProps: { include: loaderOwnPropertiesPattern() } },
-        // Chromium's explicit compile hint: every function is compiled with the script, on the thread that streams it
-        // in, rather than lazily on the page's main thread at its first call. Most of the loader runs at load, and the
-        // rest is small. Other engines read a comment.
-        postBanner: '//# allFunctionsCalledOnLoad',
-      },
-    },
+    rolldownOptions: { output: { minify: { mangleProps: { include: loaderOwnPropertiesPattern() } } } },
   },
 });
 
