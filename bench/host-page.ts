@@ -1,10 +1,10 @@
 // `npm run bench:page`: what the widget costs a practice's page. A realistic page (text, images, a web-font-sized
 // asset) is served on loopback as www.smile-dental.test; the relay runs as its own process under another site's
-// name, https://chat.vendor-relay.test behind a TLS front (Chromium maps *.test to 127.0.0.1). Headless Chromium loads
-// the page with and without the script tag, interleaved, each time in a new window once that window has settled
-// (bench/page/quiet-page.ts), and the DevTools protocol reports script and task time, long tasks, layout shift, heap and
-// bytes on the wire. Also: loader start → launcher painted, and click → panel interactive (first and
-// second open). Run `npm run build` first: the relay serves dist/.
+// name, https://chat.vendor-relay.test behind a TLS front (Chromium maps *.test to 127.0.0.1). Headless Chromium
+// loads the page with and without the script tag, interleaved, each time in a new window once that window has
+// settled (bench/page/quiet-page.ts), and the DevTools protocol reports script and task time, long tasks, layout
+// shift, heap and bytes on the wire. Also: loader start → launcher painted, and click → panel interactive (first
+// and second open). Run `npm run build` first: the relay serves dist/.
 import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { Browser } from 'playwright-core';
