@@ -56,69 +56,49 @@ export const PER_STATE = 5;
 const idle = { panelOpen: true, tabHidden: false, awaitingReply: false };
 
 export function panelStates(createConversation: CreateConversation): StateRun[] {
+  /** PER_STATE new conversations through `relay`, each handed to `watch`; their upstream ids. */
+  const watched = (relay: Relay, watch: (handle: string) => unknown) =>
+    pool(PER_STATE, PER_STATE, async () => {
+      const c = await createConversation(relay);
+      await watch(c.handle);
+      return c.id;
+    });
   return [
     {
       state: 'open, idle',
-      polling: (relay, until) =>
-        pool(PER_STATE, PER_STATE, async () => {
-          const c = await createConversation(relay);
-          void pollLikeThePanel(relay, c.handle, idle, null, until);
-          return c.id;
-        }),
-      streaming: (relay) =>
-        pool(PER_STATE, PER_STATE, async () => {
-          const c = await createConversation(relay);
-          openStream(relay, c.handle);
-          return c.id;
-        }),
+      polling: (relay, until) => watched(relay, (handle) => void pollLikeThePanel(relay, handle, idle, null, until)),
+      streaming: (relay) => watched(relay, (handle) => void openStream(relay, handle)),
     },
     {
       state: "closed (the launcher's unread count)",
       polling: (relay, until) =>
-        pool(PER_STATE, PER_STATE, async () => {
-          const c = await createConversation(relay);
-          void pollLikeThePanel(relay, c.handle, { ...idle, panelOpen: false }, null, until);
-          return c.id;
-        }),
-      streaming: (relay) =>
-        pool(PER_STATE, PER_STATE, async () => {
-          const c = await createConversation(relay);
-          openStream(relay, c.handle);
-          return c.id;
-        }),
+        watched(relay, (handle) => void pollLikeThePanel(relay, handle, { ...idle, panelOpen: false }, null, until)),
+      streaming: (relay) => watched(relay, (handle) => void openStream(relay, handle)),
     },
     {
       state: 'two tabs, open and idle',
       polling: (relay, until) =>
-        pool(PER_STATE, PER_STATE, async () => {
-          const c = await createConversation(relay);
-          void pollLikeThePanel(relay, c.handle, idle, null, until);
-          void pollLikeThePanel(relay, c.handle, idle, null, until);
-          return c.id;
+        watched(relay, (handle) => {
+          void pollLikeThePanel(relay, handle, idle, null, until);
+          void pollLikeThePanel(relay, handle, idle, null, until);
         }),
       streaming: (relay) =>
-        pool(PER_STATE, PER_STATE, async () => {
-          const c = await createConversation(relay);
-          openStream(relay, c.handle);
-          openStream(relay, c.handle);
-          return c.id;
+        watched(relay, (handle) => {
+          openStream(relay, handle);
+          openStream(relay, handle);
         }),
     },
     {
       state: 'the first 30 s after the patient writes',
       polling: (relay, until) =>
-        pool(PER_STATE, PER_STATE, async () => {
-          const c = await createConversation(relay);
-          await sendAsVisitor(relay, c.handle);
-          void pollLikeThePanel(relay, c.handle, idle, performance.now(), until);
-          return c.id;
+        watched(relay, async (handle) => {
+          await sendAsVisitor(relay, handle);
+          void pollLikeThePanel(relay, handle, idle, performance.now(), until);
         }),
       streaming: (relay) =>
-        pool(PER_STATE, PER_STATE, async () => {
-          const c = await createConversation(relay);
-          openStream(relay, c.handle);
-          await sendAsVisitor(relay, c.handle);
-          return c.id;
+        watched(relay, async (handle) => {
+          openStream(relay, handle);
+          await sendAsVisitor(relay, handle);
         }),
     },
   ];
