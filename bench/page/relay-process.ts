@@ -1,6 +1,6 @@
 // The relay as a deployed one runs for bench:page: the built server in its own process, behind a TLS front, under
 // another site's name than the practice's page, with the upstream simulator on its own port.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { freePort } from '../../tools/free-port.ts';
+import { writeSelfSignedCertificate } from '../../tools/self-signed-certificate.ts';
 import { startSimulatorServer } from '../../src/simulator/server.ts';
 
 /**
@@ -17,27 +18,7 @@ import { startSimulatorServer } from '../../src/simulator/server.ts';
  */
 async function startTlsFront(): Promise<{ port: number; forwardTo(port: number): void; close(): void }> {
   const directory = mkdtempSync(join(tmpdir(), 'bench-tls-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=chat.vendor-relay.test',
-      '-addext',
-      'subjectAltName=DNS:chat.vendor-relay.test',
-      '-keyout',
-      join(directory, 'key.pem'),
-      '-out',
-      join(directory, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
+  writeSelfSignedCertificate('DNS:chat.vendor-relay.test', join(directory, 'key.pem'), join(directory, 'cert.pem'));
   let target = 0;
   const server = createTlsServer(
     { key: readFileSync(join(directory, 'key.pem')), cert: readFileSync(join(directory, 'cert.pem')) },

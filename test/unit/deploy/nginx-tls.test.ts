@@ -17,6 +17,7 @@ import { bearer, MESSAGES } from '../../support/conversation-calls.ts';
 import { freePort } from '../../support/free-port.ts';
 import { startRelayProcess, type RelayProcess } from '../../support/relay-process.ts';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
+import { writeSelfSignedCertificate } from '../../../tools/self-signed-certificate.ts';
 
 const NGINX = process.env.NGINX_PATH || '/usr/sbin/nginx';
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -113,28 +114,7 @@ beforeAll(async () => {
     throw new Error(`${NGINX} not found: this test runs Debian's nginx (apt-get install nginx; or set NGINX_PATH).`);
   work = mkdtempSync(join(tmpdir(), 'relay-nginx-tls-'));
   for (const dir of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(work, dir));
-  const certificate = spawnSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      join(work, 'privkey.pem'),
-      '-out',
-      join(work, 'fullchain.pem'),
-    ],
-    { encoding: 'utf8', timeout: 20_000 },
-  );
-  expect(certificate.status, certificate.stderr).toBe(0);
+  writeSelfSignedCertificate('IP:127.0.0.1', join(work, 'privkey.pem'), join(work, 'fullchain.pem'));
 
   // "The Redis the relay needs": append-only file synced on every write, noeviction, a password.
   redis = await startTestRedis({ persistent: true });
