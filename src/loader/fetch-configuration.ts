@@ -38,11 +38,10 @@ export async function fetchConfiguration(
 ): Promise<LoaderConfiguration | string> {
   for (let attempt = 0; ; attempt++) {
     try {
+      // No credentials option: the relay is on another site, to which a fetch sends no cookie by default (and the
+      // relay reads none).
       const response = await fetchImpl(
         `${relayOrigin}/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}&locale=${locale}`,
-        {
-          credentials: 'omit',
-        },
       );
       const status = response.status;
       if (response.ok) {

@@ -52,7 +52,7 @@ async function withTab(run: (tab: Tab) => Promise<void>, options?: Parameters<En
 /** The launcher and the frame as the page has them, and where the page's focus is (inside the launcher's shadow root). */
 const widget = (tab: Tab) =>
   tab.evaluate(() => {
-    const element = document.querySelector('practice-chat');
+    const element = document.querySelector('practice-chat-q7x');
     const shadow = element?.shadowRoot;
     const frame = shadow?.querySelector('iframe');
     const active = document.activeElement;
@@ -263,7 +263,7 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
         await openPanel(tab);
         const layout = await tab.evaluate(() => {
           const frame = document
-            .querySelector('practice-chat')!
+            .querySelector('practice-chat-q7x')!
             .shadowRoot!.querySelector('iframe')!
             .getBoundingClientRect();
           // Rounded: WebKit lays 100vw out to a fraction of a pixel less than innerWidth.

@@ -80,7 +80,7 @@ const withoutIsolates = (text: string) => text.replace(/[\u2066-\u2069]/g, '');
 async function openPanel(tab: Tab, path: string) {
   await tab.goto(page(path));
   await expect
-    .poll(() => tab.evaluate(() => !!document.querySelector('practice-chat')?.shadowRoot?.querySelector('button')), {
+    .poll(() => tab.evaluate(() => !!document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('button')), {
       timeout: 10_000,
     })
     .toBe(true);

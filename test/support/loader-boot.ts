@@ -29,7 +29,7 @@ export interface StartOptions {
 export function startLoader({
   answer = smileDentalAnswer,
   status = 200,
-  loadFrame = async () => createChatFrame,
+  loadFrame = async () => ({ default: createChatFrame }),
   gate,
 }: StartOptions = {}) {
   const reports: string[] = [];
@@ -51,4 +51,4 @@ export function startLoader({
 }
 
 export const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-export const launchers = () => document.querySelectorAll('practice-chat');
+export const launchers = () => document.querySelectorAll('practice-chat-q7x');
