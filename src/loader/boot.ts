@@ -38,8 +38,9 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   let frame: ChatFrame | undefined;
   // Set once the launcher is mounted; creates the frame, fetching its code first.
   let ensureFrame: () => unknown;
-  // Set once the launcher is mounted; puts it back when the page takes it out.
+  // Set once the launcher is mounted: puts it back when the page takes it out, and sizes it for the page's zoom.
   let keeper: MutationObserver | undefined;
+  let keep: () => void;
   let destroyed = false;
   let isOpen = false;
   // open()/close() called before the launcher exists: applied once it does.
@@ -56,6 +57,7 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
     if (next == isOpen) return;
     isOpen = next;
     ensureFrame();
+    keep();
     launcher.setOpen(next);
     frame?.post({ type: next ? 'open' : 'close' });
     // Closing from inside the panel (Escape, its close button) returns focus to the launcher.
@@ -121,13 +123,13 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       // Watching the document's and <html>'s own children, not their subtrees, costs a page nothing while it changes
       // its content. Putting it back from a timer, not from the observer's microtask, lets the page's own scripts run
       // between: a script that removes it as soon as it is back makes a slow loop, not a frozen page.
-      const keep = () => {
+      keep = () => {
         const root = doc.documentElement as (HTMLElement & { currentCSSZoom?: number }) | null;
         if (destroyed || !root) return;
         keeper!.observe(root, { childList: true });
         if (!host.isConnected && doc.body) root.append(host);
         // A page's `zoom` on <html> would scale the launcher and the panel past the viewport's edges (a panel taller
-        // than the screen, its header above it): the host undoes it (launcher-styles.ts), read again on each intent.
+        // than the screen, its header above it): the host undoes it (launcher-styles.ts), read again when it opens.
         // A number, which the browser turns into text; where it lacks currentCSSZoom, NaN, which CSS rejects: no zoom.
         host.style.setProperty('--zoom', (1 / root.currentCSSZoom!) as unknown as string);
       };
@@ -161,9 +163,8 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       // arrives is not lost: the frame opens when it does. Code that fails to arrive is asked for again on the next
       // intent.
       let loading: Promise<unknown> | undefined;
-      ensureFrame = () => {
-        keep();
-        return (loading ||= loadFrame(relayOrigin)
+      ensureFrame = () =>
+        (loading ||= loadFrame(relayOrigin)
           .then(({ default: create }) => {
             if (destroyed) return;
             frame = create(win, launcher.shadow, relayOrigin, frameQuery, title, settings.alert, onMessage);
@@ -173,7 +174,6 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
             loading = undefined;
             destroyed || report(FRAME_REPORT);
           }));
-      };
       const button = launcher.button;
       // A finger's touch fires pointerenter too, before the tap's click: no touch listener is needed (one would make
       // the browser track touches over the launcher for nothing).

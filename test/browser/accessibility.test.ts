@@ -84,9 +84,12 @@ const panelShown = (tab: Tab) =>
 async function openPanel(tab: Tab, path = '/') {
   await tab.goto(page(path));
   await expect
-    .poll(() => tab.evaluate(() => !!document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('button')), {
-      timeout: 10_000,
-    })
+    .poll(
+      () => tab.evaluate(() => !!document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('button')),
+      {
+        timeout: 10_000,
+      },
+    )
     .toBe(true);
   await tab.click({ launcher: true });
   await expect

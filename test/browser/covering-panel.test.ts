@@ -55,9 +55,12 @@ const state = (tab: Tab) =>
 async function openPanel(tab: Tab) {
   await tab.goto(`http://www.smile-dental.test:${host.port}/`);
   await expect
-    .poll(() => tab.evaluate(() => !!document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('button')), {
-      timeout: 10_000,
-    })
+    .poll(
+      () => tab.evaluate(() => !!document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('button')),
+      {
+        timeout: 10_000,
+      },
+    )
     .toBe(true);
   await tab.click({ launcher: true });
   await expect
