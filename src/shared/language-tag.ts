@@ -4,8 +4,8 @@
 // page can write what the loader reads, and a page that stops answering on each load is the practice's page broken.
 
 /**
- * RFC 5646 §4.4.1: an implementation that limits a tag's length keeps at least 35 characters, room for a language,
- * its extended subtag, a script, a region and two variants. Nothing the widget can name comes near it.
+ * RFC 5646 §4.4.1 names 35 characters as the least room a field for tags should have: a language, a script, a region
+ * and two variants fit in it, and nothing the widget can name comes near it.
  */
 export const MAX_LANGUAGE_TAG_LENGTH = 35;
 
@@ -15,7 +15,7 @@ const LANGUAGE_TAG = /^[a-z]{2,3}(?:[-_][a-z\d]{2,8})*$/i;
 
 /**
  * `value` if it has a language tag's shape, else '': nothing else reaches a URL or storage. A string first: storage and
- * messages hold arrays too, and `['fa']` is one long, which a pattern would read as the text it joins into.
+ * messages hold arrays too, whose length counts items, and a pattern reads an array as the text its items join into.
  */
 export const languageTag = (value: unknown): string =>
   typeof value === 'string' && value.length <= MAX_LANGUAGE_TAG_LENGTH && LANGUAGE_TAG.test(value) ? value : '';

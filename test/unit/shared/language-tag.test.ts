@@ -51,7 +51,7 @@ describe('languageTag', () => {
     );
   });
 
-  it(`holds a tag to ${MAX_LANGUAGE_TAG_LENGTH} characters, the least limit RFC 5646 lets an implementation set`, () => {
+  it(`holds a tag to ${MAX_LANGUAGE_TAG_LENGTH} characters, the room RFC 5646 asks a field for tags to have`, () => {
     const longest = 'abc-defghijk-lmnopqrs-tuvwxyz1-2345';
     expect(longest).toHaveLength(MAX_LANGUAGE_TAG_LENGTH);
     expect(languageTag(longest)).toBe(longest);
