@@ -45,6 +45,8 @@ const MAX_ENTRY_LENGTH = 64;
  * key keeps that visitor from sharing a quota with everyone behind the proxy.
  */
 export function normaliseAddress(entry: string): string {
+  // Cut before the patterns: no address is this long, and a header entry can be as long as the server lets it be.
+  if (entry.length > MAX_ENTRY_LENGTH) return entry.slice(0, MAX_ENTRY_LENGTH);
   const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(entry);
   const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(entry);
   const parsed = parseIp(bracketed?.[1] ?? withPort?.[1] ?? entry);

@@ -20,10 +20,11 @@ export function parseIp(text: string): IpAddress | null {
   if (family !== 6) return null;
   // isIP has vouched for the syntax: at most one `::`, and an IPv4 tail only in the last 32 bits.
   let groups = text.toLowerCase();
-  const ipv4Tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(groups);
-  if (ipv4Tail !== null) {
-    const tail = ipv4Value(ipv4Tail[1]!);
-    groups = `${groups.slice(0, -ipv4Tail[1]!.length)}${(tail >> 16n).toString(16)}:${(tail & 0xffffn).toString(16)}`;
+  // So a dot can only be in the last group, which is then a dotted IPv4 address.
+  const lastGroupStart = groups.lastIndexOf(':') + 1;
+  if (groups.includes('.', lastGroupStart)) {
+    const tail = ipv4Value(groups.slice(lastGroupStart));
+    groups = `${groups.slice(0, lastGroupStart)}${(tail >> 16n).toString(16)}:${(tail & 0xffffn).toString(16)}`;
   }
   const [head = '', rest] = groups.split('::');
   const headGroups = head === '' ? [] : head.split(':');
