@@ -16,7 +16,7 @@ const KEY_RULE = '8–128 letters, digits, - or _';
 
 export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
   const { upstream, idempotency } = options;
-  const { upstreamCall, explainRefusal, claimsOf, openedClaims, metrics, now } = calls;
+  const { upstreamCall, explainRefusal, writerClaims, openedClaims, metrics, now } = calls;
   const deliverOnce = createDeliverOnce({
     upstream,
     outcomes: options.unknownOutcomes,
@@ -33,7 +33,8 @@ export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRoute
   });
 
   app.post('/conversation/messages', requireJson(), async (c) => {
-    const claims = await claimsOf(c);
+    // A recent status will do: the service itself refuses a message in a resolved conversation (explainRefusal).
+    const claims = await writerClaims(c);
     const key = c.req.header('Idempotency-Key');
     if (key === undefined || !IDEMPOTENCY_KEY.test(key)) {
       throw new ApiError('bad_request', undefined, `An Idempotency-Key header (${KEY_RULE}) is required.`);
@@ -60,7 +61,7 @@ export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRoute
         text,
         (fingerprint) =>
           deliverOnce(claims.conversationId, key, text, fingerprint).then(withoutText, async (error: unknown) => {
-            throw await explainRefusal(error, claims.conversationId);
+            throw await explainRefusal(error, claims);
           }),
         waiting.onWait,
       ),
