@@ -1,7 +1,7 @@
 // What every conversation route shares: its options, the handle's claims as the read policy admits them, upstream work
 // under the relay's deadline, and how the service's refusal of a send or an escalation becomes an answer the visitor
-// understands. A route asks the policy before it reads its body: a call the policy refuses learns nothing else, and
-// every route can be driven by one request to show that it asks (conversation-route-table.test.ts).
+// understands. Each route first asks the policy what it can answer without the service (an expired or retired handle),
+// then reads its request, so that bad input costs the service nothing, and only then the rest (a write's status).
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { CreatedConversation } from '../../shared/wire.ts';
@@ -133,14 +133,13 @@ export function createConversationCalls(options: ConversationRouteOptions) {
   }
 
   /**
-   * The claims of a handle the policy lets write upstream: admitted, and its conversation not resolved. The status may
-   * be a recent reading, or `statusAgeMs` old at most (0: read now), and its read is upstream work like any other.
+   * Whether the policy lets this write go upstream: still admitted, and the conversation not resolved; its refusal
+   * thrown. The status may be a recent reading, or `statusAgeMs` old at most (0: read now), and reading it is upstream
+   * work like any other.
    */
-  async function writerClaims(c: Context<RelayEnv>, policyOptions: { statusAgeMs?: number } = {}) {
-    const claims = openedClaims(c);
-    const refusal = await upstreamCall(options.readPolicy.admitWrite(claims, policyOptions));
+  async function admitWrite(subject: ReadSubject, policyOptions: { statusAgeMs?: number } = {}) {
+    const refusal = await upstreamCall(options.readPolicy.admitWrite(subject, policyOptions));
     if (refusal !== null) throw new ApiError(refusal);
-    return claims;
   }
 
   return {
@@ -149,7 +148,7 @@ export function createConversationCalls(options: ConversationRouteOptions) {
     /** For a read: a sealed, unexpired handle's claims; the read itself goes through the policy (`readPolicy.read`). */
     openedClaims,
     admittedClaims,
-    writerClaims,
+    admitWrite,
     metrics: options.metrics ?? noMetrics,
     now: options.now ?? Date.now,
   };

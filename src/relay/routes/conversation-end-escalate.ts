@@ -16,7 +16,7 @@ export function addEndAndEscalateRoutes(
   calls: ConversationCalls,
 ) {
   const { upstream, revocations, statusReadings } = options;
-  const { upstreamCall, explainRefusal, admittedClaims, writerClaims } = calls;
+  const { upstreamCall, explainRefusal, admittedClaims, admitWrite } = calls;
 
   // End chat: the handle is retired on the relay for the rest of its life (any instance, when the store is shared).
   // The conversation itself stays with the practice, open, as a visitor leaving a chat does not close the case.
@@ -33,10 +33,11 @@ export function addEndAndEscalateRoutes(
   });
 
   app.post('/conversation/escalate', requireJson(), async (c) => {
-    // A recent status will do: the service itself refuses to escalate a resolved conversation (explainRefusal).
-    const claims = await writerClaims(c);
+    const claims = await admittedClaims(c);
     if (!escalateBody.safeParse(await readJson(c)).success)
       throw new ApiError('bad_request', undefined, 'The body must be {}.');
+    // A recent status will do: the service itself refuses to escalate a resolved conversation (explainRefusal).
+    await admitWrite(claims);
     const conversation = await upstreamCall(
       upstream.escalate(claims.conversationId).catch(async (error: unknown) => {
         throw await explainRefusal(error, claims);

@@ -9,13 +9,15 @@ import { nodeSink, STREAM_HEADERS, webSink } from '../live/stream-sink.ts';
 import { afterQuery, type ConversationCalls, type ConversationRouteOptions } from './conversation-calls.ts';
 
 export function addEventsRoute(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
-  const { admittedClaims } = calls;
+  const { openedClaims } = calls;
 
   app.get('/conversation/events', async (c) => {
-    // The policy's own answer before the 200; every read the stream makes after it asks the policy again.
-    const claims = await admittedClaims(c);
+    const claims = openedClaims(c);
     const after = afterQuery.safeParse(c.req.query('after'));
     if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
+    // The policy's own answer before the 200; every read the stream makes after it asks the policy again.
+    const refused = await options.readPolicy.admit(claims);
+    if (refused !== null) throw new ApiError(refused);
     const refusal = options.live.refusal(claims.conversationId);
     // The panel falls back to polling on any answer but a stream.
     if (refusal === 'too_many_streams')

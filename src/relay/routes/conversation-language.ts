@@ -1,7 +1,7 @@
 // PUT /v1/conversation/language {"language": "es"}: the patient switched the panel's language, and the relay tells the
 // service (an assumed field of the contract, src/relay/upstream/contract/index.ts), so that the assistant and the team
-// answer in it. A conversation call like the others: the handle in Authorization (never the URL), the read policy
-// before anything else, a parsed body, and the conversation's message quota, since it is an upstream write too.
+// answer in it. A conversation call like the others: the handle in Authorization (never the URL), a parsed body, the
+// conversation's message quota (it is an upstream write too), and the read policy before the write.
 //
 // The service accepts this write in a resolved conversation (unlike a message or an escalation), so the policy reads
 // the status now rather than trust a recent reading, and a resolved conversation is never written to: the policy's
@@ -19,9 +19,9 @@ import type { ConversationCalls, ConversationRouteOptions } from './conversation
 const languageBody = z.strictObject({ language: patientLanguage });
 
 export function addLanguageRoute(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
-  const { upstreamCall, writerClaims } = calls;
+  const { upstreamCall, admittedClaims, admitWrite } = calls;
   app.put('/conversation/language', requireJson(), async (c) => {
-    const claims = await writerClaims(c, { statusAgeMs: 0 });
+    const claims = await admittedClaims(c);
     const body = languageBody.safeParse(await readJson(c));
     if (!body.success)
       throw new ApiError(
@@ -31,6 +31,7 @@ export function addLanguageRoute(app: Hono<RelayEnv>, options: ConversationRoute
       );
     const decision = await options.messageLimiter.hit(claims.conversationId);
     if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
+    await admitWrite(claims, { statusAgeMs: 0 });
     await upstreamCall(options.upstream.updateConversation(claims.conversationId, { language: body.data.language }));
     return c.body(null, 204);
   });

@@ -28,10 +28,16 @@ function conversationRoutes(app: ReturnType<typeof createResolvedFixture>['harne
 }
 
 /**
- * What is wrong with one route's handling of a resolved conversation past its grace: nothing, or the reasons. The
- * request is the same for every route (a JSON body of `{}` where one is sent, an Idempotency-Key): the policy comes
- * before the body, so its refusal is what any request gets.
+ * A well-formed body for each route that reads one, so that what a route answers is its policy's and not its parser's
+ * (a route reads its request before it asks the service anything). A route not named here is sent `{}`: if it refuses
+ * that, this test fails until it is given a body here, so no route is left unchecked.
  */
+const BODIES: Record<string, unknown> = {
+  'POST /v1/conversation/messages': { text: 'are you still there?' },
+  'PUT /v1/conversation/language': { language: 'es' },
+};
+
+/** What is wrong with one route's handling of a resolved conversation past its grace: nothing, or the reasons. */
 async function problemsOf(route: string): Promise<string[]> {
   const [method, path] = route.split(' ') as [string, string];
   const { handle, upstream } = await fixture.resolvedConversation();
@@ -40,7 +46,7 @@ async function problemsOf(route: string): Promise<string[]> {
   const response = await fixture.harness.fromPanel(handle, path.replace(/:[^/]+/g, 'x'), {
     method,
     headers: { 'Idempotency-Key': `route-table-${Math.random().toString(36).slice(2, 12)}` },
-    ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
+    ...(method === 'GET' || method === 'DELETE' ? {} : { body: BODIES[route] ?? {} }),
   });
   const streamed = response.status === 200 && response.headers.get('Content-Type')?.startsWith('text/event-stream');
   const answer = streamed ? await streamAnswerOf(response) : await answerOf(response);
