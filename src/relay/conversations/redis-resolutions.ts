@@ -1,7 +1,7 @@
 // When each conversation was first seen resolved (resolutions.ts), in Redis, so that every instance counts the grace
 // from the same moment: one key per conversation, a digest of its upstream id, holding a time and nothing else, and
 // expiring with the conversation's handle. Written only if absent, in one step, so two instances that see the
-// resolution at once keep the earlier answer of whichever wrote first.
+// resolution at once both keep the time of whichever wrote first.
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
 import { resolutionKey, type ResolutionStore } from './resolutions.ts';
 
