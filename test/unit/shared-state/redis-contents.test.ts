@@ -1,5 +1,5 @@
 // What a reader of Redis learns: a relay on a real redis-server serves two visitors (create, a send and its retry,
-// reads, an escalation, a service event, End chat), then every key and value in Redis is read back, as is every
+// reads, an escalation, a resolution the relay sees, a service event, End chat), then every key and value in Redis is read back, as is every
 // message a subscriber of its own heard on the events channel. None may hold an upstream id, a handle, a create's
 // Idempotency-Key, a visitor's address or message text in clear, and every key family must be one docs/deploying.md lists.
 import { readFileSync } from 'node:fs';
@@ -65,7 +65,8 @@ function documentedFamilies(): string[] {
 describe('what Redis holds', () => {
   it('no upstream id, handle, create key, address or message text in any key or value; every family documented', async () => {
     harness = createRelayHarness({
-      environment: { TRUST_PROXY: '1', UPSTREAM_EVENTS_SECRET: EVENTS_SECRET },
+      // Every poll reads the status, so the one after the resolution sees it.
+      environment: { TRUST_PROXY: '1', UPSTREAM_EVENTS_SECRET: EVENTS_SECRET, STATUS_REFRESH_SECONDS: '0' },
       app: { stores: shared.stores, events: shared.events },
     });
     const eavesdropper = new Redis(redis.url);
@@ -109,6 +110,15 @@ describe('what Redis holds', () => {
       ).status,
     ).toBe(200);
     const conversationIds = [...harness.simulator.store.conversations.keys()];
+    // The practice resolves the first conversation, and the panel's next poll is the relay's first sighting of it.
+    await harness.resolveUpstream(conversationIds[0]);
+    expect(
+      (
+        await harness.fromPanel(handles[0]!, '/v1/conversation/messages?after=0', {
+          headers: { 'X-Forwarded-For': visitors[0]! },
+        })
+      ).status,
+    ).toBe(200);
     const event = JSON.stringify({
       id: 'evt-canary-0001',
       type: 'conversation.message_created',
@@ -167,7 +177,7 @@ describe('what Redis holds', () => {
     const undocumented = [...stored.keys()].filter((key) => !families.some((family) => key.startsWith(family)));
     expect(undocumented).toEqual([]);
     // The families this run must have written, so the check above saw something of each.
-    for (const family of ['pwc:create:', 'pwc:idem:', 'pwc:live:', 'pwc:quota:', 'pwc:evt:'])
+    for (const family of ['pwc:create:', 'pwc:idem:', 'pwc:live:', 'pwc:resolved:', 'pwc:quota:', 'pwc:evt:'])
       expect(
         [...stored.keys()].some((key) => key.startsWith(family)),
         family,
