@@ -4,7 +4,8 @@
 // neighbour on the machine hits all of them alike. Bounded: ROUNDS × 3 levels × 3 targets × SECONDS.
 //
 // Environment: BENCH_SECONDS (default 4), BENCH_ROUNDS (default 3), BENCH_CPU_PROF=DIR (write the relay's CPU
-// profile there; with BENCH_ONLY_RELAY=1 only the relay is loaded, so the profile's idle share means something). Needs `npm run build` (the script runs it first).
+// profile there; with BENCH_ONLY_RELAY=1 only the relay is loaded, so the profile's idle share means something).
+// Needs `npm run build` and `npm run build:simulator` (the script runs both first).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
@@ -20,8 +21,10 @@ const LEVELS = process.env.BENCH_LEVELS ? process.env.BENCH_LEVELS.split(',').ma
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const root = new URL('..', import.meta.url);
 const serverJs = new URL('dist-server/server.js', root).pathname;
-const simulatorJs = new URL('dist-server/simulator.js', root).pathname;
+const simulatorJs = new URL('dist-simulator/simulator.js', root).pathname;
 if (!existsSync(serverJs)) throw new Error('dist-server/server.js is missing: run `npm run build` first.');
+if (!existsSync(simulatorJs))
+  throw new Error('dist-simulator/simulator.js is missing: run `npm run build:simulator` first.');
 
 const logDir = mkdtempSync(join(tmpdir(), 'bench-relay-'));
 const children = [];

@@ -5,7 +5,7 @@
 // page is loading, IndexedDB answers without blocking it. A visitor who never picked gets no data: reading undoes the
 // making of a database that is not there (WebKit keeps its name, empty, at version 0). Storage can be blocked (a
 // visitor's setting, some private modes): then the choice lasts as long as the page.
-import { languageTag } from '../shared/protocol.ts';
+import { languageTag } from '../shared/language-tag.ts';
 
 const DATABASE = 'practice-chat';
 const KEY = 'locale';

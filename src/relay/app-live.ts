@@ -5,7 +5,7 @@ import type { UpstreamClient } from './upstream/index.ts';
 import { createStatusReadings } from './conversations/status-readings.ts';
 import type { RelayStores } from './stores.ts';
 import type { EventBus } from './live/event-bus.ts';
-import { createConversationReader } from './conversations/conversation-reader.ts';
+import { createConversationReader, createStatusReader } from './conversations/conversation-reader.ts';
 import { createReadPolicy } from './conversations/read-policy.ts';
 import { createLiveHub } from './live/live-hub.ts';
 import { createReadScheduler } from './live/read-scheduler.ts';
@@ -24,10 +24,12 @@ export interface LiveReadsOptions {
 
 export function wireLiveReads({ settings, upstream, stores, events, metrics, lifecycle, now }: LiveReadsOptions) {
   const statusReadings = createStatusReadings({ maxAgeMs: settings.statusRefreshSeconds * 1000, now });
-  // The one policy every read of a conversation's content goes through, the poll's and the stream's alike.
+  // The one policy every call on a conversation goes through: the poll's and the stream's reads, and every write.
   const readPolicy = createReadPolicy({
     read: createConversationReader(upstream, statusReadings),
+    readStatus: createStatusReader(upstream, statusReadings),
     revocations: stores.revocations,
+    resolutions: stores.resolutions,
     now,
   });
   const live = createLiveHub({

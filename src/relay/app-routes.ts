@@ -11,7 +11,6 @@ import type { RelayStores } from './stores.ts';
 import type { EventBus } from './live/event-bus.ts';
 import { configurationRoutes } from './routes/configuration.ts';
 import { conversationRoutes } from './routes/conversations.ts';
-import { conversationLanguageRoutes } from './routes/conversation-language.ts';
 import { frameRoutes } from './routes/frame.ts';
 import { localeRoutes } from './routes/locales.ts';
 import { logoRoutes } from './routes/logo.ts';
@@ -155,10 +154,6 @@ export function mountRelayRoutes(
       now,
       metrics,
     }),
-  );
-  app.route(
-    '/v1',
-    conversationLanguageRoutes({ upstream, handles, revocations: stores.revocations, messageLimiter, deadlineMs }),
   );
   app.route(
     '/frame',

@@ -10,6 +10,7 @@ import { type ProxySettings, proxiesSchema } from './settings/proxies.ts';
 import { type ServerSettings, serverSchema } from './settings/server.ts';
 import { type SharedStateSettings, sharedStateSchema } from './settings/shared-state.ts';
 import { type UpstreamServiceSettings, upstreamSchema } from './settings/upstream.ts';
+import { withoutTrailingSlashes } from './upstream/trailing-slashes.ts';
 
 export type { UpstreamSettings } from './settings/upstream.ts';
 
@@ -127,7 +128,7 @@ export function readSettings(
     host: env.HOST,
     upstream: env.UPSTREAM_URL
       ? {
-          url: env.UPSTREAM_URL.replace(/\/+$/, ''),
+          url: withoutTrailingSlashes(env.UPSTREAM_URL),
           username: env.UPSTREAM_USERNAME!,
           password: env.UPSTREAM_PASSWORD!,
         }

@@ -11,6 +11,8 @@ import { createRedisIdempotencyStore } from './conversations/redis-idempotency.t
 import { createRecordSealer } from './conversations/record-seal.ts';
 import { createRedisRevocationStore } from './conversations/redis-revocations.ts';
 import { createMemoryRevocationStore, type RevocationStore } from './conversations/revocations.ts';
+import { createRedisResolutionStore } from './conversations/redis-resolutions.ts';
+import { createMemoryResolutionStore, type ResolutionStore } from './conversations/resolutions.ts';
 import { createRedisUnknownOutcomeStore } from './conversations/redis-unknown-outcomes.ts';
 import { createUnknownOutcomeStore, type UnknownOutcomeStore } from './conversations/unknown-outcomes.ts';
 import { sentRecordSchema, type SentRecord } from './conversations/sent-record.ts';
@@ -29,6 +31,8 @@ export interface RelayStores {
   /** Conversations created per Idempotency-Key, so a retried create gives the same handle. */
   creations: IdempotencyStore<CreatedConversation>;
   revocations: RevocationStore;
+  /** When each conversation was first seen resolved: its resolved grace counts from then, on every instance. */
+  resolutions: ResolutionStore;
   /** Sends whose upstream answer was lost, checked before a retry sends again. */
   unknownOutcomes: UnknownOutcomeStore;
   /** A quota named `name` (its Redis key prefix): `limit` hits per `windowMs` per key. */
@@ -54,6 +58,7 @@ export function createMemoryStores(now: () => number = Date.now): RelayStores {
     idempotency: createIdempotencyStore<SentRecord>({ now }),
     creations: createIdempotencyStore<CreatedConversation>({ now, ttlMs: CREATED_RECORD_TTL_MS }),
     revocations: createMemoryRevocationStore(now),
+    resolutions: createMemoryResolutionStore(now),
     unknownOutcomes: createUnknownOutcomeStore({ now }),
     quota: (_name, limit, windowMs) => createRateLimiter({ limit, windowMs, now }),
     eventIds: createMemoryEventIdStore({ now }),
@@ -91,6 +96,7 @@ export function createRedisSharedState(
       client,
       resultSchema: sentRecordSchema,
       sealer: createRecordSealer(recordSecret, 'sent-record'),
+      readsRecordsInClear: true,
       ...waitMs,
       onRecordLost: () => logger.warn('A message was sent but its idempotency record could not be written to Redis.'),
     }),
@@ -99,13 +105,13 @@ export function createRedisSharedState(
       resultSchema: createdRecordSchema,
       keyPrefix: CREATE_KEY_PREFIX,
       sealer: createRecordSealer(recordSecret, 'created-record'),
-      hashKeys: true,
       ttlMs: CREATED_RECORD_TTL_MS,
       ...waitMs,
       onRecordLost: () =>
         logger.warn('A conversation was created but its idempotency record could not be written to Redis.'),
     }),
     revocations: createRedisRevocationStore(client, unavailable),
+    resolutions: createRedisResolutionStore(client, unavailable),
     unknownOutcomes: createRedisUnknownOutcomeStore(client),
     quota: (name, limit, windowMs) =>
       createRedisRateLimiter({ client, name, limit, windowMs, onUnavailable: unavailable }),

@@ -10,6 +10,8 @@ const NOT_A_HOST = /[/:?#@\\%\s]/;
 // What the parser made of it must be letters, digits and hyphens in dotted labels (IDN is punycode by then). The URL
 // parser lets through characters like ; , ' " that would break out of a CSP header, so this is checked after it.
 const LDH_HOST = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
+/** The longest host name DNS can carry (RFC 1035: 255 octets on the wire), written as text. */
+const MAX_HOST_LENGTH = 253;
 
 /**
  * The ASCII lower-case form of a host name (IDN to punycode, one trailing dot dropped), or null when the text is not
@@ -19,7 +21,8 @@ export function toAsciiHost(text: string): string | null {
   let host = text.trim().toLowerCase();
   if (host === '[::1]') return host;
   if (host.endsWith('.')) host = host.slice(0, -1);
-  if (host === '' || NOT_A_HOST.test(host) || host.includes('*')) return null;
+  // Held to a name's length before the patterns and the parser: the service's text can be as long as its answer.
+  if (host === '' || host.length > MAX_HOST_LENGTH || NOT_A_HOST.test(host) || host.includes('*')) return null;
   let parsed: string;
   try {
     parsed = new URL(`http://${host}`).hostname;

@@ -1,6 +1,7 @@
 // Which of our languages a visitor gets: the practice's data-locale when it names one we have, else the first of
 // the browser's languages we have (Accept-Language, which browsers build from the same list as
 // navigator.languages), else English. Tags are parsed (BCP 47 shape, `_` accepted), never trusted as they come.
+import { MAX_LANGUAGE_TAG_LENGTH } from './language-tag.ts';
 import { LOCALE_TAGS, type LocaleTag } from './locales/locale-list.ts';
 
 // language[-script][-region][-anything else]; `_` as a separator is common in the wild (es_419, zh_TW).
@@ -15,7 +16,9 @@ const ALIASES: Record<string, LocaleTag> = { fil: 'tl', pes: 'fa', prs: 'fa', cm
 
 /** One tag mapped to a language we have, or null. */
 export function matchLocale(tag: string | null | undefined): LocaleTag | null {
-  const parts = TAG.exec(typeof tag === 'string' ? tag.trim() : '');
+  const text = typeof tag === 'string' ? tag.trim() : '';
+  // Held to a tag's length before the pattern: a query string or a header can be as long as the server lets it be.
+  const parts = text.length <= MAX_LANGUAGE_TAG_LENGTH ? TAG.exec(text) : null;
   if (!parts) return null;
   const language = parts[1]!.toLowerCase();
   const script = parts[2]?.toLowerCase();
@@ -48,7 +51,8 @@ export function parseAcceptLanguage(header: string | null | undefined): string[]
         if (value) q = Number(value[1]);
         else return;
       }
-      if (tag !== '*' && q > 0 && q <= 1 && TAG.test(tag)) entries.push({ tag, q, index });
+      if (tag !== '*' && q > 0 && q <= 1 && tag.length <= MAX_LANGUAGE_TAG_LENGTH && TAG.test(tag))
+        entries.push({ tag, q, index });
     });
   return entries.sort((a, b) => b.q - a.q || a.index - b.index).map((entry) => entry.tag);
 }

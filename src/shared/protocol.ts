@@ -1,6 +1,7 @@
 // The messages between the loader (on the practice's page) and the chat frame (on the relay's origin). Both sides
 // post with an exact target origin and check `event.origin` and `event.source` before parsing with these functions;
 // anything that does not parse is ignored. Hand-written, not zod: the loader ships this inside its size budget.
+import { languageTag } from './language-tag.ts';
 
 /** Marks our messages among whatever else a page posts around. */
 const TAG = 'practice-chat/1';
@@ -29,9 +30,8 @@ export type FrameMessage =
    */
   | { type: 'language'; locale: string };
 
-/** `value` if it has a language tag's shape (`fa`, `pt-BR`, `zh_Hant`), else '': nothing else reaches a URL or storage. */
-export const languageTag = (value: unknown): string =>
-  /^[a-z]{2,3}([-_]\w{2,8})*$/i.test(value as string) ? (value as string) : '';
+// The loader reads tags from its script tag and storage as well as from the frame: one rule for all three.
+export { languageTag };
 
 export type Envelope<T> = T & { tag: typeof TAG };
 

@@ -144,6 +144,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       agentJoinDelayMs: options.agentJoinDelayMs ?? 2500,
     }),
     counters,
+    settings: () => faults.current(),
   };
 
   const app = new Hono();

@@ -24,7 +24,12 @@ export const SIMULATOR_USAGE = `Usage: npm run simulator -- [options]
   --retry-after-seconds N       Retry-After of those 429s (default 1)
   --drop-rate R                 share (0-1) whose connection is dropped before it is handled
   --drop-after-handling-rate R  share (0-1) handled (a message is stored), then dropped before the answer
+  --bad-gateway-after-handling-rate R
+                                share (0-1) handled (a conversation or message is stored), then answered 502
   --fault-paths REGEX           only /api paths matching REGEX get faults (e.g. "messages")
+  --fault-methods LIST          only these methods get faults, comma-separated (e.g. "POST")
+  --ignore-client-reference     behave as a service that does not know client_reference: creates do not keep it,
+                                the conversation list does not filter by it
   --seed N                      seeds which requests get faults, so a run can be repeated
   --events-url URL              POST a signed upstream event to URL on every new message and status change
                                 (a relay's /v1/upstream-events)
@@ -71,6 +76,15 @@ function pattern(flag: string, raw: string): RegExp {
   }
 }
 
+const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+
+function methods(flag: string, raw: string): string[] {
+  const list = raw.split(',').map((method) => method.trim().toUpperCase());
+  if (list.some((method) => !METHODS.includes(method)))
+    throw new FlagError(`--${flag} must list methods among ${METHODS.join(', ')}, not "${raw}".`);
+  return list;
+}
+
 /** Where the events' secret may come from besides the flag: the environment and files (tests pass their own). */
 export interface SecretSources {
   env: Readonly<Record<string, string | undefined>>;
@@ -111,7 +125,10 @@ export function parseSimulatorArgs(args: readonly string[], sources: SecretSourc
         'retry-after-seconds': { type: 'string' },
         'drop-rate': { type: 'string' },
         'drop-after-handling-rate': { type: 'string' },
+        'bad-gateway-after-handling-rate': { type: 'string' },
         'fault-paths': { type: 'string' },
+        'fault-methods': { type: 'string' },
+        'ignore-client-reference': { type: 'boolean' },
         seed: { type: 'string' },
         'events-url': { type: 'string' },
         'events-secret': { type: 'string' },
@@ -130,12 +147,20 @@ export function parseSimulatorArgs(args: readonly string[], sources: SecretSourc
     if (values['drop-rate'] !== undefined) faults.dropRate = share('drop-rate', values['drop-rate']);
     if (values['drop-after-handling-rate'] !== undefined)
       faults.dropAfterHandlingRate = share('drop-after-handling-rate', values['drop-after-handling-rate']);
+    if (values['bad-gateway-after-handling-rate'] !== undefined)
+      faults.badGatewayAfterHandlingRate = share(
+        'bad-gateway-after-handling-rate',
+        values['bad-gateway-after-handling-rate'],
+      );
     if (values['fault-paths'] !== undefined) faults.match = pattern('fault-paths', values['fault-paths']);
+    if (values['fault-methods'] !== undefined) faults.methods = methods('fault-methods', values['fault-methods']);
+    if (values['ignore-client-reference'] === true) faults.ignoreClientReference = true;
     const total =
       (faults.errorRate ?? 0) +
       (faults.rateLimitRate ?? 0) +
       (faults.dropRate ?? 0) +
-      (faults.dropAfterHandlingRate ?? 0);
+      (faults.dropAfterHandlingRate ?? 0) +
+      (faults.badGatewayAfterHandlingRate ?? 0);
     if (total > 1) throw new FlagError(`the fault shares add up to ${total}; together they must be at most 1.`);
     const options: SimulatorCliOptions = {
       port: values.port === undefined ? DEFAULT_SIMULATOR_PORT : wholeNumber('port', values.port, 65_535),

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Responder } from './bot.ts';
+import type { FaultSettings } from './faults.ts';
 import type { CallRecord } from './calls-seed.ts';
 import type { LogoImage, LogoSigner } from './logo.ts';
 import type { ConfigurationSeed, PracticeSeed } from './seed.ts';
@@ -32,4 +33,6 @@ export interface SimulatorContext {
   store: ConversationStore;
   responder: Responder;
   counters: Counters;
+  /** The fault and behaviour settings now (faults.ts): routes read the behaviours, such as ignoring a field. */
+  settings: () => FaultSettings;
 }

@@ -17,8 +17,21 @@ export interface FaultSettings {
    * caller cannot know whether its request took effect.
    */
   dropAfterHandlingRate?: number;
+  /**
+   * 0..1 share that is handled (a conversation or message is stored) and then answered 502, as a gateway in front of
+   * the service answers when the service's own answer does not reach it.
+   */
+  badGatewayAfterHandlingRate?: number;
   /** Only paths matching this get faults. */
   match?: RegExp;
+  /** Only requests with these methods get faults (all when absent): a create's POST, say, but not the list's GET. */
+  methods?: readonly string[];
+  /**
+   * Not a fault but a behaviour of some real services (Django REST Framework's, for one): the conversation create
+   * ignores the `client_reference` field and the list ignores the `client_reference` filter, as unknown ones. Whatever
+   * `match` and `methods` say.
+   */
+  ignoreClientReference?: boolean;
 }
 
 export interface FaultControl {
@@ -36,7 +49,10 @@ const settingsSchema = z.object({
   retryAfterSeconds: z.number().int().min(0).optional(),
   dropRate: rate,
   dropAfterHandlingRate: rate,
+  badGatewayAfterHandlingRate: rate,
   match: z.instanceof(RegExp).optional(),
+  methods: z.array(z.enum(['GET', 'POST', 'PATCH', 'PUT', 'DELETE'])).optional(),
+  ignoreClientReference: z.boolean().optional(),
 });
 
 export function createFaultControl(): FaultControl {
@@ -67,8 +83,8 @@ export class ConnectionDropped extends TypeError {
 }
 
 /**
- * Injects latency, then at most one of 429 / 500 / dropped connection / dropped after handling, chosen by one draw of
- * the seeded PRNG against the cumulative shares (rate limit first, then error, then drop, then drop after handling).
+ * Injects latency, then at most one of 429 / 500 / dropped connection / dropped after handling / 502 after handling,
+ * chosen by one draw of the seeded PRNG against the cumulative shares (in that order).
  *
  * @example
  * app.use('/api/*', faultInjection({ control, random: createRandom(1) }))
@@ -77,6 +93,7 @@ export function faultInjection(options: { control: FaultControl; random: () => n
   return async function faultInjection(c, next) {
     const settings = options.control.current();
     if (settings.match && c.req.path.search(settings.match) === -1) return next();
+    if (settings.methods && !settings.methods.includes(c.req.method)) return next();
 
     if (settings.latencyMs) await new Promise((resolve) => setTimeout(resolve, settings.latencyMs));
 
@@ -85,6 +102,7 @@ export function faultInjection(options: { control: FaultControl; random: () => n
     const error = rateLimit + (settings.errorRate ?? 0);
     const drop = error + (settings.dropRate ?? 0);
     const dropAfter = drop + (settings.dropAfterHandlingRate ?? 0);
+    const badGatewayAfter = dropAfter + (settings.badGatewayAfterHandlingRate ?? 0);
     if (draw < rateLimit) {
       c.header('Retry-After', String(settings.retryAfterSeconds ?? 1));
       return c.json({ detail: 'Request was throttled.', code: 'throttled' }, 429);
@@ -103,6 +121,16 @@ export function faultInjection(options: { control: FaultControl; random: () => n
       if (!socket) throw new ConnectionDropped();
       socket.destroy();
       return c.body(null, 500);
+    }
+    if (draw < badGatewayAfter) {
+      await next();
+      // What the handler answered never reaches the caller: the gateway's answer replaces it, headers and all.
+      c.res = undefined;
+      c.res = new Response(JSON.stringify({ detail: 'Bad gateway.', code: 'bad_gateway' }), {
+        status: 502,
+        headers: { 'Content-Type': 'application/json' },
+      });
+      return;
     }
     return next();
   };

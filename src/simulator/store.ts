@@ -17,6 +17,8 @@ export interface ConversationRecord {
   language: string;
   created_at: string;
   updated_at: string;
+  /** Assumed contract: the caller's reference given at the create, echoed back; absent when it gave none. */
+  client_reference?: string;
 }
 
 export interface MessageStats {
@@ -79,7 +81,14 @@ export function createConversationStore(options: { onChange?: ChangeListener } =
 
 export function addConversation(
   store: ConversationStore,
-  input: { practice: string; subject: string; language: string; authors: ConversationAuthors; at: string },
+  input: {
+    practice: string;
+    subject: string;
+    language: string;
+    authors: ConversationAuthors;
+    at: string;
+    clientReference?: string;
+  },
 ): ConversationRecord {
   const record: ConversationRecord = {
     id: opaqueId('cnv_'),
@@ -91,6 +100,7 @@ export function addConversation(
     language: input.language,
     created_at: input.at,
     updated_at: input.at,
+    ...(input.clientReference === undefined ? {} : { client_reference: input.clientReference }),
   };
   store.conversations.set(record.id, record);
   store.messages.set(record.id, []);

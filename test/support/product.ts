@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { startSimulatorServer } from '../../src/simulator/server.ts';
 import type { SimulatorOptions } from '../../src/simulator/app.ts';
 import { createJsonLogger } from '../../src/relay/log.ts';
+import type { RelayMetrics } from '../../src/relay/metrics/metrics.ts';
 import { startRelayServer } from '../../src/relay/serve.ts';
 import { readSettings } from '../../src/relay/settings.ts';
 import { createUpstreamClient } from '../../src/relay/upstream/index.ts';
@@ -26,6 +27,8 @@ export interface ProductOptions {
    * PUBLIC_ORIGIN, on a port chosen up front.
    */
   relayHost?: string;
+  /** Where the relay and its upstream client count (a Prometheus registry's, say); none by default. */
+  metrics?: RelayMetrics;
 }
 
 export async function startProduct({
@@ -34,6 +37,7 @@ export async function startProduct({
   simulator: simulatorOptions = {},
   relayPort = 0,
   relayHost,
+  metrics,
 }: ProductOptions = {}) {
   const upstream = await startSimulatorServer({
     port: 0,
@@ -54,10 +58,12 @@ export async function startProduct({
       username: upstream.simulator.seed.username,
       password: upstream.simulator.seed.password,
       timeoutMs: settings.upstreamTimeoutMs,
+      ...(metrics === undefined ? {} : { metrics }),
     }),
     logger: createJsonLogger((line) => logLines.push(line)),
     distDir,
     publicDir: PUBLIC_DIR,
+    ...(metrics === undefined ? {} : { metrics }),
   };
   let relay = await startRelayServer(relayOptions);
   const listeningPort = Number(new URL(relay.url).port);

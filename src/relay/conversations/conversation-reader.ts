@@ -25,16 +25,40 @@ export type ConversationReader = (
   conversation: StatusReading;
 }>;
 
-export function createConversationReader(
-  upstream: Pick<UpstreamClient, 'listMessagesAfter' | 'getConversation'>,
-  statusReadings: StatusReadings,
-): ConversationReader {
-  const readStatus = async (conversationId: string, newestSequence: number): Promise<StatusReading> => {
+/**
+ * A conversation's status alone, for a call that writes rather than reads: a reading younger than `acceptAgeMs` serves
+ * (the readings' own limit by default; 0 reads it now).
+ */
+export type StatusReader = (conversationId: string, options?: { acceptAgeMs?: number }) => Promise<StatusReading>;
+
+/** Reads the status upstream and keeps it as the latest reading. */
+function createStatusRead(upstream: Pick<UpstreamClient, 'getConversation'>, statusReadings: StatusReadings) {
+  return async (conversationId: string, newestSequence: number): Promise<StatusReading> => {
     const detail = await upstream.getConversation(conversationId);
     const reading: StatusReading = { status: detail.status, updatedAt: Date.parse(detail.updated_at), newestSequence };
     statusReadings.remember(conversationId, reading);
     return reading;
   };
+}
+
+export function createStatusReader(
+  upstream: Pick<UpstreamClient, 'getConversation'>,
+  statusReadings: StatusReadings,
+): StatusReader {
+  const readStatus = createStatusRead(upstream, statusReadings);
+  return async (conversationId, { acceptAgeMs } = {}) => {
+    const recent = statusReadings.recent(conversationId, acceptAgeMs);
+    if (recent !== null) return recent;
+    // Read alone, the status vouches for no message the relay has not seen: it keeps the last reading's sequence.
+    return readStatus(conversationId, statusReadings.recent(conversationId)?.newestSequence ?? 0);
+  };
+}
+
+export function createConversationReader(
+  upstream: Pick<UpstreamClient, 'listMessagesAfter' | 'getConversation'>,
+  statusReadings: StatusReadings,
+): ConversationReader {
+  const readStatus = createStatusRead(upstream, statusReadings);
   return async (conversationId, cursor, { acceptStatusAgeMs, statusChangesAnnounced = false, pageSize } = {}) => {
     const size = pageSize === undefined ? {} : { pageSize };
     const recent = statusReadings.recent(conversationId, acceptStatusAgeMs);

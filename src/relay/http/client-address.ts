@@ -45,6 +45,8 @@ const MAX_ENTRY_LENGTH = 64;
  * key keeps that visitor from sharing a quota with everyone behind the proxy.
  */
 export function normaliseAddress(entry: string): string {
+  // Cut before the patterns: no address is this long, and a header entry can be as long as the server lets it be.
+  if (entry.length > MAX_ENTRY_LENGTH) return entry.slice(0, MAX_ENTRY_LENGTH);
   const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(entry);
   const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(entry);
   const parsed = parseIp(bracketed?.[1] ?? withPort?.[1] ?? entry);
@@ -97,4 +99,12 @@ function socketAddress(env: unknown): string | undefined {
   const socket = incoming.socket;
   if (typeof socket !== 'object' || socket === null || !('remoteAddress' in socket)) return undefined;
   return typeof socket.remoteAddress === 'string' ? socket.remoteAddress : undefined;
+}
+
+/**
+ * The request's client by its whole address, an IPv6 one too: for a count that neighbours in the same network must
+ * not share (the events path's, where one neighbour's flood would otherwise refuse the service's events).
+ */
+export function createSourceAddress(trusted: TrustedProxies): (c: Context) => string {
+  return createClientAddress(trusted, 128);
 }

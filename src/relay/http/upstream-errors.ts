@@ -4,7 +4,7 @@ import { UpstreamError, upstreamCause } from '../upstream/index.ts';
 import { ApiError, withReason } from './api-error.ts';
 
 /** How long a browser should wait before trying again after the upstream failed without saying. */
-const DEFAULT_RETRY_AFTER_SECONDS = 5;
+export const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
 /**
  * The API error for an upstream failure. Anything else is a bug, not an upstream failure: it is rethrown, so the app's

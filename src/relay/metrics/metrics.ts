@@ -35,6 +35,10 @@ export interface RelayMetrics {
   createRecovered(): void;
   /** Upstream conversations left empty: created twice for one visitor's create (create-once.ts). */
   emptyConversations(count: number): void;
+  /** A create whose answer was lost, neither adopted nor made again: nothing proved which conversation was its own. */
+  lostCreateUnconfirmed(reason: 'reference_not_echoed' | 'several_found' | 'not_after_attempt' | 'lookup_off'): void;
+  /** Where the number of practices whose lost creates are not looked up (the service ignores the filter) is read. */
+  lostCreateLookUpsOff(read: () => number): void;
   /** A webchat configuration (and its logo, cached with it) looked up in the relay's cache. */
   configurationCache(result: CacheResult): void;
   /** A call to POST /v1/upstream-events, by how it ended. */
@@ -62,6 +66,8 @@ export const noMetrics: RelayMetrics = {
   readBack: () => {},
   createRecovered: () => {},
   emptyConversations: () => {},
+  lostCreateUnconfirmed: () => {},
+  lostCreateLookUpsOff: () => {},
   configurationCache: () => {},
   upstreamEvent: () => {},
 };

@@ -125,6 +125,21 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     help: 'Upstream conversations left empty: created more than once for one create of a visitor.',
     registers: [registry],
   });
+  const createsUnconfirmed = new Counter({
+    name: 'pwc_lost_creates_unconfirmed_total',
+    help: 'Creates whose answer was lost and whose conversation could not be proven theirs (reference not echoed, several found, created before the attempt, or look-ups off): answered upstream_unavailable, nothing adopted or created.',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  let readLookUpsOff = () => 0;
+  new Gauge({
+    name: 'pwc_lost_create_lookup_off_practices',
+    help: 'Practices whose lost creates this instance does not look up, because the upstream service ignores the client_reference filter or does not echo it.',
+    registers: [registry],
+    collect() {
+      this.set(readLookUpsOff());
+    },
+  });
   const configurationCache = new Counter({
     name: 'pwc_configuration_cache_lookups_total',
     help: 'Webchat configuration lookups (the logo is cached with its configuration), by hit or miss.',
@@ -153,6 +168,10 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     readBack: (found) => readBacks.labels(String(found)).inc(),
     createRecovered: () => createsRecovered.inc(),
     emptyConversations: (count) => emptyConversations.inc(count),
+    lostCreateUnconfirmed: (reason) => createsUnconfirmed.labels(reason).inc(),
+    lostCreateLookUpsOff: (read) => {
+      readLookUpsOff = read;
+    },
     configurationCache: (result) => configurationCache.labels(result).inc(),
     upstreamEvent: (outcome) => upstreamEvents.labels(outcome).inc(),
   };

@@ -1,5 +1,7 @@
-// What every conversation route shares: its options, the handle's claims, upstream work under the relay's deadline, and
-// how the service's refusal of a send or an escalation becomes an answer the visitor understands.
+// What every conversation route shares: its options, the handle's claims as the read policy admits them, upstream work
+// under the relay's deadline, and how the service's refusal of a send or an escalation becomes an answer the visitor
+// understands. Each route first asks the policy what it can answer without the service (an expired or retired handle),
+// then reads its request, so that bad input costs the service nothing, and only then the rest (a write's status).
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { CreatedConversation } from '../../shared/wire.ts';
@@ -7,7 +9,7 @@ import type { ConfigurationService } from '../configuration/configuration-servic
 import { AttemptStillSettling, SendOutcomeUnknown } from '../conversations/deliver-once.ts';
 import type { HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
-import type { ReadPolicy } from '../conversations/read-policy.ts';
+import type { ReadPolicy, ReadSubject } from '../conversations/read-policy.ts';
 import type { RevocationStore } from '../conversations/revocations.ts';
 import type { SentRecord } from '../conversations/sent-record.ts';
 import type { StatusReadings } from '../conversations/status-readings.ts';
@@ -49,7 +51,7 @@ export interface ConversationRouteOptions {
   sendWindowMs: number;
   /** How long after a send began its outcome may still be unknown (SEND_SETTLE_MS, deliver-once.ts). */
   sendSettleMs: number;
-  /** The one policy for reading a conversation's content (read-policy.ts): the poll and the stream go through it. */
+  /** The one policy for every call on a conversation (read-policy.ts): each route goes through it. */
   readPolicy: ReadPolicy;
   now?: () => number;
   /** Replays and read-backs are counted here. */
@@ -78,7 +80,7 @@ export const afterQuery = z.union([
 ]);
 
 export function createConversationCalls(options: ConversationRouteOptions) {
-  const { upstream, deadlineMs } = options;
+  const { deadlineMs } = options;
 
   /** Upstream work under the relay's deadline, with upstream failures turned into API codes. */
   const upstreamCall = <T>(work: Promise<T>, waiting?: Waiting) =>
@@ -91,11 +93,12 @@ export function createConversationCalls(options: ConversationRouteOptions) {
     });
 
   /**
-   * Upstream refuses a message or an escalation in a resolved conversation with a 400; the visitor should hear "this chat has ended",
-   * not "the service is unavailable". The relay asks for the conversation's status rather than reading error bodies,
-   * whose shape the service does not document.
+   * Upstream refuses a message or an escalation in a resolved conversation with a 400 (one resolved since the status
+   * the policy let it through on); the visitor should hear "this chat has ended", not "the service is unavailable".
+   * The relay asks the policy again, on the status read now, rather than reading error bodies, whose shape the
+   * service does not document; the policy also retires the handle if the grace is over.
    */
-  async function explainRefusal(error: unknown, conversationId: string): Promise<ApiError> {
+  async function explainRefusal(error: unknown, subject: ReadSubject): Promise<ApiError> {
     // "Still sending": the panel retries a timeout, and Retry-After brings it back when a read-back can decide.
     if (error instanceof AttemptStillSettling)
       return withReason(
@@ -112,22 +115,40 @@ export function createConversationCalls(options: ConversationRouteOptions) {
     const apiError = apiErrorFromUpstream(error);
     if (!(error instanceof UpstreamError && error.code === 'upstream_rejected')) return apiError;
     try {
-      const conversation = await withDeadline(deadlineMs, upstream.getConversation(conversationId));
-      return conversation.status === 'resolved' ? new ApiError('conversation_resolved') : apiError;
+      const refusal = await withDeadline(deadlineMs, options.readPolicy.admitWrite(subject, { statusAgeMs: 0 }));
+      return refusal === null ? apiError : new ApiError(refusal);
     } catch {
       return apiError;
     }
   }
 
-  const { live: claimsOf, opened: openedClaims } = createHandleClaims(options.handles, options.revocations);
+  const openedClaims = createHandleClaims(options.handles);
+
+  /** The claims of a handle the policy admits (not expired, not retired), or its refusal, thrown. */
+  async function admittedClaims(c: Context<RelayEnv>) {
+    const claims = openedClaims(c);
+    const refusal = await options.readPolicy.admit(claims);
+    if (refusal !== null) throw new ApiError(refusal);
+    return claims;
+  }
+
+  /**
+   * Whether the policy lets this write go upstream: still admitted, and the conversation not resolved; its refusal
+   * thrown. The status may be a recent reading, or `statusAgeMs` old at most (0: read now), and reading it is upstream
+   * work like any other.
+   */
+  async function admitWrite(subject: ReadSubject, policyOptions: { statusAgeMs?: number } = {}) {
+    const refusal = await upstreamCall(options.readPolicy.admitWrite(subject, policyOptions));
+    if (refusal !== null) throw new ApiError(refusal);
+  }
 
   return {
     upstreamCall,
     explainRefusal,
-    /** The claims of a live handle (not retired). */
-    claimsOf,
-    /** The claims of a sealed, unexpired handle, for routes whose read policy checks retirement itself. */
+    /** For a read: a sealed, unexpired handle's claims; the read itself goes through the policy (`readPolicy.read`). */
     openedClaims,
+    admittedClaims,
+    admitWrite,
     metrics: options.metrics ?? noMetrics,
     now: options.now ?? Date.now,
   };

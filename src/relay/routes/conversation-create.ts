@@ -2,33 +2,68 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { CreatedConversation } from '../../shared/wire.ts';
-import { createCreateOnce } from '../conversations/create-once.ts';
+import { CreateUnconfirmed, createCreateOnce } from '../conversations/create-once.ts';
 import { CREATE_KEY_RULE, CREATED_RECORD_TTL_MS, createScope, isCreateKey } from '../conversations/created-record.ts';
-import { ApiError } from '../http/api-error.ts';
+import { createReferenceLookUpCheck } from '../conversations/reference-lookup-check.ts';
+import { ApiError, withReason } from '../http/api-error.ts';
 import { clientIdSchema } from '../http/client-id.ts';
 import type { RelayEnv } from '../http/env.ts';
 import { readJson, requireJson } from '../http/json-body.ts';
 import { patientLanguage } from '../http/patient-language.ts';
+import { DEFAULT_RETRY_AFTER_SECONDS } from '../http/upstream-errors.ts';
 import { type ConversationCalls, type ConversationRouteOptions, Waiting } from './conversation-calls.ts';
 
 // Strict: a field the frame never sends is a caller that is not the frame, or a mistake; either way it is refused
 // rather than silently dropped.
 const createBody = z.strictObject({ client_id: clientIdSchema, language: patientLanguage.optional() });
 
+/**
+ * How long a practice's verdict on look-ups by `client_reference` holds (reference-lookup-check.ts): the service's
+ * behaviour changes only when it is redeployed.
+ */
+const LOOKUP_RECHECK_MS = 60 * 60 * 1000;
+
+/**
+ * A lost create that could not be confirmed: the service is, as far as this visitor can tell, unavailable, and the
+ * answer says when a retry with the key can be decided. The cause in the request log says why.
+ */
+function unconfirmedAsRetry(error: unknown): never {
+  if (!(error instanceof CreateUnconfirmed)) throw error;
+  const retryAfterSeconds = error.retryAfterMs === undefined ? undefined : Math.ceil(error.retryAfterMs / 1000);
+  throw withReason(
+    new ApiError('upstream_unavailable', Math.max(1, retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS)),
+    'lost_create_unconfirmed',
+  );
+}
+
 export function addCreateRoute(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
   const { upstream, configurations, handles, revocations } = options;
   const { upstreamCall, metrics, now } = calls;
+  const lookUpCheck = createReferenceLookUpCheck({
+    upstream,
+    now,
+    recheckAfterMs: LOOKUP_RECHECK_MS,
+    // Once per relay, with no practice named: what the operator acts on is the service, not a practice.
+    onFirstUnusable: () =>
+      options.logger?.warn(
+        'the upstream service ignores the client_reference filter or does not echo it: creates whose answer is lost are not looked up, and answer upstream_unavailable until their key can be decided',
+      ),
+  });
+  metrics.lostCreateLookUpsOff(lookUpCheck.unusableCount);
   const createOnce = createCreateOnce({
     upstream,
     outcomes: options.unknownOutcomes,
+    lookUpCheck,
     now,
     findWindowMs: CREATED_RECORD_TTL_MS,
     onRecovered: metrics.createRecovered,
+    onUnconfirmed: metrics.lostCreateUnconfirmed,
     onLeftEmpty: (count) => {
       metrics.emptyConversations(count);
-      options.logger?.warn('upstream conversations left empty: a create whose answer was lost was made again', {
-        count,
-      });
+      options.logger?.warn(
+        'upstream conversations left empty: a create whose answer was lost was stored more than once, and none is used',
+        { count },
+      );
     },
   });
 
@@ -54,7 +89,7 @@ export function addCreateRoute(app: Hono<RelayEnv>, options: ConversationRouteOp
       const { configuration, practice } = await configurations.get(clientId);
       if (!configuration.is_active) throw new ApiError('inactive');
       // A lost answer is found again rather than created twice (create-once.ts).
-      const conversation = await createOnce({ practice, requester, key, language });
+      const conversation = await createOnce({ practice, requester, key, language }).catch(unconfirmedAsRetry);
       const expiresAt = now() + options.handleTtlMs;
       await revocations.issue(conversation.id, expiresAt);
       const handle = handles.seal({ clientId, conversationId: conversation.id, expiresAt });

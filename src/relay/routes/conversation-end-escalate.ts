@@ -16,12 +16,15 @@ export function addEndAndEscalateRoutes(
   calls: ConversationCalls,
 ) {
   const { upstream, revocations, statusReadings } = options;
-  const { upstreamCall, explainRefusal, claimsOf } = calls;
+  const { upstreamCall, explainRefusal, admittedClaims, admitWrite } = calls;
 
   // End chat: the handle is retired on the relay for the rest of its life (any instance, when the store is shared).
   // The conversation itself stays with the practice, open, as a visitor leaving a chat does not close the case.
+  // Admitted by the policy like every call, it then neither reads nor writes upstream: a resolved conversation, within
+  // its grace or past it, is retired the same way (what the policy does past the grace), and End chat works while the
+  // service is down.
   app.delete('/conversation', async (c) => {
-    const claims = await claimsOf(c);
+    const claims = await admittedClaims(c);
     await revocations.revoke(claims.conversationId, claims.expiresAt);
     statusReadings.forget(claims.conversationId);
     // This instance's streams of the conversation (another tab's) end now, not at the watch's next read.
@@ -30,12 +33,14 @@ export function addEndAndEscalateRoutes(
   });
 
   app.post('/conversation/escalate', requireJson(), async (c) => {
-    const claims = await claimsOf(c);
+    const claims = await admittedClaims(c);
     if (!escalateBody.safeParse(await readJson(c)).success)
       throw new ApiError('bad_request', undefined, 'The body must be {}.');
+    // A recent status will do: the service itself refuses to escalate a resolved conversation (explainRefusal).
+    await admitWrite(claims);
     const conversation = await upstreamCall(
       upstream.escalate(claims.conversationId).catch(async (error: unknown) => {
-        throw await explainRefusal(error, claims.conversationId);
+        throw await explainRefusal(error, claims);
       }),
     );
     // The service's answer is the freshest reading there is: the polls that follow reuse it, not the one before.

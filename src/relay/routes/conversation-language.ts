@@ -1,44 +1,27 @@
 // PUT /v1/conversation/language {"language": "es"}: the patient switched the panel's language, and the relay tells the
 // service (an assumed field of the contract, src/relay/upstream/contract/index.ts), so that the assistant and the team
-// answer in it. A conversation call like the others: the handle in Authorization (never the URL), the same claims
-// and retirement check, a parsed body, and the conversation's message quota, since it is an upstream write too.
-import { Hono } from 'hono';
+// answer in it. A conversation call like the others: the handle in Authorization (never the URL), a parsed body, the
+// conversation's message quota (it is an upstream write too), and the read policy before the write.
+//
+// The service accepts this write in a resolved conversation (unlike a message or an escalation), so the policy reads
+// the status now rather than trust a recent reading, and a resolved conversation is never written to: the policy's
+// `conversation_resolved`, within the grace as after it. Nobody answers in a resolved conversation, so there is nothing
+// to tell the service; the panel has already redrawn itself in the new language and ignores this answer.
+import type { Hono } from 'hono';
 import { z } from 'zod';
 import { LOCALE_TAGS } from '../../shared/locales/locale-list.ts';
 import { ApiError } from '../http/api-error.ts';
-import { withDeadline } from '../http/deadline.ts';
 import type { RelayEnv } from '../http/env.ts';
 import { readJson, requireJson } from '../http/json-body.ts';
 import { patientLanguage } from '../http/patient-language.ts';
-import { apiErrorFromUpstream } from '../http/upstream-errors.ts';
-import type { HandleSealer } from '../conversations/handles.ts';
-import type { RevocationStore } from '../conversations/revocations.ts';
-import type { RateLimiter } from '../protection/rate-limiter.ts';
-import type { UpstreamClient } from '../upstream/index.ts';
-import { createHandleClaims } from './handle-claims.ts';
-
-export interface ConversationLanguageOptions {
-  upstream: UpstreamClient;
-  handles: HandleSealer;
-  revocations: RevocationStore;
-  /** The same limiter as the conversation's messages. */
-  messageLimiter: RateLimiter;
-  deadlineMs: number;
-}
+import type { ConversationCalls, ConversationRouteOptions } from './conversation-calls.ts';
 
 const languageBody = z.strictObject({ language: patientLanguage });
 
-/** Mounted at /v1, beside conversationRoutes. */
-export function conversationLanguageRoutes({
-  upstream,
-  handles,
-  revocations,
-  messageLimiter,
-  deadlineMs,
-}: ConversationLanguageOptions) {
-  const { live: liveClaims } = createHandleClaims(handles, revocations);
-  return new Hono<RelayEnv>().put('/conversation/language', requireJson(), async (c) => {
-    const claims = await liveClaims(c);
+export function addLanguageRoute(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
+  const { upstreamCall, admittedClaims, admitWrite } = calls;
+  app.put('/conversation/language', requireJson(), async (c) => {
+    const claims = await admittedClaims(c);
     const body = languageBody.safeParse(await readJson(c));
     if (!body.success)
       throw new ApiError(
@@ -46,14 +29,10 @@ export function conversationLanguageRoutes({
         undefined,
         `The body must be {"language": "..."}, one of ${LOCALE_TAGS.join(', ')}.`,
       );
-    const decision = await messageLimiter.hit(claims.conversationId);
+    const decision = await options.messageLimiter.hit(claims.conversationId);
     if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
-    await withDeadline(
-      deadlineMs,
-      upstream.updateConversation(claims.conversationId, { language: body.data.language }),
-    ).catch((error: unknown) => {
-      throw apiErrorFromUpstream(error);
-    });
+    await admitWrite(claims, { statusAgeMs: 0 });
+    await upstreamCall(options.upstream.updateConversation(claims.conversationId, { language: body.data.language }));
     return c.body(null, 204);
   });
 }

@@ -16,7 +16,7 @@ const KEY_RULE = '8–128 letters, digits, - or _';
 
 export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
   const { upstream, idempotency } = options;
-  const { upstreamCall, explainRefusal, claimsOf, openedClaims, metrics, now } = calls;
+  const { upstreamCall, explainRefusal, admittedClaims, admitWrite, openedClaims, metrics, now } = calls;
   const deliverOnce = createDeliverOnce({
     upstream,
     outcomes: options.unknownOutcomes,
@@ -33,7 +33,7 @@ export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRoute
   });
 
   app.post('/conversation/messages', requireJson(), async (c) => {
-    const claims = await claimsOf(c);
+    const claims = await admittedClaims(c);
     const key = c.req.header('Idempotency-Key');
     if (key === undefined || !IDEMPOTENCY_KEY.test(key)) {
       throw new ApiError('bad_request', undefined, `An Idempotency-Key header (${KEY_RULE}) is required.`);
@@ -48,6 +48,8 @@ export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRoute
     }
     const decision = await options.messageLimiter.hit(claims.conversationId);
     if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
+    // A recent status will do: the service itself refuses a message in a resolved conversation (explainRefusal).
+    await admitWrite(claims);
     const text = body.data.text;
     // The store holds the upstream send itself, and the deadline applies outside it: if the browser gives up
     // waiting, the send goes on and the key stays taken until it settles, so the retry cannot send it twice. A send
@@ -60,7 +62,7 @@ export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRoute
         text,
         (fingerprint) =>
           deliverOnce(claims.conversationId, key, text, fingerprint).then(withoutText, async (error: unknown) => {
-            throw await explainRefusal(error, claims.conversationId);
+            throw await explainRefusal(error, claims);
           }),
         waiting.onWait,
       ),

@@ -9,6 +9,7 @@ import { type ConversationRouteOptions, createConversationCalls } from './conver
 import { addCreateRoute } from './conversation-create.ts';
 import { addEndAndEscalateRoutes } from './conversation-end-escalate.ts';
 import { addEventsRoute } from './conversation-events.ts';
+import { addLanguageRoute } from './conversation-language.ts';
 import { addMessageRoutes } from './conversation-messages.ts';
 
 export type { ConversationRouteOptions } from './conversation-calls.ts';
@@ -24,5 +25,6 @@ export function conversationRoutes(options: ConversationRouteOptions) {
   addMessageRoutes(app, options, calls);
   addEndAndEscalateRoutes(app, options, calls);
   addEventsRoute(app, options, calls);
+  addLanguageRoute(app, options, calls);
   return app;
 }

@@ -6,21 +6,16 @@ import { ApiError } from '../http/api-error.ts';
 import { bearerHandle } from './bearer-handle.ts';
 import type { RelayEnv } from '../http/env.ts';
 import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
-import type { RevocationStore } from '../conversations/revocations.ts';
 
-export function createHandleClaims(handles: HandleSealer, revocations: Pick<RevocationStore, 'isRevoked'>) {
-  /** A sealed, unexpired handle's claims, for the routes whose read policy checks retirement itself. */
-  const opened = (c: Context<RelayEnv>): HandleClaims => {
+/**
+ * A sealed, unexpired handle's claims. Whether it is retired, and whether its conversation may still be read or
+ * written, is the read policy's to say (read-policy.ts), so no route decides that on its own.
+ */
+export function createHandleClaims(handles: HandleSealer) {
+  return (c: Context<RelayEnv>): HandleClaims => {
     const claims = handles.open(bearerHandle(c.req.header('Authorization')));
     if (claims === null) throw new ApiError('session_expired');
     c.set('clientId', claims.clientId);
     return claims;
   };
-  /** The claims of a handle that is also live: not retired by End chat or the resolved grace, on any instance. */
-  const live = async (c: Context<RelayEnv>): Promise<HandleClaims> => {
-    const claims = opened(c);
-    if (await revocations.isRevoked(claims.conversationId)) throw new ApiError('session_expired');
-    return claims;
-  };
-  return { opened, live };
 }

@@ -6,6 +6,7 @@ import { measuredTransport, type UpstreamMetrics } from './measured-transport.ts
 import { createPoolTransport } from './pool-transport.ts';
 import { createTokenManager, type TokenState } from './token-manager.ts';
 import { fetchTransport, type FetchLike } from './transport.ts';
+import { withoutTrailingSlashes } from './trailing-slashes.ts';
 
 export interface UpstreamClientOptions {
   /** Absolute http(s) URL of the service, e.g. https://api.example.com (a path prefix is kept). */
@@ -69,5 +70,5 @@ function parseBaseUrl(value: string): string {
   ) {
     throw new TypeError('upstream baseUrl must be an absolute http(s) URL without credentials, query or fragment');
   }
-  return url.href.replace(/\/+$/, '');
+  return withoutTrailingSlashes(url.href);
 }

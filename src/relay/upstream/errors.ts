@@ -95,10 +95,14 @@ export function errorForStatus(status: number, path: string, retryAfter: string 
 /** Longest wait we pass on; a larger or far-future Retry-After is clamped rather than trusted. */
 export const MAX_RETRY_AFTER_SECONDS = 3600;
 
+/** Longer than any HTTP date (RFC 9110 §5.6.7, obsolete forms included) or any delay worth reading. */
+const MAX_RETRY_AFTER_LENGTH = 64;
+
 /** Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). Garbage gives undefined. */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (value === null) return undefined;
   const text = value.trim();
+  if (text.length > MAX_RETRY_AFTER_LENGTH) return undefined;
   let seconds: number;
   if (/^\d+$/.test(text)) {
     seconds = Number(text);

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { UpstreamError, errorForStatus } from './errors.ts';
 import type { TokenSource } from './token-manager.ts';
 import { decode, transportOf, type FetchLike, type RawResponse, type Transport } from './transport.ts';
+import { withoutTrailingSlashes } from './trailing-slashes.ts';
 
 export type QueryValue = string | number | boolean | null | undefined;
 export type Query = Readonly<Record<string, QueryValue>>;
@@ -46,7 +47,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   const { tokens } = options;
   const transport = transportOf(options);
   const now = options.now ?? Date.now;
-  const base = options.baseUrl.replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(options.baseUrl);
   const origin = new URL(base).origin;
 
   async function exchange(

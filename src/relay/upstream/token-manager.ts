@@ -4,6 +4,7 @@ import { UpstreamError, errorForStatus } from './errors.ts';
 import { lifetimeSeconds, refreshAfterMs } from './lifetime.ts';
 import { EXCHANGES, TOKEN_PATH, tokenResponseSchema } from './contract/index.ts';
 import { decode, transportOf, type FetchLike, type Transport } from './transport.ts';
+import { withoutTrailingSlashes } from './trailing-slashes.ts';
 
 export interface TokenSource {
   getToken(): Promise<string>;
@@ -65,7 +66,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenSource {
   const transport = transportOf(options);
   const backoffInitialMs = options.backoffInitialMs ?? 1_000;
   const backoffMaxMs = options.backoffMaxMs ?? 60_000;
-  const url = new URL(options.baseUrl.replace(/\/+$/, '') + TOKEN_PATH);
+  const url = new URL(withoutTrailingSlashes(options.baseUrl) + TOKEN_PATH);
 
   let cached: Cached | null = null;
   // Single flight: every caller that needs a token while one is being requested shares that request.

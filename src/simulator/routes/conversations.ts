@@ -28,21 +28,24 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
   const at = () => new Date(ctx.now()).toISOString();
   // Creation order breaks ties between equal timestamps (a fake clock makes them common).
   const created = new Map<string, number>();
-  const references = new Map<string, string>();
+  // A service that does not know `client_reference` neither keeps the field nor applies the filter (faults.ts).
+  const keepsReferences = () => ctx.settings().ignoreClientReference !== true;
 
   app.post('/api/conversations/', ctx.auth, async (c) => {
     const body = createBody.safeParse(await readJson(c));
-    if (!body.success) return invalid(c, 'Expected {"practice", "channel": "webchat", "subject"?, "language"?}.');
+    if (!body.success)
+      return invalid(c, 'Expected {"practice", "channel": "webchat", "subject"?, "language"?, "client_reference"?}.');
     if (!ctx.grantedPractices.has(body.data.practice)) return permissionDenied(c);
+    const reference = keepsReferences() ? body.data.client_reference : undefined;
     const conversation = addConversation(ctx.store, {
       practice: body.data.practice,
       subject: body.data.subject ?? '',
       language: body.data.language ?? 'en',
       authors: ctx.authorsOf(body.data.practice),
       at: at(),
+      ...(reference === undefined ? {} : { clientReference: reference }),
     });
     created.set(conversation.id, created.size);
-    if (body.data.client_reference !== undefined) references.set(conversation.id, body.data.client_reference);
     ctx.counters.conversationsCreated++;
     return c.json(detail(ctx.store, conversation), 201);
   });
@@ -58,7 +61,7 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
     const to = optionalDate(params, 'created_at__lte');
     if (!to.ok) return invalid(c, to.detail);
     const search = (params.get('search') ?? '').trim().toLowerCase();
-    const reference = params.get('client_reference');
+    const reference = keepsReferences() ? params.get('client_reference') : null;
     const direction = ordering(params, 'created_at', 'desc');
 
     const matchesSearch = (conversation: ConversationRecord): boolean =>
@@ -71,7 +74,7 @@ export function registerConversationRoutes(app: Hono, ctx: SimulatorContext): vo
         (!status.value || status.value.has(conversation.status)) &&
         (from.value === undefined || time >= from.value) &&
         (to.value === undefined || time <= to.value) &&
-        (reference === null || references.get(conversation.id) === reference) &&
+        (reference === null || conversation.client_reference === reference) &&
         matchesSearch(conversation)
       );
     });

@@ -1,8 +1,9 @@
-// Every route that returns a conversation's content (the poll and the live stream) walked through each rule of the one
-// read policy (src/relay/conversations/read-policy.ts): a retired handle, an expired handle, a conversation resolved
-// longer ago than the grace, and the statuses that may be read (open, and resolved within the grace). On a real port,
-// with real clocks: the service's clock runs 16 minutes behind the relay's when it resolves the conversation (so the
-// grace is over at once by the relay's clock), and an expiring handle is waited out.
+// Every route that returns a conversation's content (the poll and the live stream), and the language switch that once
+// reopened it, walked through each rule of the one read policy (src/relay/conversations/read-policy.ts): a retired
+// handle, an expired handle, a conversation resolved longer ago than the grace, and the statuses that may be read
+// (open, and resolved within the grace). On a real port, with real clocks: the service's clock runs 16 minutes behind
+// the relay's when it resolves the conversation (so the grace is over at once by the relay's clock), and an expiring
+// handle is waited out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandleSealer } from '../../../src/relay/conversations/handles.ts';
 import { RESOLVED_READ_GRACE_MS } from '../../../src/relay/conversations/read-policy.ts';
@@ -12,6 +13,7 @@ import { startCountedRelay, type FrameCall } from '../../support/counted-relay.t
 import { readStream, type OpenedStream } from '../../support/live-stream.ts';
 
 const EVENTS = '/v1/conversation/events';
+const LANGUAGE = '/v1/conversation/language';
 /** The secret startCountedRelay's relay generates for itself (its random source is fixed). */
 const HANDLE_SECRET = new Uint8Array(32).fill(4);
 const HISTORY = 'I am worried about my biopsy results';
@@ -81,6 +83,7 @@ async function expectRetiredEverywhere(handle: string) {
       headers: { ...bearer(handle), 'Idempotency-Key': `key-${Math.random().toString(36).slice(2, 12)}` },
     }),
     escalate: await call(ESCALATE, { body: {}, headers: bearer(handle) }),
+    language: await call(LANGUAGE, { method: 'PUT', body: { language: 'es' }, headers: bearer(handle) }),
     endChat: await call(CONVERSATION, { method: 'DELETE', headers: bearer(handle) }),
   };
   for (const [route, answer] of Object.entries(answers)) {
@@ -169,6 +172,18 @@ describe('one read policy for every route that returns conversation content', ()
     const text = await polled.text();
     expect(JSON.parse(text)).toMatchObject({ error: { code: 'conversation_resolved' } });
     expect(text).not.toContain(HISTORY);
+    await expectRetiredEverywhere(handle);
+  }, 20_000);
+
+  it('resolved past the grace, the language first: 409 without writing to the conversation, then retired on every route', async () => {
+    const { handle, upstreamId } = await conversationWithHistory();
+    await resolveUpstream(upstreamId, RESOLVED_READ_GRACE_MS + 60_000);
+    const resolved = { ...upstream.simulator.store.conversations.get(upstreamId)! };
+    const switched = await call(LANGUAGE, { method: 'PUT', body: { language: 'es' }, headers: bearer(handle) });
+    expect(switched.status).toBe(409);
+    expect(((await switched.json()) as { error: { code: string } }).error.code).toBe('conversation_resolved');
+    // Not patched: its language and updated_at are the resolution's, so the grace cannot start again.
+    expect(upstream.simulator.store.conversations.get(upstreamId)).toEqual(resolved);
     await expectRetiredEverywhere(handle);
   }, 20_000);
 

@@ -82,6 +82,7 @@ const message = (sequence: number): Message => ({
 function policyOver(total: () => number): ReadPolicy {
   return {
     admit: async () => null,
+    admitWrite: async () => null,
     expired: () => false,
     read: async (_subject, cursor) => {
       const messages = Array.from({ length: Math.max(0, Math.min(100, total() - cursor)) }, (_, index) =>

@@ -130,6 +130,7 @@ describe('metrics', () => {
       'pwc_live_watches 0',
       'pwc_draining 0',
       'pwc_events_link_up 1',
+      'pwc_lost_create_lookup_off_practices 0',
       'nodejs_eventloop_lag_seconds',
       'process_resident_memory_bytes',
     ]) {

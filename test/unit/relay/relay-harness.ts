@@ -1,6 +1,6 @@
 // A relay wired to an in-process simulator, with its log lines captured, for tests through app.request().
 import { fileURLToPath } from 'node:url';
-import { createSimulator, type SimulatorOptions } from '../../../src/simulator/app.ts';
+import { createSimulator, type Simulator, type SimulatorOptions } from '../../../src/simulator/app.ts';
 import { createRelayApp, type RelayAppOptions } from '../../../src/relay/app.ts';
 import { createJsonLogger } from '../../../src/relay/log.ts';
 import { readSettings, type RelaySettings } from '../../../src/relay/settings.ts';
@@ -16,6 +16,8 @@ export const PUBLIC_DIR = fileURLToPath(new URL('../../../public', import.meta.u
 export interface RelayHarnessOptions {
   environment?: Record<string, string>;
   simulator?: SimulatorOptions;
+  /** A simulator to talk to instead of one of its own: two harnesses given the same one are two relay instances. */
+  upstream?: Simulator;
   now?: () => number;
   password?: string;
   /** Passed through to createRelayApp: reported dependencies, the event-loop delay, the stopping state, the stores. */
@@ -28,11 +30,12 @@ export interface RelayHarnessOptions {
 export function createRelayHarness({
   environment = {},
   simulator: simulatorOptions = {},
+  upstream: givenSimulator,
   now,
   password,
   app: appOptions = {},
 }: RelayHarnessOptions = {}) {
-  const simulator = createSimulator({ botReplyDelayMs: 0, agentJoinDelayMs: 0, ...simulatorOptions });
+  const simulator = givenSimulator ?? createSimulator({ botReplyDelayMs: 0, agentJoinDelayMs: 0, ...simulatorOptions });
   // Tests run as NODE_ENV=test, with the test origin named (the relay takes no origin from a non-loopback Host).
   const settings: RelaySettings = readSettings({ NODE_ENV: 'test', PUBLIC_ORIGIN: RELAY_ORIGIN, ...environment }, () =>
     new Uint8Array(32).fill(7),
@@ -83,19 +86,30 @@ export function createRelayHarness({
     return ((await response.json()) as { conversation: string }).conversation;
   }
 
-  /** The practice resolves the (only) conversation, as staff would, straight through the service. */
-  async function resolveUpstream(): Promise<void> {
-    const [upstreamId] = [...simulator.store.conversations.keys()];
+  /** A call to the service as the practice's own tools make it, with a token of their own. */
+  async function asPractice(path: string, init: { method: string; body?: unknown }): Promise<Response> {
     const token = await (
       await simulator.fetch(`${UPSTREAM_BASE_URL}/api/oauth/token/`, {
         method: 'POST',
         body: new URLSearchParams({ username: simulator.seed.username, password: simulator.seed.password }),
       })
     ).json();
-    await simulator.fetch(`${UPSTREAM_BASE_URL}/api/conversations/${upstreamId}/resolve/`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token.access_token}` },
+    return simulator.fetch(`${UPSTREAM_BASE_URL}${path}`, {
+      method: init.method,
+      headers: { Authorization: `Bearer ${token.access_token}`, 'Content-Type': 'application/json' },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });
+  }
+
+  /** The practice resolves a conversation (the first one by default), as staff would, straight through the service. */
+  async function resolveUpstream(upstreamId = [...simulator.store.conversations.keys()][0]!): Promise<void> {
+    await asPractice(`/api/conversations/${upstreamId}/resolve/`, { method: 'POST' });
+  }
+
+  /** Staff change a conversation (give it a subject, say) straight through the service: its `updated_at` moves. */
+  async function editUpstream(upstreamId: string, changes: { subject?: string; language?: string }): Promise<void> {
+    const edited = await asPractice(`/api/conversations/${upstreamId}/`, { method: 'PATCH', body: changes });
+    if (edited.status !== 200) throw new Error(`could not edit the conversation: ${edited.status}`);
   }
 
   return {
@@ -107,6 +121,7 @@ export function createRelayHarness({
     fromPanel,
     startConversation,
     resolveUpstream,
+    editUpstream,
     close: () => simulator.close(),
   };
 }

@@ -38,8 +38,20 @@ describe('normalizeDomainEntry', () => {
     ['quotes', "a.com'unsafe-inline'"],
     ['an underscore', 'my_host.example.com'],
     ['a label starting with a hyphen', '-bad.example.com'],
+    [
+      'a name longer than DNS can carry (254 characters)',
+      `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}`,
+    ],
+    ['a name of ten thousand characters', `${'a.'.repeat(5_000)}example`],
   ])('drops %s', (_why, entry) => {
     expect(normalizeDomainEntry(entry)).toBeNull();
+  });
+
+  it('keeps a name of the longest length DNS can carry (253 characters), with a trailing dot or not', () => {
+    const longest = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`;
+    expect(longest).toHaveLength(253);
+    expect(normalizeDomainEntry(longest)).toBe(longest);
+    expect(normalizeDomainEntry(`${longest}.`)).toBe(longest);
   });
 });
 

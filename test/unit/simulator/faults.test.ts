@@ -68,6 +68,59 @@ describe('fault injection', () => {
     expect(sim.store.messages.get(id)?.map((message) => message.text)).toEqual(['stored, answer lost']);
   });
 
+  it('badGatewayAfterHandlingRate 1 stores the conversation and then answers 502', async () => {
+    const { sim, json } = await authedSimulator();
+    sim.faults.set({ badGatewayAfterHandlingRate: 1 });
+    const created = await json('/api/conversations/', 'POST', {
+      practice: sim.seed.grantedPracticeId,
+      channel: 'webchat',
+      client_reference: 'ref-stored-then-502',
+    });
+    expect(created.status).toBe(502);
+    expect(await created.json()).toEqual({ detail: 'Bad gateway.', code: 'bad_gateway' });
+    expect([...sim.store.conversations.values()].map((c) => c.client_reference)).toEqual(['ref-stored-then-502']);
+  });
+
+  it('applies faults only to requests with the methods listed', async () => {
+    const { sim, request, json } = await authedSimulator();
+    sim.faults.set({ errorRate: 1, match: /^\/api\/conversations\/$/, methods: ['POST'] });
+    expect((await request('/api/conversations/')).status).toBe(200);
+    expect(
+      (await json('/api/conversations/', 'POST', { practice: sim.seed.grantedPracticeId, channel: 'webchat' })).status,
+    ).toBe(500);
+  });
+
+  it('keeps, echoes and filters by client_reference, unless told to ignore it as an unknown field and filter', async () => {
+    const { sim, request, json } = await authedSimulator();
+    const practice = sim.seed.grantedPracticeId;
+    const create = async (reference: string) => {
+      const created = await json('/api/conversations/', 'POST', {
+        practice,
+        channel: 'webchat',
+        client_reference: reference,
+      });
+      return (await created.json()) as { id: string; client_reference?: string };
+    };
+    const listed = async (reference: string) =>
+      (
+        (await (await request(`/api/conversations/?client_reference=${reference}`)).json()) as {
+          results: { id: string; client_reference?: string }[];
+        }
+      ).results;
+
+    const kept = await create('ref-a');
+    expect(kept.client_reference).toBe('ref-a');
+    expect(await listed('ref-a')).toEqual([expect.objectContaining({ id: kept.id, client_reference: 'ref-a' })]);
+    expect(await listed('ref-none')).toEqual([]);
+
+    sim.faults.set({ ignoreClientReference: true });
+    const ignored = await create('ref-b');
+    expect(ignored).not.toHaveProperty('client_reference');
+    // The filter is ignored: every conversation of the practice comes back.
+    const all = await listed('ref-none');
+    expect(all.map((conversation) => conversation.id).sort()).toEqual([kept.id, ignored.id].sort());
+  });
+
   it('applies faults only to paths matching match', async () => {
     const { sim, request } = await authedSimulator();
     sim.faults.set({ errorRate: 1, match: /\/oauth\// });

@@ -123,6 +123,13 @@ describe('authorized http', () => {
     expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 
+  it('reads no Retry-After longer than any date or delay worth reading, before any pattern sees it', () => {
+    const now = Date.parse('2030-01-01T00:00:00Z');
+    expect(parseRetryAfter(`  ${'9'.repeat(64)}  `, now)).toBe(3600);
+    expect(parseRetryAfter('9'.repeat(65), now)).toBeUndefined();
+    expect(parseRetryAfter(`Tue,${' '.repeat(40)}01 Jan 2030 00:00:30 GMT`, now)).toBeUndefined();
+  });
+
   it('maps a rejected fetch to upstream_unavailable', async () => {
     const { http } = setup(() => {
       throw new TypeError('fetch failed');

@@ -22,7 +22,7 @@ export const EXCHANGES = {
   listCalls: { method: 'GET', path: '/api/calls/', metric: 'other' },
   // ASSUMED from here on: the service names these operations, not their methods or paths.
   createConversation: { method: 'POST', path: '/api/conversations/', metric: 'create_conversation' },
-  listConversations: { method: 'GET', path: '/api/conversations/', metric: 'other' },
+  listConversations: { method: 'GET', path: '/api/conversations/', metric: 'list_conversations' },
   readConversation: { method: 'GET', path: CONVERSATION, metric: 'read_conversation' },
   updateConversation: { method: 'PATCH', path: CONVERSATION, metric: 'update_conversation' },
   sendMessage: { method: 'POST', path: `${CONVERSATION}messages/`, metric: 'send_message' },

@@ -63,8 +63,12 @@ export const conversationSchema = z.object({
   status: z.enum(['open', 'escalated', 'resolved']),
   mode: z.enum(['bot', 'agent']),
   subject: z.string(),
-  created_at: timestamp,
+  // Optional: a list item without it parses, and a create found by a look-up without it is not adopted (create-once.ts).
+  created_at: timestamp.optional(),
   updated_at: timestamp,
+  // ASSUMED: the caller's reference given at the create, echoed back. Absent or null from a service that does not keep
+  // it, which is then never proof that a conversation is the caller's.
+  client_reference: z.string().nullish(),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
