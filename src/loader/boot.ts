@@ -25,7 +25,7 @@ export const REPORT_PREFIX = 'Practice chat not shown: ';
 /** The console line when the frame's code could not be fetched (the launcher stays, and tries again on intent). */
 export const FRAME_REPORT = 'Practice chat: its panel could not be loaded';
 /** After REPORT_PREFIX, when a tag runner (Partytown and the like) runs the tag in a web worker, away from the page. */
-export const WORKER_REPORT = 'it runs in a worker (Partytown?): use a plain <script>';
+export const WORKER_REPORT = 'it runs in a worker: use a plain <script>';
 
 export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): void {
   const existing = win.PracticeChat as PracticeChatApi | undefined;

@@ -21,8 +21,8 @@ export const launcherCss = ({ background, color, opacity }: LauncherLook): strin
   'img{width:40px;height:40px;border-radius:50%}svg{width:28px;fill:currentColor}' +
   // The badge is placed against the host element, which is exactly the button's box.
   'span{position:absolute;top:-4px;inset-inline-end:-4px;padding:0 6px;border-radius:9px;background:#b91c1c;color:#fff;font:700 12px/18px sans-serif}' +
-  ':host(:not([data-open])) iframe{display:none}' +
-  // On small screens the frame's code puts the panel over the whole visual viewport (src/loader/frame.ts).
+  // The frame's code hides the panel while it is closed, and puts it over the whole visual viewport on small screens
+  // (src/loader/frame.ts).
   'iframe{position:fixed;bottom:88px;inset-inline-end:20px;width:380px;height:min(640px,100vh - 108px);border:0;border-radius:12px;box-shadow:0 8px 30px #0005}';
 
 /** Where the panel fills the viewport instead of sitting in the corner (src/frame/covers-page.ts knows the numbers). */

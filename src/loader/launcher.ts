@@ -89,7 +89,6 @@ export function mountLauncher(
       name();
     },
     setOpen(open) {
-      host.toggleAttribute('data-open', open);
       button.setAttribute('aria-expanded', '' + open);
     },
   };

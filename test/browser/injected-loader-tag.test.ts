@@ -91,7 +91,8 @@ afterAll(async () => {
 const launcherLabel = (p: Page) =>
   p.evaluate(
     () =>
-      document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('button')?.getAttribute('aria-label') ?? null,
+      document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('button')?.getAttribute('aria-label') ??
+      null,
   );
 
 async function visit(path: string) {

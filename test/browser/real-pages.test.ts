@@ -186,7 +186,7 @@ describe('the tag wherever it is pasted', () => {
       worker.on('console', (message) => lines.push(message.text()));
       await expect
         .poll(() => lines, { timeout: 10_000 })
-        .toEqual(['Practice chat not shown: it runs in a worker (Partytown?): use a plain <script>']);
+        .toEqual(['Practice chat not shown: it runs in a worker: use a plain <script>']);
       expect(await launcher(p).count()).toBe(0);
     } finally {
       await context.close();

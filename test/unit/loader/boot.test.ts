@@ -62,7 +62,7 @@ describe('boot', () => {
     start();
     await settle();
     expect(seen).toEqual(['ready', 'open']);
-    expect(launchers()[0]!.hasAttribute('data-open')).toBe(true);
+    expect(launchers()[0]!.shadowRoot!.querySelector('button')!.getAttribute('aria-expanded')).toBe('true');
   });
 
   it('gives one widget when the tag is pasted twice', async () => {
@@ -161,7 +161,7 @@ describe('boot', () => {
     const { reports } = start({ ...allowed, domains: ['www.smile-dental.test', '*.smile-dental.test'] });
     await settle();
     expect(launchers()).toHaveLength(0);
-    expect(reports).toEqual([`${REPORT_PREFIX}www.smile-dental.test. ends with a dot: open it without`]);
+    expect(reports).toEqual([`${REPORT_PREFIX}www.smile-dental.test. is not an allowed domain`]);
   });
 
   it('passes data-locale to the relay, and shows the label, language and direction the relay answers', async () => {
@@ -216,7 +216,7 @@ describe("the frame's code", () => {
     (win().PracticeChat as PracticeChatApi).on('close', () => seen.push('close'));
     expect(loads).toHaveLength(1);
     // The launcher and the page's events follow the click at once; the frame waits for its code.
-    expect([launchers()[0]!.hasAttribute('data-open'), frameOf()]).toEqual([true, null]);
+    expect([button().getAttribute('aria-expanded'), frameOf()]).toEqual(['true', null]);
     loads[0]!.resolve({ default: recording });
     await settle();
     expect(frameOf()).not.toBeNull();

@@ -41,10 +41,7 @@ describe('the launcher', () => {
   it('says whether the panel is open', () => {
     const launcher = mountLauncher(document, configuration, '');
     launcher.setOpen(true);
-    expect([launcher.host.hasAttribute('data-open'), launcher.button.getAttribute('aria-expanded')]).toEqual([
-      true,
-      'true',
-    ]);
+    expect(launcher.button.getAttribute('aria-expanded')).toBe('true');
     launcher.setOpen(false);
     expect(launcher.button.getAttribute('aria-expanded')).toBe('false');
   });
