@@ -43,6 +43,13 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   let keep: () => void;
   let destroyed = false;
   let isOpen = false;
+  // The frame's code while it is on its way, or once it has come (ensureFrame).
+  let loading: Promise<unknown> | undefined;
+  // Tells the frame whether it is open, from a timer chain that the patient's click starts and that waits for the
+  // frame's code, never from that code's arrival: WebKit lets a click's timers carry its permission to move focus into
+  // the panel (frame.ts, flush), and an import's promise carries none.
+  const tell = (): unknown =>
+    frame ? frame.post({ type: isOpen ? 'open' : 'close' }) : loading && !destroyed && setTimeout(tell, 20);
   // open()/close() called before the launcher exists: applied once it does.
   let wanted: boolean | undefined;
 
@@ -59,7 +66,7 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
     ensureFrame();
     keep();
     launcher.setOpen(next);
-    frame?.post({ type: next ? 'open' : 'close' });
+    tell();
     // Closing from inside the panel (Escape, its close button) returns focus to the launcher.
     if (!next && (fromFrame || doc.activeElement == launcher.host)) launcher.button.focus();
     events.emit(next ? 'open' : 'close');
@@ -160,15 +167,13 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       // page's main thread CPU of its own, and that its loading (another renderer process, the panel's script)
       // competed with the page's own. A visitor who never comes near the chat never pays for either; the hover,
       // focus or touch comes a moment before the click, so the frame is loading by then. A click before the code
-      // arrives is not lost: the frame opens when it does. Code that fails to arrive is asked for again on the next
-      // intent.
-      let loading: Promise<unknown> | undefined;
+      // arrives is not lost: the frame opens when it does (tell). Code that fails to arrive is asked for again on the
+      // next intent.
       ensureFrame = () =>
         (loading ||= loadFrame(relayOrigin)
           .then(({ default: create }) => {
             if (destroyed) return;
             frame = create(win, launcher.shadow, relayOrigin, frameQuery, title, settings.alert, onMessage);
-            if (isOpen) frame.post({ type: 'open' });
           })
           .catch(() => {
             loading = undefined;
