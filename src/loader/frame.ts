@@ -126,8 +126,9 @@ export function createChatFrame(
     post(message) {
       pending = message;
       open = message.type == 'open';
-      flush();
+      // Shown before flush() may focus it: a browser does not focus a frame that is not displayed.
       fitViewport();
+      flush();
     },
     // The loader neither renames nor removes a frame it has removed.
     retitle(next) {

@@ -124,6 +124,24 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
     });
   });
 
+  it("a click once the panel has loaded behind the launcher (on the launcher's focus) puts the caret in the composer", async () => {
+    await withTab(async (tab) => {
+      await loaded(tab);
+      await tab.press('Tab');
+      // The frame loads, hidden, and is ready before the click.
+      await expect
+        .poll(
+          () => tab.evaluate(() => (window as unknown as { marks: { frameReady?: number } }).marks.frameReady ?? null),
+          { timeout: 10_000 },
+        )
+        .not.toBeNull();
+      expect(await widget(tab)).toMatchObject({ expanded: 'false', frameShown: false });
+      await tab.click({ launcher: true });
+      expect(await widget(tab)).toMatchObject({ expanded: 'true', frameShown: true });
+      await expect.poll(() => frameFocus(tab), { timeout: 5_000 }).toBe('TEXTAREA');
+    });
+  });
+
   it('PracticeChat.open() from a page script opens the panel; the words typed then reach the composer, and Escape closes it', async () => {
     await withTab(async (tab) => {
       await loaded(tab);
