@@ -22,7 +22,9 @@ export async function launchChromium(): Promise<Engine> {
 function chromiumTab(page: Page, closeContext: () => Promise<void>): Tab {
   async function chatFrame(): Promise<Frame> {
     const element = await page.$('practice-chat-q7x iframe');
-    const frame = await element?.contentFrame();
+    // Playwright finds no content frame for an iframe in an XHTML page: the page's frame at the iframe's address then.
+    const src = await element?.getAttribute('src');
+    const frame = (await element?.contentFrame()) ?? page.frames().find((candidate) => candidate.url() === src);
     if (!frame) throw new Error('no chat frame yet');
     return frame;
   }
