@@ -9,7 +9,7 @@ export interface SentinelAddress {
   port: number;
 }
 
-/** More would be a list pasted by mistake: Sentinel groups have three or five members. */
+/** More would be a list pasted by mistake: a Sentinel group has a handful of members. */
 const MOST_SENTINELS = 16;
 /** A DNS name's longest spelling. */
 const LONGEST_HOST = 253;

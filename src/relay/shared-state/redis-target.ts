@@ -33,7 +33,7 @@ export function redisTargetAuthenticates(target: RedisTarget): boolean {
   return typeof target === 'string' ? new URL(target).password !== '' : target.password !== null;
 }
 
-/** The first Sentinel's default port, as Redis ships it. */
+/** A Sentinel's port when REDIS_SENTINELS names none: the one Redis ships Sentinel with. */
 export const SENTINEL_DEFAULT_PORT = 26379;
 
 /**

@@ -72,9 +72,13 @@ it('a conversation through Sentinels and Redis that speak TLS only, before and a
   await group.kill(await group.primaryPort());
   const { port } = await switched;
   expect(await sendsWithin(conversation, 'after', FOLLOWS_WITHIN_MS), relay.output().slice(-3000)).toBe(201);
-  const back = relay
-    .output()
-    .split('\n')
-    .filter((line) => line.includes('"redis":"back"'));
-  expect(back.at(-1)).toContain(`"primary":"127.0.0.1:${port}"`);
+  // The relay's line at the return names the new primary (its output reaches this process a moment later).
+  await expect
+    .poll(() =>
+      relay
+        .output()
+        .split('\n')
+        .some((line) => line.includes('"redis":"back"') && line.includes(`"primary":"127.0.0.1:${port}"`)),
+    )
+    .toBe(true);
 }, 60_000);
