@@ -1,6 +1,8 @@
 // REDIS_TLS and REDIS_SENTINEL_TLS on a Sentinel group that listens on TLS only (no plain port anywhere): a relay
 // process creates a conversation and sends a message through it, then follows a failover to the replica over TLS as
-// well. The relay trusts the group's throwaway certificate as an operator trusts a private CA: NODE_EXTRA_CA_CERTS.
+// well. The relay trusts the group's throwaway certificate as an operator trusts a private CA: NODE_EXTRA_CA_CERTS;
+// a relay that does not trust it reaches nothing (the certificates are checked, so a node or a Sentinel that cannot
+// show one is never told the password).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSimulatorServer } from '../../../src/simulator/server.ts';
@@ -16,11 +18,12 @@ const FOLLOWS_WITHIN_MS = 20_000;
 let group: SentinelGroup;
 let upstream: Awaited<ReturnType<typeof startSimulatorServer>>;
 let relay: RelayProcess;
+let environment: Record<string, string>;
 
 beforeAll(async () => {
   group = await startSentinelGroup({ tls: true });
   upstream = await startSimulatorServer({ port: 0, botReplyDelayMs: 60_000, agentJoinDelayMs: 60_000 });
-  relay = await startRelayProcess({
+  environment = {
     UPSTREAM_URL: upstream.url,
     UPSTREAM_USERNAME: upstream.simulator.seed.username,
     UPSTREAM_PASSWORD: upstream.simulator.seed.password,
@@ -32,8 +35,8 @@ beforeAll(async () => {
     REDIS_SENTINEL_PASSWORD: group.sentinelPassword,
     // REDIS_SENTINEL_TLS follows it.
     REDIS_TLS: 'true',
-    NODE_EXTRA_CA_CERTS: group.certificatePath!,
-  });
+  };
+  relay = await startRelayProcess({ ...environment, NODE_EXTRA_CA_CERTS: group.certificatePath! });
 }, 60_000);
 afterAll(async () => {
   await relay?.stop('SIGKILL');
@@ -81,4 +84,21 @@ it('a conversation through Sentinels and Redis that speak TLS only, before and a
         .some((line) => line.includes('"redis":"back"') && line.includes(`"primary":"127.0.0.1:${port}"`)),
     )
     .toBe(true);
+}, 60_000);
+
+it('a relay that does not trust the certificate reaches nothing: 503 storage_unavailable, Redis reported lost', async () => {
+  const untrusting = await startRelayProcess(environment);
+  try {
+    const created = await fetch(`${untrusting.url}/v1/conversations`, {
+      method: 'POST',
+      headers: { ...headers, 'Idempotency-Key': randomUUID() },
+      body: JSON.stringify({ client_id: 'demo-client' }),
+    });
+    const body = (await created.json()) as { error?: { code: string } };
+    expect([created.status, body.error?.code]).toEqual([503, 'storage_unavailable']);
+    await expect.poll(() => untrusting.output().includes('"redis":"lost"')).toBe(true);
+    expect(untrusting.output()).not.toContain('"redis":"back"');
+  } finally {
+    await untrusting.stop('SIGKILL');
+  }
 }, 60_000);
