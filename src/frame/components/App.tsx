@@ -123,12 +123,20 @@ export function App({
       />
       {preview && <p class="notice preview">{strings.preview}</p>}
       {storageUnavailable && !preview && <p class="notice no-resume">{strings.noResume}</p>}
-      {/* Where the panel is short the notice shows one line, and whole when focused (frame.css): a Tab stop there. */}
+      {/* Where the panel is short the notice shows its instruction, a whole sentence, and all of it when focused
+          (adaptations.css): a Tab stop there. Never a line cut short: Persian ends "not for emergencies" with its
+          negation, so a cut line can say the opposite of the notice. Screen readers read the whole notice, never the
+          instruction twice. */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: focus is how a short panel's notice opens */}
       <p class="notice" tabIndex={innerHeight > 480 ? undefined : 0}>
-        <strong>{strings.emergencyNotice()}</strong>
-        {sentenceGap(strings.emergencyNotice())}
-        {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}
+        <span class="instruction" hidden aria-hidden="true">
+          {strings.emergencyInstruction()}
+        </span>
+        <span>
+          <strong>{strings.emergencyNotice()}</strong>
+          {sentenceGap(strings.emergencyNotice())}
+          {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}
+        </span>
       </p>
       {greeting ? (
         <Greeting

@@ -5,6 +5,7 @@ export const fr: Catalog = {
   close: 'Fermer la discussion',
   emergencyNotice:
     'Ne pas utiliser en cas d’urgence. En cas d’urgence, appelez le {number} ou rendez-vous au service des urgences le plus proche.',
+  emergencyInstruction: 'En cas d’urgence, appelez le {number}.',
   automatedNotice: '{bot} est un assistant automatisé jusqu’à ce qu’un membre de l’équipe se joigne à la discussion.',
   composerLabel: 'Message',
   conversationLabel: 'Discussion',

@@ -5,6 +5,7 @@ export const ru: Catalog = {
   close: 'Закрыть чат',
   emergencyNotice:
     'Этот чат не для экстренных случаев. В экстренном случае звоните {number} или обратитесь в ближайшее отделение неотложной помощи.',
+  emergencyInstruction: 'В экстренном случае звоните {number}.',
   automatedNotice: '{bot} — автоматический помощник. Он отвечает, пока к чату не подключится сотрудник клиники.',
   composerLabel: 'Сообщение',
   conversationLabel: 'Переписка',

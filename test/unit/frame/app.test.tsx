@@ -141,7 +141,7 @@ describe('the panel', () => {
     const { relay, clock } = renderPanel();
     fireEvent.click(screen.getByRole('button', { name: 'Talk to a person' }));
     await settle();
-    expect(screen.getByText(/A team member has been asked to join/, { selector: 'p.notice' })).toBeTruthy();
+    expect(screen.getByText(/A team member has been asked to join/, { selector: '.notice span' })).toBeTruthy();
     relay.reply('handle-1', 'Hi, this is Maria.', 'agent');
     await clock.advance(1000);
     expect(screen.getByText('Maria (team member)')).toBeTruthy();

@@ -104,6 +104,13 @@ describe.each(LOCALE_TAGS)('%s', (tag) => {
     expect(catalog.emergencyNotice).not.toContain('911');
   });
 
+  it("says emergency and the number in the notice's instruction, in the glossary's words", () => {
+    const instruction = catalog.emergencyInstruction.replace('{number}', '911');
+    for (const term of ['emergency', '911'] as const)
+      expect(uses(instruction, terms[term], tag), `${term}: ${instruction}`).toBe(true);
+    expect(catalog.emergencyInstruction).not.toContain('911');
+  });
+
   it("calls the assistant and the team member by the glossary's words", () => {
     expect(uses(catalog.automatedNotice, terms['automated assistant'], tag), catalog.automatedNotice).toBe(true);
     expect(uses(catalog.automatedNotice, terms['team member'], tag), catalog.automatedNotice).toBe(true);
