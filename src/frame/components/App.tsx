@@ -166,8 +166,9 @@ export function App({
       {/* Announces each new reply once; the history is never read out again. */}
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">
         {latest
-          ? strings.newMessageAnnouncement(
-              latest.sender === 'agent' ? strings.agentLabel(latest.authorName) : latest.authorName,
+          ? // The author as the conversation labels them: a screen reader hears "(automated)" as a sighted patient reads it.
+            strings.newMessageAnnouncement(
+              (latest.sender === 'agent' ? strings.agentLabel : strings.botLabel)(latest.authorName),
               latest.text,
             )
           : ''}

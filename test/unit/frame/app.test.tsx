@@ -82,7 +82,9 @@ describe('the panel', () => {
       'not javascript:alert(1) or data:text/html,<b>x</b> <img src=x onerror=alert(1)>',
     );
     // The live region announces the reply once, as text.
-    expect(document.querySelector('[aria-live="polite"]')!.textContent).toMatch(/^New message from Aimee: Book at/);
+    expect(document.querySelector('[aria-live="polite"]')!.textContent).toMatch(
+      /^New message from Aimee \(automated\): Book at/,
+    );
   });
 
   it('warns gently before sending something that looks like a card number, and sends only when asked', async () => {
