@@ -16,7 +16,7 @@ export const ar: Catalog = {
   retry: 'إعادة المحاولة',
   retrying: 'مشكلة في الاتصال — جارٍ إعادة المحاولة…',
   reconnected: 'عاد الاتصال.',
-  typing: '{bot} يكتب…',
+  typing: '{bot}: جارٍ الكتابة…',
   agentTyping: 'أحد موظفي العيادة يكتب…',
   talkToPerson: 'التحدث إلى شخص',
   escalated: 'طلبنا من أحد موظفي العيادة الانضمام. سيرد عليك هنا.',

@@ -39,7 +39,7 @@ export const fr: Catalog = {
     'Ce message semble contenir un numéro de carte et un numéro de sécurité sociale (SSN). Merci de ne pas communiquer de numéro de carte ni de numéro de sécurité sociale (SSN) dans la discussion.',
   sendAnyway: 'Envoyer quand même',
   edit: 'Modifier le message',
-  newMessageAnnouncement: 'Nouveau message de {author} : {text}',
+  newMessageAnnouncement: 'Nouveau message envoyé par {author} : {text}',
   unavailable: 'La discussion n’est pas disponible pour le moment.',
   preview: 'Aperçu — les messages ne sont pas envoyés au cabinet',
   noResume:

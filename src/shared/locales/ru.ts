@@ -1,7 +1,7 @@
 import type { Catalog } from './catalog.ts';
 
 export const ru: Catalog = {
-  panelLabel: 'Чат с ассистентом {bot}',
+  panelLabel: 'Чат с помощником {bot}',
   close: 'Закрыть чат',
   emergencyNotice:
     'Этот чат не для экстренных случаев. В экстренном случае звоните {number} или обратитесь в ближайшее отделение неотложной помощи.',

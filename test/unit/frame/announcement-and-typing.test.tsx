@@ -42,8 +42,8 @@ describe('the announcement of a reply', () => {
     // Japanese joins with a full-width colon and no space.
     ['ja', 'Aimee（自動応答）からの新しいメッセージ：We open at 8.'],
     ['zh-Hans', '来自 Aimee（自动回复） 的新消息：We open at 8.'],
-    // French puts a no-break space before the colon.
-    ['fr', 'Nouveau message de Aimee (automatique)\u00a0: We open at 8.'],
+    // French puts a no-break space before the colon, and no "de" before the name, which would elide before a vowel.
+    ['fr', 'Nouveau message envoyé par Aimee (automatique)\u00a0: We open at 8.'],
   ] as const)('%s: %s', async (locale, announced) => {
     const { model, relay, clock } = renderPanel(locale);
     model.send('hours?');
