@@ -12,6 +12,8 @@ export interface Strings {
   panelLabel(botName: string): string;
   close: string;
   emergencyNotice(emergencyNumber?: string): string;
+  /** The notice's instruction alone, a whole sentence: what a short panel shows of the notice until it is opened. */
+  emergencyInstruction(emergencyNumber?: string): string;
   automatedNotice(botName: string): string;
   composerLabel: string;
   conversationLabel: string;
@@ -67,10 +69,15 @@ export function createStrings(catalog: Catalog, locale: Locale): Strings {
   const number = new Intl.NumberFormat(intl);
   const put = dir === 'rtl' ? isolate : (value: string) => value;
   const with1 = (template: string, name: string) => (value: string) => fill(template, { [name]: put(value) });
+  const withNumber =
+    (template: string) =>
+    (emergencyNumber = '911') =>
+      fill(template, { number: put(emergencyNumber) });
   return {
     ...catalog,
     panelLabel: with1(catalog.panelLabel, 'bot'),
-    emergencyNotice: (emergencyNumber = '911') => fill(catalog.emergencyNotice, { number: put(emergencyNumber) }),
+    emergencyNotice: withNumber(catalog.emergencyNotice),
+    emergencyInstruction: withNumber(catalog.emergencyInstruction),
     automatedNotice: with1(catalog.automatedNotice, 'bot'),
     charactersLeft: (count) =>
       fill(catalog.charactersLeft[plural.select(count)] ?? catalog.charactersLeft.other, {

@@ -8,7 +8,7 @@ import { type LimitSettings, limitsSchema } from './settings/limits.ts';
 import { type LiveSettings, liveSchema } from './settings/live.ts';
 import { type ProxySettings, proxiesSchema } from './settings/proxies.ts';
 import { type ServerSettings, serverSchema } from './settings/server.ts';
-import { type SharedStateSettings, sharedStateSchema } from './settings/shared-state.ts';
+import { redisTargetOf, type SharedStateSettings, sharedStateSchema } from './settings/shared-state.ts';
 import { type UpstreamServiceSettings, upstreamSchema } from './settings/upstream.ts';
 import { withoutTrailingSlashes } from './upstream/trailing-slashes.ts';
 
@@ -123,6 +123,8 @@ export function readSettings(
   if (production && env.PUBLIC_ORIGIN !== undefined && !isHttpsOrLoopback(env.PUBLIC_ORIGIN)) {
     throw new SettingsError('PUBLIC_ORIGIN must be https:// in production (plain http only for a loopback address).');
   }
+  const shared = redisTargetOf(env);
+  if ('refused' in shared) throw new SettingsError(shared.refused);
   return {
     port: env.PORT,
     host: env.HOST,
@@ -150,7 +152,7 @@ export function readSettings(
     messagesPerMinutePerConversation: env.MESSAGES_PER_MINUTE_PER_CONVERSATION,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     messageMaxLength: env.MESSAGE_MAX_LENGTH,
-    redisUrl: env.REDIS_URL ?? null,
+    redis: shared.redis,
     simulatorPort: env.SIMULATOR_PORT,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,

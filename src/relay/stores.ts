@@ -1,8 +1,9 @@
 // What relay instances must share to behave as one: idempotency records, live handles and quotas, and the bus that
 // tells the instance holding a conversation's streams that it changed. In memory for a single instance (the embedded
-// default); in Redis when REDIS_URL is set, so any instance behind a load balancer answers a retry, a quota or a
-// retired handle the same way. Both kinds sit behind the same interfaces. Composed here, at the relay's root, because
-// it picks one kind of every part: the parts themselves know only their own folder and the ones below it.
+// default); in Redis when REDIS_URL (or REDIS_SENTINELS) is set, so any instance behind a load balancer answers a
+// retry, a quota or a retired handle the same way. Both kinds sit behind the same interfaces. Composed here, at the
+// relay's root, because it picks one kind of every part: the parts themselves know only their own folder and the ones
+// below it.
 import type { Logger } from './log.ts';
 import { noMetrics, type RelayMetrics } from './metrics/metrics.ts';
 import type { RelaySettings } from './settings.ts';
@@ -22,6 +23,7 @@ import { createRateLimiter, type RateLimiter } from './protection/rate-limiter.t
 import { createRedisRateLimiter } from './protection/redis-rate-limiter.ts';
 import { createRedisClient, redisAnswers, warnAtMostEveryMinute } from './shared-state/redis-client.ts';
 import { warnAboutRedisOnce } from './shared-state/redis-fitness.ts';
+import type { RedisTarget } from './shared-state/redis-target.ts';
 import { createMemoryEventBus, type EventBus } from './live/event-bus.ts';
 import { createMemoryEventIdStore, type EventIdStore } from './live/event-ids.ts';
 import { createRedisEventBus, createRedisEventIdStore } from './live/redis-events.ts';
@@ -76,19 +78,17 @@ export function createMemorySharedState(now: () => number = Date.now): SharedSta
  * reading Redis and guessing a scope is not enough to open one; the same on every instance.
  */
 export function createRedisSharedState(
-  url: string,
+  target: RedisTarget,
   logger: Logger,
   duplicateWaitMs?: number,
   metrics: RelayMetrics = noMetrics,
   recordSecret: Uint8Array = new Uint8Array(0),
 ): SharedState {
-  const client = createRedisClient(url, logger, metrics);
-  warnAboutRedisOnce(client, url, logger);
+  const client = createRedisClient(target, logger, metrics);
+  warnAboutRedisOnce(client, target, logger);
   const quotasFailOpen = warnAtMostEveryMinute(logger);
   const unavailable = () =>
-    quotasFailOpen(
-      'Redis (REDIS_URL) is unreachable: quotas are not enforced and retired handles not checked until it is back.',
-    );
+    quotasFailOpen('Redis is unreachable: quotas are not enforced and retired handles not checked until it is back.');
   const waitMs = duplicateWaitMs === undefined ? {} : { waitMs: duplicateWaitMs };
   const events = createRedisEventBus(client, createRecordSealer(recordSecret, 'events'));
   const stores: RelayStores = {
@@ -129,12 +129,12 @@ export function createRedisSharedState(
 }
 
 export function createSharedState(
-  settings: Pick<RelaySettings, 'redisUrl' | 'requestDeadlineMs' | 'handleSecret'>,
+  settings: Pick<RelaySettings, 'redis' | 'requestDeadlineMs' | 'handleSecret'>,
   logger: Logger,
   now: () => number = Date.now,
   metrics: RelayMetrics = noMetrics,
 ): SharedState {
-  return settings.redisUrl === null
+  return settings.redis === null
     ? createMemorySharedState(now)
-    : createRedisSharedState(settings.redisUrl, logger, settings.requestDeadlineMs, metrics, settings.handleSecret);
+    : createRedisSharedState(settings.redis, logger, settings.requestDeadlineMs, metrics, settings.handleSecret);
 }

@@ -1,7 +1,8 @@
-// Forced colours (Windows High Contrast and the like) replace every colour with the system's and drop backgrounds, so
-// an edge drawn only by a background disappears: the launcher against the page, the panel against the page, the Send
-// button, the message and greeting bubbles, the sensitive-data warning. Each must still have a visible border. Chromium's emulation of
-// `forced-colors: active`; Firefox and WebKit offer none to a test.
+// Forced colours (Windows High Contrast and the like) replace every colour with the system's and drop backgrounds and
+// shadows, so an edge drawn only by a background or a shadow disappears: the launcher against the page, the open
+// frame against the page (whatever it shows: the panel, or nothing when the panel's script could not load), the Send
+// button, the message and greeting bubbles, the sensitive-data warning. Each must still have a visible border.
+// Chromium's emulation of `forced-colors: active`; Firefox and WebKit offer none to a test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
@@ -46,7 +47,7 @@ const borders = (frame: Frame, selectors: string[]) =>
   );
 
 describe('forced colours in real Chromium', () => {
-  it('the panel, the Send button, the bubbles and the sensitive-data warning keep a visible edge', async () => {
+  it('the frame, the Send button, the bubbles and the sensitive-data warning keep a visible edge', async () => {
     const { context, page } = await openPage(browser);
     try {
       await page.emulateMedia({ forcedColors: 'active' });
@@ -54,12 +55,31 @@ describe('forced colours in real Chromium', () => {
       await frame.locator('textarea').fill('my card is 4111 1111 1111 1111');
       await frame.locator('textarea').press('Enter');
       await frame.locator('.warning').waitFor();
-      const selectors = ['.panel', 'button.primary', '.messages .bubble', '.warning'];
+      // The frame's edge is its document's root's: the panel inside it draws none of its own.
+      const selectors = [':root', 'button.primary', '.messages .bubble', '.warning'];
       const drawn = await borders(frame, selectors);
       expect(drawn).toEqual(Object.fromEntries(selectors.map((selector) => [selector, '1px solid'])));
       await frame.getByRole('button', { name: 'Send anyway' }).click();
       await frame.locator('.message.visitor .text').waitFor();
       expect(await borders(frame, ['.message.visitor .text'])).toEqual({ '.message.visitor .text': '1px solid' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the open frame keeps its edge when the panel never draws (its script failed to load)', async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.emulateMedia({ forcedColors: 'active' });
+      await context.route(/\/assets\/frame-[\w-]+\.js$/, (route) => route.abort());
+      await page.goto(`http://www.smile-dental.test:${host.port}/`);
+      await page.locator('practice-chat-q7x button').click();
+      const frameElement = page.locator('practice-chat-q7x iframe');
+      await expect.poll(() => frameElement.isVisible()).toBe(true);
+      const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
+      await frame.waitForLoadState('load');
+      expect(await frame.locator('.panel').count()).toBe(0);
+      expect(await borders(frame, [':root'])).toEqual({ ':root': '1px solid' });
     } finally {
       await context.close();
     }

@@ -1,8 +1,10 @@
 // Reflow at small heights (WCAG 1.4.10): at 400 % zoom (320×256 and 256×320 CSS px) and on a phone held sideways
 // (844×390), the conversation keeps at least half the panel's height, the composer stays in view, nothing scrolls
-// sideways, and the notice that collapses to one line shows its whole text when focused (by Tab, a click or a tap). Measured as drawn,
-// in the browser engine of this run (BROWSER_ENGINE), on a practice page with the relay on another site. The panel
-// is whatever size the loader gives it (the corner panel or the whole screen): the frame's own CSS must hold either.
+// sideways, and the notice, folded to its instruction (a whole sentence, drawn whole), shows its whole text when
+// focused (by Tab, a click or a tap). Measured as drawn, in the browser engine of this run (BROWSER_ENGINE), on a
+// practice page with the relay on another site. The panel is whatever size the loader gives it (the corner panel or
+// the whole screen): the frame's own CSS must hold either. Every language, with text spacing and the warning open:
+// emergency-notice.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHostPages, type HostPageServer } from './harness.ts';
 import { launchEngine, type Engine, type Tab } from './engines/index.ts';
@@ -102,14 +104,39 @@ describe(`reflow at small heights, in ${process.env.BROWSER_ENGINE ?? 'chromium'
           });
           expect(drawn.conversation, JSON.stringify(drawn)).toBeGreaterThanOrEqual(drawn.panel / 2);
 
-          // The notice shows one line, and its whole text to a screen reader; it is in the Tab order, and focus (Tab,
-          // a click, a tap) shows it whole.
+          // The notice shows its instruction, a whole sentence drawn inside its box (never a line cut short), and its
+          // whole text to a screen reader; it is a target of 24 px or more in the Tab order, and focus (Tab, a click,
+          // a tap) shows it whole.
           const notice = await tab.evaluateInFrame(() => {
             const element = document.querySelector('.notice') as HTMLElement;
-            return { text: element.textContent, height: element.offsetHeight, tabIndex: element.tabIndex };
+            const box = element.getBoundingClientRect();
+            const instruction = element.querySelector('.instruction');
+            const range = document.createRange();
+            if (instruction) range.selectNodeContents(instruction);
+            const drawnInside = [...range.getClientRects()].every(
+              (rect) =>
+                rect.left >= box.left - 0.5 &&
+                rect.right <= box.right + 0.5 &&
+                rect.top >= box.top - 0.5 &&
+                rect.bottom <= box.bottom + 0.5,
+            );
+            return {
+              text: element.textContent,
+              instruction: instruction?.textContent?.replace(/[\u2066-\u2069]/g, '') ?? null,
+              drawnInside: instruction !== null && drawnInside,
+              overflows: element.scrollWidth > element.clientWidth || element.scrollHeight > element.clientHeight,
+              height: element.offsetHeight,
+              tabIndex: element.tabIndex,
+            };
           });
           expect(notice.text).toContain(strings.emergencyNotice.split('{')[0]);
-          expect(notice.tabIndex).toBe(0);
+          expect(notice, JSON.stringify(notice)).toMatchObject({
+            instruction: strings.emergencyInstruction.replace('{number}', '911'),
+            drawnInside: true,
+            overflows: false,
+            tabIndex: 0,
+          });
+          expect(notice.height).toBeGreaterThanOrEqual(24);
           // By keyboard: Shift+Tab back from the composer until the notice has focus (a handful of stops).
           await tab.click({ css: 'textarea' });
           for (let step = 0; step < 8; step++) {

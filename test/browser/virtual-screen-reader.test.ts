@@ -116,6 +116,8 @@ async function send(tab: Tab, text: string) {
   await tab.press('Enter');
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const count = (phrases: string[], wanted: string) =>
   phrases.filter((phrase) => withoutIsolates(phrase) === wanted).length;
 
@@ -130,9 +132,10 @@ describe('a conversation as a virtual screen reader speaks it, in Chromium', { t
         expect(count(await spoken(tab), strings.greeting.replace('{bot}', 'Sunny'))).toBe(1);
         expect(await announced(tab)).toEqual([]);
 
+        // The bot is announced as automated ("Sunny (automated)"), as a team member is announced as one.
         const reply = expect.stringMatching(
           new RegExp(
-            `^polite: ${strings.newMessageAnnouncement.replace('{author}', 'Sunny').replace('{text}', '\\S')}`,
+            `^polite: ${escapeRegExp(strings.newMessageAnnouncement.replace('{author}', strings.botLabel.replace('{name}', 'Sunny'))).replace('\\{text\\}', '\\S')}`,
           ),
         );
         await send(tab, locale === 'en' ? 'What are your opening hours?' : 'ما مواعيد العمل لديكم؟');

@@ -13,6 +13,15 @@ const TOOLS = [
     why: 'The shared-state tests need a real Redis server (or valkey-server).',
   },
   {
+    // Debian's redis-sentinel package holds a link to the redis-server binary, which runs as a Sentinel when called by
+    // this name (or with --sentinel); the package is what puts the link there.
+    name: 'redis-sentinel',
+    variable: 'REDIS_SENTINEL_PATH',
+    path: '/usr/bin/redis-sentinel',
+    debianPackage: 'redis-sentinel',
+    why: 'The failover test runs a primary, a replica and three real Sentinels.',
+  },
+  {
     name: 'promtool',
     variable: 'PROMTOOL_PATH',
     path: '/usr/bin/promtool',

@@ -123,12 +123,20 @@ export function App({
       />
       {preview && <p class="notice preview">{strings.preview}</p>}
       {storageUnavailable && !preview && <p class="notice no-resume">{strings.noResume}</p>}
-      {/* Where the panel is short the notice shows one line, and whole when focused (frame.css): a Tab stop there. */}
+      {/* Where the panel is short the notice shows its instruction, a whole sentence, and all of it when focused
+          (adaptations.css): a Tab stop there. Never a line cut short: Persian ends "not for emergencies" with its
+          negation, so a cut line can say the opposite of the notice. Screen readers read the whole notice, never the
+          instruction twice. */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: focus is how a short panel's notice opens */}
       <p class="notice" tabIndex={innerHeight > 480 ? undefined : 0}>
-        <strong>{strings.emergencyNotice()}</strong>
-        {sentenceGap(strings.emergencyNotice())}
-        {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}
+        <span class="instruction" hidden aria-hidden="true">
+          {strings.emergencyInstruction()}
+        </span>
+        <span>
+          <strong>{strings.emergencyNotice()}</strong>
+          {sentenceGap(strings.emergencyNotice())}
+          {phase === 'escalated' ? strings.escalated : strings.automatedNotice(botName)}
+        </span>
       </p>
       {greeting ? (
         <Greeting
@@ -158,8 +166,9 @@ export function App({
       {/* Announces each new reply once; the history is never read out again. */}
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">
         {latest
-          ? strings.newMessageAnnouncement(
-              latest.sender === 'agent' ? strings.agentLabel(latest.authorName) : latest.authorName,
+          ? // The author as the conversation labels them: a screen reader hears "(automated)" as a sighted patient reads it.
+            strings.newMessageAnnouncement(
+              (latest.sender === 'agent' ? strings.agentLabel : strings.botLabel)(latest.authorName),
               latest.text,
             )
           : ''}

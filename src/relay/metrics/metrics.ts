@@ -15,8 +15,10 @@ export interface RelayMetrics {
   request(method: string, route: string, status: number, seconds: number): void;
   /** One upstream exchange (`operation` from upstream/contract/exchanges.ts). */
   upstreamCall(operation: string, outcome: UpstreamOutcome, seconds: number): void;
-  /** Whether Redis (REDIS_URL) is connected now. */
+  /** Whether Redis (REDIS_URL, or the primary REDIS_SENTINELS name) is connected now. */
   redisUp(up: boolean): void;
+  /** With Sentinel: this instance reconnected to a primary at another address than before (it followed a failover). */
+  redisPrimaryChanged(): void;
   /** A Redis command failed (unreachable, timed out, refused). */
   redisCommandError(): void;
   /** A conversation call answered `session_expired`: the panel ends that chat and starts a new one. */
@@ -60,6 +62,7 @@ export const noMetrics: RelayMetrics = {
   upstreamCall: () => {},
   redisUp: () => {},
   redisCommandError: () => {},
+  redisPrimaryChanged: () => {},
   storageRefused: () => {},
   quotaRefused: () => {},
   idempotentReplay: () => {},

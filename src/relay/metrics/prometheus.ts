@@ -45,7 +45,12 @@ export function createPrometheusMetrics(): PrometheusMetrics {
   });
   const redisUp = new Gauge({
     name: 'pwc_redis_up',
-    help: 'Whether this instance is connected to Redis (REDIS_URL): 1 or 0.',
+    help: 'Whether this instance is connected to Redis (REDIS_URL, or the primary REDIS_SENTINELS name) and it answers: 1 or 0.',
+    registers: [registry],
+  });
+  const redisPrimaryChanges = new Counter({
+    name: 'pwc_redis_primary_changes_total',
+    help: 'Times this instance reconnected to a Redis primary at another address than before: Sentinel failovers it followed.',
     registers: [registry],
   });
   const redisErrors = new Counter({
@@ -158,6 +163,7 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     upstreamCall: (operation, outcome, seconds) => upstream.labels(operation, outcome).observe(seconds),
     redisUp: (up) => redisUp.set(up ? 1 : 0),
     redisCommandError: () => redisErrors.inc(),
+    redisPrimaryChanged: () => redisPrimaryChanges.inc(),
     storageRefused: () => storageRefusals.inc(),
     sessionExpired: () => sessionsExpired.inc(),
     liveState: (read) => {

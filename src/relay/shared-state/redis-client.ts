@@ -1,9 +1,11 @@
 // The one Redis (or Valkey) connection of a relay instance, shared by every store that must be the same on all
 // instances: idempotency records, quotas, retired handles. ioredis is the maintained client with reconnection,
 // Lua scripting and TLS (rediss://) built in.
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../log.ts';
 import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
+import { connectionOptions, type RedisTarget, redisTargetName } from './redis-target.ts';
+import { followSentinelFailovers } from './sentinel-failovers.ts';
 
 export type RedisClient = Redis;
 
@@ -23,14 +25,15 @@ export const PRESENCE_KEY = 'pwc:present';
 /**
  * A client that fails soon while Redis is unreachable (every command gives up after a second, and after one failed
  * reconnection), so a send is refused as storage unavailable (storage-error.ts) and the panel retries; it reconnects
- * by itself. Commands issued while it first connects wait for the connection rather than fail.
+ * by itself, with Sentinel to whichever node the Sentinels name primary by then. Commands issued while it first
+ * connects wait for the connection rather than fail.
  */
 export function createRedisClient(
-  url: string,
+  target: RedisTarget,
   logger: Logger,
-  metrics: Pick<RelayMetrics, 'redisUp' | 'redisCommandError'> = noMetrics,
+  metrics: Pick<RelayMetrics, 'redisUp' | 'redisCommandError' | 'redisPrimaryChanged'> = noMetrics,
 ): RedisClient {
-  const client = new Redis(url, {
+  const options: RedisOptions = {
     maxRetriesPerRequest: 1,
     commandTimeout: 1_000,
     // CLIENT SETINFO, which ioredis sends on connecting, is an unknown command before Redis 7.2: a failure on every
@@ -39,16 +42,33 @@ export function createRedisClient(
     connectTimeout: 2_000,
     // Reconnect quickly at first, then every 2 s while Redis is away.
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-  });
+  };
+  const client =
+    typeof target === 'string' ? new Redis(target, options) : new Redis({ ...options, ...connectionOptions(target) });
+  if (typeof target !== 'string') {
+    // Every connection of the relay to its Redis follows a failover, the event bus's subscriber (a duplicate of this
+    // client) included.
+    const failovers = followSentinelFailovers(target);
+    failovers.follow(client);
+    const duplicate = client.duplicate.bind(client);
+    client.duplicate = (override) => {
+      const copy = duplicate(override);
+      failovers.follow(copy);
+      return copy;
+    };
+  }
+  const name = redisTargetName(target);
   // One line when Redis is lost and one when it is back, however many reconnections fail in between (without a
   // listener ioredis would print each of them).
   let state: 'connecting' | 'up' | 'lost' = 'connecting';
+  /** With Sentinel, the primary this client last reached, so that the line at its return says whether it moved. */
+  let primary: string | null = null;
   const lost = () => {
     if (state === 'lost') return;
     state = 'lost';
     metrics.redisUp(false);
     logger.warn(
-      'Redis (REDIS_URL) is unreachable: sends and creates are refused with Retry-After, quotas are not enforced.',
+      `Redis (${name}) is unreachable: sends and creates are refused with Retry-After, quotas are not enforced.`,
       { redis: 'lost' },
     );
   };
@@ -57,7 +77,15 @@ export function createRedisClient(
   client.on('ready', () => {
     const cameBack = state === 'lost';
     unresponsive.delete(client);
-    if (cameBack) logger.info('Redis (REDIS_URL) is back.', { redis: 'back' });
+    const reached = typeof target === 'string' ? null : remoteAddress(client);
+    const moved = reached !== null && primary !== null && reached !== primary;
+    if (reached !== null) primary = reached;
+    if (moved) metrics.redisPrimaryChanged();
+    if (cameBack || moved)
+      logger.info(
+        moved ? `Redis (${name}) is back, on a new primary (a failover).` : `Redis (${name}) is back.`,
+        reached === null ? { redis: 'back' } : { redis: 'back', primary: reached },
+      );
     state = 'up';
     metrics.redisUp(true);
     // NX answers OK only when the key was missing: after a reconnection, that is Redis without the relay's keys.
@@ -65,7 +93,7 @@ export function createRedisClient(
       (written) => {
         if (cameBack && written === 'OK') {
           logger.warn(
-            "Redis (REDIS_URL) came back without the relay's keys (restarted without persistence, an empty replica, or flushed): open chats end and idempotency records are gone.",
+            `Redis (${name}) came back without the relay's keys (restarted without persistence, an empty replica, or flushed): open chats end and idempotency records are gone.`,
             { redis: 'data_lost' },
           );
         }
@@ -83,7 +111,7 @@ export function createRedisClient(
       probing = false;
       if (answers && unresponsive.has(client)) {
         unresponsive.delete(client);
-        logger.info('Redis (REDIS_URL) answers again.', { redis: 'back' });
+        logger.info(`Redis (${name}) answers again.`, { redis: 'back' });
         state = 'up';
         metrics.redisUp(true);
       } else if (!answers && client.status === 'ready' && !unresponsive.has(client)) {
@@ -91,7 +119,7 @@ export function createRedisClient(
         state = 'lost';
         metrics.redisUp(false);
         logger.warn(
-          `Redis (REDIS_URL) does not answer within ${REDIS_PROBE_TIMEOUT_MS} ms: sends and creates are refused with Retry-After, quotas are not enforced.`,
+          `Redis (${name}) does not answer within ${REDIS_PROBE_TIMEOUT_MS} ms: sends and creates are refused with Retry-After, quotas are not enforced.`,
           { redis: 'hung' },
         );
       }
@@ -107,6 +135,14 @@ export function createRedisClient(
   };
   metrics.redisUp(false);
   return client;
+}
+
+/** The address of the node the client is connected to, as `host:port` (`[v6]:port`); null when unknown. */
+function remoteAddress(client: RedisClient): string | null {
+  const host = client.stream?.remoteAddress;
+  const port = client.stream?.remotePort;
+  if (host === undefined || port === undefined) return null;
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 /**

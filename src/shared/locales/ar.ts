@@ -5,6 +5,7 @@ export const ar: Catalog = {
   close: 'إغلاق الدردشة',
   emergencyNotice:
     'هذه الدردشة ليست لحالات الطوارئ. في حالة الطوارئ، يُرجى الاتصال بالرقم {number} أو التوجه إلى أقرب قسم طوارئ.',
+  emergencyInstruction: 'في الطوارئ، يُرجى الاتصال بالرقم {number}.',
   automatedNotice: '{bot} مساعد آلي إلى أن ينضم أحد موظفي العيادة.',
   composerLabel: 'الرسالة',
   conversationLabel: 'المحادثة',
@@ -15,7 +16,7 @@ export const ar: Catalog = {
   retry: 'إعادة المحاولة',
   retrying: 'مشكلة في الاتصال — جارٍ إعادة المحاولة…',
   reconnected: 'عاد الاتصال.',
-  typing: '{bot} يكتب…',
+  typing: '{bot}: جارٍ الكتابة…',
   agentTyping: 'أحد موظفي العيادة يكتب…',
   talkToPerson: 'التحدث إلى شخص',
   escalated: 'طلبنا من أحد موظفي العيادة الانضمام. سيرد عليك هنا.',

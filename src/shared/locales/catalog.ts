@@ -14,6 +14,7 @@ export const TEXT_KEYS = [
   'panelLabel', // {bot}: the panel's title, the launcher's accessible name and the frame's title
   'close',
   'emergencyNotice', // {number}: follows docs/glossary.md exactly
+  'emergencyInstruction', // {number}: the notice's instruction alone, all a short panel shows of it until it is opened
   'automatedNotice', // {bot}
   'composerLabel',
   'conversationLabel',

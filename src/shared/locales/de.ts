@@ -4,6 +4,7 @@ export const de: Catalog = {
   panelLabel: 'Chat mit {bot}',
   close: 'Chat schließen',
   emergencyNotice: 'Nicht für Notfälle. Rufen Sie im Notfall {number} an oder gehen Sie in die nächste Notaufnahme.',
+  emergencyInstruction: 'Rufen Sie im Notfall {number} an.',
   automatedNotice: '{bot} ist ein automatischer Assistent, bis ein Teammitglied dazukommt.',
   composerLabel: 'Nachricht',
   conversationLabel: 'Unterhaltung',

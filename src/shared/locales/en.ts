@@ -4,6 +4,7 @@ export const en: Catalog = {
   panelLabel: 'Chat with {bot}',
   close: 'Close chat',
   emergencyNotice: 'Not for emergencies. In an emergency, call {number} or go to the nearest emergency room.',
+  emergencyInstruction: 'In an emergency, call {number}.',
   automatedNotice: '{bot} is an automated assistant until a team member joins.',
   composerLabel: 'Message',
   conversationLabel: 'Conversation',

@@ -5,6 +5,7 @@ export const es: Catalog = {
   close: 'Cerrar el chat',
   emergencyNotice:
     'No es para emergencias. En caso de emergencia, llame al {number} o vaya a la sala de emergencias más cercana.',
+  emergencyInstruction: 'En caso de emergencia, llame al {number}.',
   automatedNotice: '{bot} es un asistente automático hasta que se una un miembro del equipo.',
   composerLabel: 'Mensaje',
   conversationLabel: 'Conversación',

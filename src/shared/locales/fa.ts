@@ -5,6 +5,7 @@ export const fa: Catalog = {
   close: 'بستن گفتگو',
   emergencyNotice:
     'این گفتگو برای موارد اورژانسی نیست. در موارد اورژانسی با {number} تماس بگیرید یا به نزدیک‌ترین اورژانس بیمارستان بروید.',
+  emergencyInstruction: 'در موارد اورژانسی با {number} تماس بگیرید.',
   automatedNotice: '{bot} تا زمانی که یکی از کارکنان مطب به گفتگو بپیوندد، دستیار خودکار است.',
   composerLabel: 'پیام',
   conversationLabel: 'گفتگو',

@@ -5,6 +5,7 @@ export const fr: Catalog = {
   close: 'Fermer la discussion',
   emergencyNotice:
     'Ne pas utiliser en cas d’urgence. En cas d’urgence, appelez le {number} ou rendez-vous au service des urgences le plus proche.',
+  emergencyInstruction: 'En cas d’urgence, appelez le {number}.',
   automatedNotice: '{bot} est un assistant automatisé jusqu’à ce qu’un membre de l’équipe se joigne à la discussion.',
   composerLabel: 'Message',
   conversationLabel: 'Discussion',
@@ -38,7 +39,7 @@ export const fr: Catalog = {
     'Ce message semble contenir un numéro de carte et un numéro de sécurité sociale (SSN). Merci de ne pas communiquer de numéro de carte ni de numéro de sécurité sociale (SSN) dans la discussion.',
   sendAnyway: 'Envoyer quand même',
   edit: 'Modifier le message',
-  newMessageAnnouncement: 'Nouveau message de {author} : {text}',
+  newMessageAnnouncement: 'Nouveau message envoyé par {author} : {text}',
   unavailable: 'La discussion n’est pas disponible pour le moment.',
   preview: 'Aperçu — les messages ne sont pas envoyés au cabinet',
   noResume:

@@ -4,6 +4,7 @@ export const ht: Catalog = {
   panelLabel: 'Koze ak {bot}',
   close: 'Fèmen chat la',
   emergencyNotice: 'Sa a pa pou ka ijans. Si se yon ijans, rele {number} oswa ale nan sal ijans ki pi pre a.',
+  emergencyInstruction: 'Si se yon ijans, rele {number}.',
   automatedNotice: '{bot} se yon asistan otomatik jiskaske yon manm ekip la vin nan chat la.',
   composerLabel: 'Mesaj',
   conversationLabel: 'Konvèsasyon',

@@ -5,6 +5,7 @@ export const it: Catalog = {
   close: 'Chiuda la chat',
   emergencyNotice:
     'Non è per le emergenze. In caso di emergenza, chiami il {number} o si rechi al pronto soccorso più vicino.',
+  emergencyInstruction: 'In caso di emergenza, chiami il {number}.',
   automatedNotice: '{bot} è un assistente automatico finché non si unisce un membro del team.',
   composerLabel: 'Messaggio',
   conversationLabel: 'Conversazione',

@@ -5,6 +5,7 @@ export const ja: Catalog = {
   close: 'チャットを閉じる',
   emergencyNotice:
     '緊急時には使用しないでください。緊急の場合は{number}に電話するか、最寄りの救急外来を受診してください。',
+  emergencyInstruction: '緊急の場合は{number}に電話してください。',
   automatedNotice: 'スタッフが参加するまでは、{bot}が自動アシスタントとして対応します。',
   composerLabel: 'メッセージ',
   conversationLabel: '会話',

@@ -4,6 +4,7 @@ export const ko: Catalog = {
   panelLabel: '{bot} 채팅',
   close: '채팅 닫기',
   emergencyNotice: '응급 상황에는 이용하지 마세요. 응급 상황이면 {number}에 전화하거나 가장 가까운 응급실로 가세요.',
+  emergencyInstruction: '응급 상황이면 {number}에 전화하세요.',
   automatedNotice: '직원이 참여하기 전까지 {bot}은(는) 자동 도우미입니다.',
   composerLabel: '메시지',
   conversationLabel: '대화',

@@ -5,6 +5,7 @@ export const pl: Catalog = {
   close: 'Zamknij czat',
   emergencyNotice:
     'Ten czat nie służy do zgłaszania nagłych przypadków. W nagłym przypadku zadzwoń pod numer {number} lub udaj się na najbliższy szpitalny oddział ratunkowy.',
+  emergencyInstruction: 'W nagłym przypadku zadzwoń pod numer {number}.',
   automatedNotice: '{bot} to automatyczny asystent, dopóki nie dołączy członek zespołu.',
   composerLabel: 'Wiadomość',
   conversationLabel: 'Rozmowa',

@@ -5,6 +5,7 @@ export const pt: Catalog = {
   close: 'Fechar o chat',
   emergencyNotice:
     'Não use em caso de emergência. Em uma emergência, ligue para o {number} ou vá ao pronto-socorro mais próximo.',
+  emergencyInstruction: 'Em uma emergência, ligue para o {number}.',
   automatedNotice: '{bot} é um assistente automático até que um membro da equipe entre na conversa.',
   composerLabel: 'Mensagem',
   conversationLabel: 'Conversa',

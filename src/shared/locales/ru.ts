@@ -1,10 +1,11 @@
 import type { Catalog } from './catalog.ts';
 
 export const ru: Catalog = {
-  panelLabel: 'Чат с ассистентом {bot}',
+  panelLabel: 'Чат с помощником {bot}',
   close: 'Закрыть чат',
   emergencyNotice:
     'Этот чат не для экстренных случаев. В экстренном случае звоните {number} или обратитесь в ближайшее отделение неотложной помощи.',
+  emergencyInstruction: 'В экстренном случае звоните {number}.',
   automatedNotice: '{bot} — автоматический помощник. Он отвечает, пока к чату не подключится сотрудник клиники.',
   composerLabel: 'Сообщение',
   conversationLabel: 'Переписка',

@@ -5,6 +5,7 @@ export const tl: Catalog = {
   close: 'Isara ang chat',
   emergencyNotice:
     'Hindi ito para sa emergency. Kung may emergency, tumawag sa {number} o pumunta sa pinakamalapit na emergency room.',
+  emergencyInstruction: 'Kung may emergency, tumawag sa {number}.',
   automatedNotice: 'Si {bot} ay isang awtomatikong assistant hangga’t walang sumasaling kawani ng klinika.',
   composerLabel: 'Mensahe',
   conversationLabel: 'Usapan',

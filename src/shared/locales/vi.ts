@@ -5,6 +5,7 @@ export const vi: Catalog = {
   close: 'Đóng cuộc trò chuyện',
   emergencyNotice:
     'Không dùng cho trường hợp khẩn cấp. Nếu khẩn cấp, hãy gọi {number} hoặc đến phòng cấp cứu gần nhất.',
+  emergencyInstruction: 'Nếu khẩn cấp, hãy gọi {number}.',
   automatedNotice: '{bot} là trợ lý tự động cho đến khi có nhân viên tham gia.',
   composerLabel: 'Tin nhắn',
   conversationLabel: 'Cuộc trò chuyện',

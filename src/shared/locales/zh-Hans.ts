@@ -4,6 +4,7 @@ export const zhHans: Catalog = {
   panelLabel: '与 {bot} 聊天',
   close: '关闭聊天',
   emergencyNotice: '本聊天不用于紧急情况。如遇紧急情况，请拨打 {number} 或前往最近的急诊室。',
+  emergencyInstruction: '如遇紧急情况，请拨打 {number}。',
   automatedNotice: '在工作人员加入之前，{bot} 是自动助手。',
   composerLabel: '消息',
   conversationLabel: '对话',

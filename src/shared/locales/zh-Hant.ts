@@ -4,6 +4,7 @@ export const zhHant: Catalog = {
   panelLabel: '與 {bot} 聊天',
   close: '關閉聊天',
   emergencyNotice: '本聊天不適用於緊急情況。如遇緊急情況，請撥打 {number} 或前往最近的急診室。',
+  emergencyInstruction: '如遇緊急情況，請撥打 {number}。',
   automatedNotice: '在工作人員加入之前，{bot} 是自動助理。',
   composerLabel: '訊息',
   conversationLabel: '對話',

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { SETTING_NAMES } from '../../../src/relay/settings.ts';
 
 /** The tests' own variables, which the table lists beside the relay's for whoever runs the tests. */
-const TEST_ONLY = ['CHROME_PATH', 'REDIS_SERVER_PATH'];
+const TEST_ONLY = ['CHROME_PATH', 'REDIS_SERVER_PATH', 'REDIS_SENTINEL_PATH'];
 
 function documentedSettings(): string[] {
   const page = readFileSync(new URL('../../../docs/settings.md', import.meta.url), 'utf8');

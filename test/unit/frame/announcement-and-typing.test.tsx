@@ -8,6 +8,7 @@ import { App } from '../../../src/frame/components/App.tsx';
 import type { LocaleTag } from '../../../src/shared/locales/locale-list.ts';
 import { POLL_FAST_MS } from '../../../src/frame/model/poll-cadence.ts';
 import { STRINGS } from './strings.ts';
+import { CATALOGS } from '../../../src/shared/locales/catalogs.ts';
 import { configuration, createTestModel, settle } from './fakes.ts';
 
 afterEach(cleanup);
@@ -33,15 +34,16 @@ const liveRegion = () => document.querySelector('[aria-live="polite"]')!.textCon
 const typingLine = () => document.querySelector('.typing')?.textContent?.trim() ?? null;
 
 describe('the announcement of a reply', () => {
+  // The bot is announced as automated, as its messages are labelled on screen: a team member is announced as one.
   it.each([
-    ['en', 'New message from Aimee: We open at 8.'],
-    // Right-to-left: the name is isolated, the colon is the one Arabic writes.
-    ['ar', 'رسالة جديدة من \u2068Aimee\u2069: We open at 8.'],
+    ['en', 'New message from Aimee (automated): We open at 8.'],
+    // Right-to-left: the name and the author as a whole are isolated, the colon is the one Arabic writes.
+    ['ar', 'رسالة جديدة من \u2068\u2068Aimee\u2069 (رد آلي)\u2069: We open at 8.'],
     // Japanese joins with a full-width colon and no space.
-    ['ja', 'Aimeeからの新しいメッセージ：We open at 8.'],
-    ['zh-Hans', '来自 Aimee 的新消息：We open at 8.'],
-    // French puts a no-break space before the colon.
-    ['fr', 'Nouveau message de Aimee\u00a0: We open at 8.'],
+    ['ja', 'Aimee（自動応答）からの新しいメッセージ：We open at 8.'],
+    ['zh-Hans', '来自 Aimee（自动回复） 的新消息：We open at 8.'],
+    // French puts a no-break space before the colon, and no "de" before the name, which would elide before a vowel.
+    ['fr', 'Nouveau message envoyé par Aimee (automatique)\u00a0: We open at 8.'],
   ] as const)('%s: %s', async (locale, announced) => {
     const { model, relay, clock } = renderPanel(locale);
     model.send('hours?');
@@ -49,6 +51,21 @@ describe('the announcement of a reply', () => {
     relay.reply('handle-1', 'We open at 8.');
     await clock.advance(POLL_FAST_MS);
     expect(liveRegion()).toBe(announced);
+  });
+});
+
+describe.each(Object.keys(STRINGS) as LocaleTag[])('the announcement of a reply in %s', (locale) => {
+  it("names the bot with its label's words for automated", async () => {
+    const { model, relay, clock } = renderPanel(locale);
+    model.send('hours?');
+    await settle();
+    relay.reply('handle-1', 'We open at 8.');
+    await clock.advance(POLL_FAST_MS);
+    const automated = CATALOGS[locale].botLabel.replace('{name}', '').trim();
+    expect(liveRegion()).toContain(automated);
+    expect(liveRegion()).toBe(
+      STRINGS[locale].newMessageAnnouncement(STRINGS[locale].botLabel('Aimee'), 'We open at 8.'),
+    );
   });
 });
 

@@ -82,7 +82,9 @@ describe('the panel', () => {
       'not javascript:alert(1) or data:text/html,<b>x</b> <img src=x onerror=alert(1)>',
     );
     // The live region announces the reply once, as text.
-    expect(document.querySelector('[aria-live="polite"]')!.textContent).toMatch(/^New message from Aimee: Book at/);
+    expect(document.querySelector('[aria-live="polite"]')!.textContent).toMatch(
+      /^New message from Aimee \(automated\): Book at/,
+    );
   });
 
   it('warns gently before sending something that looks like a card number, and sends only when asked', async () => {
@@ -141,7 +143,7 @@ describe('the panel', () => {
     const { relay, clock } = renderPanel();
     fireEvent.click(screen.getByRole('button', { name: 'Talk to a person' }));
     await settle();
-    expect(screen.getByText(/A team member has been asked to join/, { selector: 'p.notice' })).toBeTruthy();
+    expect(screen.getByText(/A team member has been asked to join/, { selector: '.notice span' })).toBeTruthy();
     relay.reply('handle-1', 'Hi, this is Maria.', 'agent');
     await clock.advance(1000);
     expect(screen.getByText('Maria (team member)')).toBeTruthy();

@@ -87,6 +87,6 @@ describe('the greeting on a new conversation', () => {
     fireEvent.click(suggestions()[3]!);
     await settle();
     expect(relay.calls).toEqual(['create', 'escalate']);
-    expect(screen.getByText(/A team member has been asked to join/, { selector: 'p.notice' })).toBeTruthy();
+    expect(screen.getByText(/A team member has been asked to join/, { selector: '.notice span' })).toBeTruthy();
   });
 });

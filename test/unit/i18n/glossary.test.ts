@@ -50,8 +50,16 @@ function readRegisters(): Map<string, { register: string; never: string[] }> {
   );
 }
 
+/** The table of words that must never name the bot: per locale, the words (a stem ends in `…`) and why. */
+function readNotTheBot(): Map<string, string[]> {
+  const [header, ...body] = tables[2]!;
+  expect(header).toEqual(['locale', 'never in the catalog', 'why']);
+  return new Map(body.map(([locale, never]) => [locale!, never!.split(/,\s*/)]));
+}
+
 const glossary = readGlossary();
 const registers = readRegisters();
+const notTheBot = readNotTheBot();
 
 /** Every text the catalog addresses to the patient: all but the suggested first messages, the patient's own words. */
 function practiceTexts(tag: LocaleTag): [string, string][] {
@@ -104,6 +112,13 @@ describe.each(LOCALE_TAGS)('%s', (tag) => {
     expect(catalog.emergencyNotice).not.toContain('911');
   });
 
+  it("says emergency and the number in the notice's instruction, in the glossary's words", () => {
+    const instruction = catalog.emergencyInstruction.replace('{number}', '911');
+    for (const term of ['emergency', '911'] as const)
+      expect(uses(instruction, terms[term], tag), `${term}: ${instruction}`).toBe(true);
+    expect(catalog.emergencyInstruction).not.toContain('911');
+  });
+
   it("calls the assistant and the team member by the glossary's words", () => {
     expect(uses(catalog.automatedNotice, terms['automated assistant'], tag), catalog.automatedNotice).toBe(true);
     expect(uses(catalog.automatedNotice, terms['team member'], tag), catalog.automatedNotice).toBe(true);
@@ -114,6 +129,12 @@ describe.each(LOCALE_TAGS)('%s', (tag) => {
 });
 
 describe.each(LOCALE_TAGS)('%s', (tag) => {
+  it('never names the bot by a word that also names a person at the practice', () => {
+    for (const word of notTheBot.get(tag) ?? [])
+      for (const [key, text] of practiceTexts(tag))
+        expect(uses(text, word, tag), `${tag} ${key} uses "${word}": ${text}`).toBe(false);
+  });
+
   it('speaks in its one register: no form the glossary lists for the other', () => {
     for (const form of registers.get(tag)!.never)
       for (const [key, text] of practiceTexts(tag))
@@ -136,6 +157,23 @@ describe('names filled into a sentence keep their written form', () => {
       for (const word of before)
         expect((prepositions as readonly string[]).includes(word), `${tag} ${key}: ${text}`).toBe(false);
     }
+  });
+
+  it('fr never puts a name straight after a word that elides before a vowel ("de Aimee" for "d’Aimee")', () => {
+    const eliding = ['de', 'que', 'le', 'la', 'je', 'me', 'te', 'se', 'ne', 'ce', 'jusque', 'lorsque', 'puisque'];
+    for (const [key, text] of practiceTexts('fr')) {
+      const before = [...text.matchAll(/(\p{L}+)\s+\{(?:bot|name|author)\}/gu)].map((match) => match[1]!.toLowerCase());
+      for (const word of before) expect(eliding.includes(word), `fr ${key}: ${text}`).toBe(false);
+    }
+  });
+
+  it("ar conjugates no verb for a name: the name may be a woman's or a man's", () => {
+    // Third-person "writes", masculine and feminine: the typing line names the bot and, after the hand-off, the team
+    // member who wrote.
+    const gendered = ['يكتب', 'تكتب'];
+    for (const [key, text] of practiceTexts('ar'))
+      if (/\{(?:bot|name|author)\}/.test(text))
+        for (const verb of gendered) expect(hasWord(text, verb, 'ar'), `ar ${key}: ${text}`).toBe(false);
   });
 
   it('ko titles and the typing line put no sound-dependent particle after the name', () => {

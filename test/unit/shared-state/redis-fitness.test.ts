@@ -56,6 +56,15 @@ describe('the Redis the relay is given', () => {
     }
   });
 
+  it('with Sentinel, names the missing passwords by their settings, the Sentinels’ included', () => {
+    const facts = { appendonly: 'yes', save: '', maxmemoryPolicy: 'noeviction' };
+    expect(redisShortcomings({ ...facts, authenticated: true, sentinelsAuthenticated: true })).toEqual([]);
+    const [data, sentinels] = redisShortcomings({ ...facts, authenticated: false, sentinelsAuthenticated: false });
+    expect(data).toContain('no password (REDIS_PASSWORD)');
+    expect(sentinels).toContain('no REDIS_SENTINEL_PASSWORD');
+    expect(sentinels).toContain('name another primary');
+  });
+
   it('reports nothing it cannot see (CONFIG refused, as on managed services), and nothing when all is well', () => {
     expect(redisShortcomings({ appendonly: null, save: null, maxmemoryPolicy: null, authenticated: true })).toEqual([]);
     expect(

@@ -15,6 +15,8 @@ describe("the panel's words, built from a catalog", () => {
     );
     expect(STRINGS.en.emergencyNotice('112')).toContain('call 112 or');
     expect(STRINGS.es.emergencyNotice()).toContain('911');
+    expect(STRINGS.en.emergencyInstruction()).toBe('In an emergency, call 911.');
+    expect(STRINGS.en.emergencyInstruction('112')).toBe('In an emergency, call 112.');
     expect(STRINGS.en.agentLabel('Dana')).toBe('Dana (team member)');
     expect(STRINGS.en.newMessageAnnouncement('Dana', 'Hello')).toBe('New message from Dana: Hello');
     expect(STRINGS.de.greeting('Robin')).toBe('Hallo, ich bin Robin. Wie kann ich helfen?');
@@ -51,6 +53,7 @@ describe("the panel's words, built from a catalog", () => {
     expect(STRINGS.ar.panelLabel('Molar Mo')).toBe(`الدردشة مع ${FSI}Molar Mo${PDI}`);
     expect(STRINGS.fa.agentLabel('Dr. Lee')).toBe(`${FSI}Dr. Lee${PDI} (از کارکنان مطب)`);
     expect(STRINGS.ar.emergencyNotice()).toContain(`${FSI}911${PDI}`);
+    expect(STRINGS.fa.emergencyInstruction()).toContain(`${FSI}911${PDI}`);
     expect(STRINGS.en.panelLabel('د. علي')).toBe('Chat with د. علي');
   });
 
