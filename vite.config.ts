@@ -6,7 +6,7 @@ import { panelOwnPropertiesPattern } from './src/frame/model/own-properties.ts';
 import { loaderOwnPropertiesPattern } from './src/loader/own-properties.ts';
 
 // `vite build --mode loader-frame` builds the loader's second file, the frame's code (src/loader/frame-entry.ts):
-// another classic script, which loader.js adds to the page on the patient's first sign of intent. Its name carries its
+// an ES module with one default export, which loader.js imports on the patient's first sign of intent. Its name carries its
 // content's hash, so the relay serves it from assets/ (cached for a year, precompressed) and a loader.js only ever
 // fetches the file it was built with. Its property names are not shortened: the ones it shares with loader.js, which
 // is minified apart, must stay as written (src/loader/frame.ts).
@@ -21,7 +21,9 @@ const loaderFrame: UserConfig = {
     modulePreload: false,
     rolldownOptions: {
       input: { 'loader-frame': 'src/loader/frame-entry.ts' },
-      output: { format: 'iife', entryFileNames: 'assets/loader-frame-[hash].js' },
+      // An app build drops an entry's exports unless told to keep them: the default export is the file's purpose.
+      preserveEntrySignatures: 'exports-only',
+      output: { format: 'es', entryFileNames: 'assets/loader-frame-[hash].js' },
     },
   },
 };
@@ -34,7 +36,8 @@ function builtLoaderFrame(): string {
 }
 
 // `vite build --mode loader` builds loader.js: one classic script (IIFE) that a practice's page runs with a plain
-// <script> tag, so it can hold no import or export and shares no chunk with anything else (test/unit/bundles checks).
+// <script> tag, so it can hold no import or export statement and shares no chunk with anything else; its one
+// `import()` is of the second file, by its full URL on the relay (test/unit/bundles checks).
 const loader = (): UserConfig => ({
   publicDir: false,
   define: { LOADER_FRAME_PATH: JSON.stringify(builtLoaderFrame()) },

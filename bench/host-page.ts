@@ -122,9 +122,9 @@ async function measure(browser: Browser, url: string, loaderUrl: string): Promis
 async function openTimes(browser: Browser, url: string, hoverFirstMs: number | null): Promise<[number, number]> {
   const { context, page } = await openQuietPage(browser);
   await page.goto(url, { waitUntil: 'load' });
-  const button = page.locator('practice-chat button');
+  const button = page.locator('practice-chat-q7x button');
   await button.waitFor();
-  const composer = page.frameLocator('practice-chat iframe').locator('textarea');
+  const composer = page.frameLocator('practice-chat-q7x iframe').locator('textarea');
   const times: number[] = [];
   for (let open = 0; open < 2; open++) {
     if (open === 0 && hoverFirstMs !== null) {
@@ -137,7 +137,7 @@ async function openTimes(browser: Browser, url: string, hoverFirstMs: number | n
     await page.waitForFunction(() => true);
     times.push(performance.now() - start);
     await button.click();
-    await page.locator('practice-chat iframe').waitFor({ state: 'hidden' });
+    await page.locator('practice-chat-q7x iframe').waitFor({ state: 'hidden' });
   }
   await context.close();
   return times as [number, number];

@@ -91,7 +91,7 @@ const shownAt = (frame: Frame, text: string): Promise<number> =>
 const unreadAt = (tab: Page, count: number): Promise<number> =>
   tab.evaluate(
     whenTrue(
-      "document.querySelector('practice-chat').shadowRoot",
+      "document.querySelector('practice-chat-q7x').shadowRoot",
       `(root.querySelector('button')?.getAttribute('aria-label') ?? '').includes(${JSON.stringify(`(${count})`)})`,
     ),
   );
@@ -100,8 +100,8 @@ const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 
 await page.goto(`http://www.smile-dental.test:${host.port}/`);
-await page.locator('practice-chat button').click();
-const frameElement = page.locator('practice-chat iframe');
+await page.locator('practice-chat-q7x button').click();
+const frameElement = page.locator('practice-chat-q7x iframe');
 await frameElement.waitFor({ state: 'visible' });
 const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
 await frame.locator('textarea').waitFor();

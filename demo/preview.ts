@@ -27,12 +27,8 @@ export interface PreviewOptions {
   sample: boolean;
 }
 
-/** The loader puts its launcher in the top layer of the page; the preview keeps it inside the mock page instead. */
+/** The loader hangs its launcher from the page's <html>; the preview puts it inside the mock page instead. */
 function placeIn(place: HTMLElement, launcher: Launcher): Launcher {
-  if (launcher.host.popover) {
-    launcher.host.hidePopover?.();
-    launcher.host.removeAttribute('popover');
-  }
   place.append(launcher.host);
   return launcher;
 }

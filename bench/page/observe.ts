@@ -35,7 +35,7 @@ export const OBSERVE = () => {
     );
   addEventListener('load', () => document.querySelector('script[data-client-id]') || w.benchPainted());
   new MutationObserver((_records, observer) => {
-    if (!document.querySelector('practice-chat')) return;
+    if (!document.querySelector('practice-chat-q7x')) return;
     observer.disconnect();
     w.benchPainted();
   }).observe(document, { childList: true, subtree: true });

@@ -52,7 +52,7 @@ export function createApi(actions: ApiActions, isReady: () => boolean): { api: P
     open: () => setOpen(true),
     close: () => setOpen(false),
     toggle: () => setOpen('toggle'),
-    destroy: () => actions.destroy(),
+    destroy: actions.destroy,
     on(event: string, listener: Listener): Unsubscribe {
       const list = listeners.get(event);
       if (!list || typeof listener !== 'function') return () => {};

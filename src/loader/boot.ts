@@ -1,6 +1,6 @@
 // The loader's whole life: read the tag, take over window.PracticeChat (replaying queued calls), fetch the
-// configuration, fail closed or mount the launcher, fetch the frame's code and create the frame on intent, and undo
-// all of it on destroy().
+// configuration, fail closed or mount the launcher (once the page has a body) and keep it in the page, fetch the
+// frame's code and create the frame on intent, and undo all of it on destroy().
 import { createApi, replayQueue, type PracticeChatApi } from './api.ts';
 import type { FrameMessage } from '../shared/protocol.ts';
 import { chosenLanguage } from './chosen-language.ts';
@@ -16,13 +16,16 @@ export interface BootEnvironment {
   wait(ms: number): Promise<void>;
   /** The single console line when the widget is not shown. */
   report(line: string): void;
-  /** The frame's code, the loader's second file (frame-entry.ts), fetched from the relay with the tag's nonce. */
-  loadFrame(relayOrigin: string, nonce: string): Promise<typeof createChatFrame>;
+  /** The frame's code, the loader's second file (frame-entry.ts), imported from the relay: a module whose default
+   * export is createChatFrame. */
+  loadFrame(relayOrigin: string): Promise<{ default: typeof createChatFrame }>;
 }
 
 export const REPORT_PREFIX = 'Practice chat not shown: ';
 /** The console line when the frame's code could not be fetched (the launcher stays, and tries again on intent). */
 export const FRAME_REPORT = 'Practice chat: its panel could not be loaded';
+/** After REPORT_PREFIX, when a tag runner (Partytown and the like) runs the tag in a web worker, away from the page. */
+export const WORKER_REPORT = 'it runs in a worker: use a plain <script>';
 
 export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): void {
   const existing = win.PracticeChat as PracticeChatApi | undefined;
@@ -35,8 +38,18 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   let frame: ChatFrame | undefined;
   // Set once the launcher is mounted; creates the frame, fetching its code first.
   let ensureFrame: () => unknown;
+  // Set once the launcher is mounted: puts it back when the page takes it out, and sizes it for the page's zoom.
+  let keeper: MutationObserver | undefined;
+  let keep: () => void;
   let destroyed = false;
   let isOpen = false;
+  // The frame's code while it is on its way, or once it has come (ensureFrame).
+  let loading: Promise<unknown> | undefined;
+  // Tells the frame whether it is open, from a timer chain that the patient's click starts and that waits for the
+  // frame's code, never from that code's arrival: WebKit lets a click's timers carry its permission to move focus into
+  // the panel (frame.ts, flush), and an import's promise carries none.
+  const tell = (): unknown =>
+    frame ? frame.post({ type: isOpen ? 'open' : 'close' }) : loading && !destroyed && setTimeout(tell, 20);
   // open()/close() called before the launcher exists: applied once it does.
   let wanted: boolean | undefined;
 
@@ -51,8 +64,9 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
     if (next == isOpen) return;
     isOpen = next;
     ensureFrame();
+    keep();
     launcher.setOpen(next);
-    frame?.post({ type: next ? 'open' : 'close' });
+    tell();
     // Closing from inside the panel (Escape, its close button) returns focus to the launcher.
     if (!next && (fromFrame || doc.activeElement == launcher.host)) launcher.button.focus();
     events.emit(next ? 'open' : 'close');
@@ -62,6 +76,7 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   function destroy() {
     if (destroyed) return;
     destroyed = true;
+    keeper?.disconnect();
     frame?.remove();
     launcher?.host.remove();
     events.removeAllListeners();
@@ -106,6 +121,28 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       const refusal = refusalFor(configuration, win.location.hostname);
       if (refusal) return refuse(refusal);
       launcher = mountLauncher(doc, configuration, settings.nonce);
+      const host = launcher.host;
+      // The launcher hangs from <html>, after <body>: a page that swaps its body (Turbo, htmx, view transitions) leaves
+      // it alone. It is put there once the page has a body (a tag in <head> may run before the body exists, on a page
+      // that streams its head first), so that it follows the page's content, for keyboard users too; and put back when
+      // the page takes it out (a re-render of the whole document, a script that tidies <html>): the same element, with
+      // the same count and the same frame, which loads again and resumes the conversation from its own storage.
+      // Watching the document's and <html>'s own children, not their subtrees, costs a page nothing while it changes
+      // its content. Putting it back from a timer, not from the observer's microtask, lets the page's own scripts run
+      // between: a script that removes it as soon as it is back makes a slow loop, not a frozen page.
+      keep = () => {
+        const root = doc.documentElement as (HTMLElement & { currentCSSZoom?: number }) | null;
+        if (destroyed || !root) return;
+        keeper!.observe(root, { childList: true });
+        if (!host.isConnected && doc.body) root.append(host);
+        // A page's `zoom` on <html> would scale the launcher and the panel past the viewport's edges (a panel taller
+        // than the screen, its header above it): the host undoes it (launcher-styles.ts), read again when it opens.
+        // A number, which the browser turns into text; where it lacks currentCSSZoom, NaN, which CSS rejects: no zoom.
+        host.style.setProperty('--zoom', (1 / root.currentCSSZoom!) as unknown as string);
+      };
+      keeper = new MutationObserver(() => setTimeout(keep));
+      keeper.observe(doc, { childList: true });
+      keep();
       title = label;
       // The frame learns its configuration, the page's exact origin (its postMessage target) and the language.
       const frameQuery = new URLSearchParams({ client_id: clientId, origin: win.location.origin, locale: look.locale });
@@ -130,15 +167,13 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       // page's main thread CPU of its own, and that its loading (another renderer process, the panel's script)
       // competed with the page's own. A visitor who never comes near the chat never pays for either; the hover,
       // focus or touch comes a moment before the click, so the frame is loading by then. A click before the code
-      // arrives is not lost: the frame opens when it does. Code that fails to arrive is asked for again on the next
-      // intent.
-      let loading: Promise<unknown> | undefined;
+      // arrives is not lost: the frame opens when it does (tell). Code that fails to arrive is asked for again on the
+      // next intent.
       ensureFrame = () =>
-        (loading ||= loadFrame(relayOrigin, settings.nonce)
-          .then((create) => {
+        (loading ||= loadFrame(relayOrigin)
+          .then(({ default: create }) => {
             if (destroyed) return;
             frame = create(win, launcher.shadow, relayOrigin, frameQuery, title, settings.alert, onMessage);
-            if (isOpen) frame.post({ type: 'open' });
           })
           .catch(() => {
             loading = undefined;
@@ -147,7 +182,7 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       const button = launcher.button;
       // A finger's touch fires pointerenter too, before the tap's click: no touch listener is needed (one would make
       // the browser track touches over the launcher for nothing).
-      for (const type of ['pointerenter', 'focus']) button.addEventListener(type, () => ensureFrame());
+      for (const type of ['pointerenter', 'focus']) button.addEventListener(type, ensureFrame);
       button.addEventListener('click', () => setOpen('toggle'));
       events.emit('ready');
       if (wanted != null) setOpen(wanted);

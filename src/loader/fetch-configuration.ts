@@ -38,11 +38,11 @@ export async function fetchConfiguration(
 ): Promise<LoaderConfiguration | string> {
   for (let attempt = 0; ; attempt++) {
     try {
+      // No credentials option: the relay is on another site, to which a fetch sends no cookie by default (and the
+      // relay reads none). Both values go in as they are: the tag's client id matched CLIENT_ID_PATTERN and the locale
+      // is a language tag or '' (script-tag.ts), and neither pattern admits a character a query must escape.
       const response = await fetchImpl(
-        `${relayOrigin}/v1/webchat-configuration?client_id=${encodeURIComponent(clientId)}&locale=${locale}`,
-        {
-          credentials: 'omit',
-        },
+        `${relayOrigin}/v1/webchat-configuration?client_id=${clientId}&locale=${locale}`,
       );
       const status = response.status;
       if (response.ok) {

@@ -1,9 +1,5 @@
-// The second file's entry (`vite build --mode loader-frame`): a classic script that loader.js adds to the page, with
-// the page's nonce, on the patient's first sign of intent. It hands createChatFrame to loader.js on the script element
-// that loaded it, which loader.js then takes out of the page: no global of the page's is touched, and nothing here
-// runs until loader.js calls it.
-import { createChatFrame } from './frame.ts';
-import { FRAME_EXPORT } from './frame-export.ts';
-
-(document.currentScript as HTMLScriptElement & { [FRAME_EXPORT]?: typeof createChatFrame })[FRAME_EXPORT] =
-  createChatFrame;
+// The second file's entry (`vite build --mode loader-frame`): an ES module that loader.js imports with `import()` on
+// the patient's first sign of intent. An import is no Trusted Types sink (a script element's `src` is), it carries the
+// nonce of the script that made it (loader.js's) under a nonce-based CSP, and it adds no element and no global to
+// the page. Nothing here runs until loader.js calls createChatFrame.
+export { createChatFrame as default } from './frame.ts';

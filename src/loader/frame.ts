@@ -38,11 +38,20 @@ export function createChatFrame(
   let behind: HTMLElement[] = [];
 
   function receive(event: MessageEvent) {
+    // Only while the frame is there: remove() takes this listener away with it.
     const message =
-      event.origin == relayOrigin && iframe && event.source == iframe.contentWindow && parseFrameMessage(event.data);
+      event.origin == relayOrigin && event.source == iframe!.contentWindow && parseFrameMessage(event.data);
     if (!message) return;
-    // What is pending goes out on flush()'s next tick, not from here (see flush).
-    if (message.type == 'ready') ready = true;
+    // What is pending goes out on flush()'s next tick, not from here (see flush). A second `ready` is a frame that has
+    // loaded again (the page took the widget out of the document, and the loader put it back): it resumed the
+    // conversation from its own storage, and hears from here whether it is open.
+    if (message.type == 'ready') {
+      if (ready && open) {
+        pending = { type: 'open' };
+        flush();
+      }
+      ready = true;
+    }
     // Only "(N) " before the page's title, never anything else. The pattern takes the prefix already there, or (its
     // empty alternative) nothing, so the page's own title stays.
     if (message.type != 'alert') onMessage(message);
@@ -58,8 +67,10 @@ export function createChatFrame(
   function flush() {
     if (!ready) iframe && setTimeout(flush, 20);
     else if (pending) {
-      // Still on the widget, or on nothing (<body>): the two elements that contain the widget's host.
-      if (pending.type == 'open' && doc.activeElement!.contains(shadow.host)) iframe!.focus();
+      // Still on the widget, or on nothing (<body>, or <html> while the page has no body): the elements that contain
+      // the widget's host, and the body beside it.
+      if (pending.type == 'open' && (doc.activeElement == doc.body || doc.activeElement!.contains(shadow.host)))
+        iframe!.focus();
       iframe!.contentWindow!.postMessage(envelope(pending), relayOrigin);
       pending = null;
     }
@@ -74,15 +85,20 @@ export function createChatFrame(
   function fitViewport() {
     const small = viewport && win.matchMedia(SMALL_SCREEN).matches;
     const covers = open && !!small;
-    if (iframe) {
-      iframe.style.height = small ? viewport.height + 'px' : '';
-      iframe.style.top = small ? viewport.offsetTop + 'px' : '';
-    }
+    // Closed, the panel is not shown. On small screens, narrow or short (a phone held sideways, a zoomed window), the
+    // open panel is the whole visual viewport, whose height follows the mobile keyboard. Styled here rather than in
+    // the launcher's sheet: loader.js, which every page view pays for, carries none of it.
+    iframe!.style.cssText = !open
+      ? 'display:none'
+      : small
+        ? `inset:0;width:100vw;border-radius:0;height:${viewport.height}px;top:${viewport.offsetTop}px`
+        : '';
     if (covers != !!behind.length) {
       for (const element of behind) element.inert = false;
+      // The widget's host hangs from <html>, beside the body, so the page's elements are the body's children.
       behind = covers
         ? [...(doc.body.children as HTMLCollectionOf<HTMLElement>), shadow.querySelector('button')!].filter(
-            (element) => element != shadow.host && !element.inert,
+            (element) => !element.inert,
           )
         : [];
       for (const element of behind) element.inert = true;
@@ -99,11 +115,10 @@ export function createChatFrame(
   iframe.src = `${relayOrigin}/frame?${frameQuery}`;
   iframe.title = title;
   // The frame may run its own scripts and open links in new tabs, but never navigate or script the practice's page.
-  iframe.setAttribute(
-    'sandbox',
-    'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms',
-  );
+  iframe.sandbox = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms';
   iframe.referrerPolicy = 'origin';
+  // Hidden until the loader says it is open.
+  fitViewport();
   listen('addEventListener');
   shadow.append(iframe);
 
@@ -111,17 +126,19 @@ export function createChatFrame(
     post(message) {
       pending = message;
       open = message.type == 'open';
-      flush();
+      // Shown before flush() may focus it: a browser does not focus a frame that is not displayed.
       fitViewport();
+      flush();
     },
+    // The loader neither renames nor removes a frame it has removed.
     retitle(next) {
-      if (iframe) iframe.title = next;
+      iframe!.title = next;
     },
     remove() {
       open = false;
       fitViewport();
       listen('removeEventListener');
-      iframe?.remove();
+      iframe!.remove();
       iframe = null;
     },
   };

@@ -7,10 +7,10 @@ import type { LoaderConfiguration } from './fetch-configuration.ts';
 export function refusalFor({ is_active, domains }: LoaderConfiguration, hostname: string): string | null {
   if (!is_active) return 'the chat is not active';
   if (!domains.length) return 'no domains are allowed';
-  // A trailing-dot host (www.example.com.) is refused: a CSP host-source cannot carry the dot, so the relay's
-  // frame-ancestors would refuse the panel under a launcher that shows.
-  if (hostname.endsWith('.')) return `${hostname} ends with a dot: open it without`;
-  // `*.example.com` covers subdomains at any depth, never example.com itself.
+  // `*.example.com` covers subdomains at any depth, never example.com itself. A trailing-dot host (www.example.com.)
+  // matches no entry, since the relay's entries carry no dot at the end, and is refused like any other host: a CSP
+  // host-source cannot carry the dot either, so the relay's frame-ancestors would refuse the panel under a launcher
+  // that shows. The console line shows the dot.
   return domains.some((entry) => entry == hostname || (entry.startsWith('*.') && hostname.endsWith(entry.slice(1))))
     ? null
     : `${hostname} is not an allowed domain`;

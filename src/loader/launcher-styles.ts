@@ -1,14 +1,18 @@
 // The launcher's styles, inside its shadow root. `:host` rules are !important because, for !important declarations,
-// the shadow tree beats the page (CSS Scoping): a hostile `* { all: unset }` or `practice-chat { display: none
+// the shadow tree beats the page (CSS Scoping): a hostile `* { all: unset }` or `html > * { display: none
 // !important }` on the page cannot move or hide the host element. The colours were checked against a strict hex
 // pattern and the opacity is a number (src/loader/fetch-configuration.ts), so nothing here can end a declaration.
+// The z-index is one below the highest: a consent banner at the highest, as consent managers put theirs, stays above
+// the launcher and the panel, so that a visitor can always answer it; anything else of the page's stays below.
 import type { LauncherLook } from '../shared/launcher-look.ts';
 
 export const launcherCss = ({ background, color, opacity }: LauncherLook): string =>
   // `all:initial!important` resets every property the page could set on the host element, at the shadow's priority.
   // The inline inset is logical, resolved by the host's own `dir`: the bottom-right corner, or bottom-left for a
-  // right-to-left language (the host's writing mode is reset to horizontal, so the block end is the bottom).
-  ':host{all:initial!important;position:fixed!important;bottom:20px!important;inset-inline-end:20px!important;z-index:2147483647!important}' +
+  // right-to-left language (the host's writing mode is reset to horizontal, so the block end is the bottom). The
+  // zoom undoes the page's: boot.ts sets --zoom on the host, the inverse of <html>'s effective zoom, where the host's
+  // own value beats any the page has for a property of that name.
+  ':host{all:initial!important;zoom:var(--zoom)!important;position:fixed!important;bottom:20px!important;inset-inline-end:20px!important;z-index:2147483646!important}' +
   `button{all:initial;display:grid;place-items:center;width:56px;height:56px;border-radius:50%;background:${background};color:${color};opacity:${opacity};cursor:pointer;box-shadow:0 2px 9px #0006}` +
   // Fully opaque on hover and keyboard focus, so a faint launcher is still findable; a two-tone ring shows on any page.
   'button:hover,button:focus-visible{opacity:1}button:focus-visible{outline:3px solid #fff;box-shadow:0 0 0 6px #111}' +
@@ -17,11 +21,9 @@ export const launcherCss = ({ background, color, opacity }: LauncherLook): strin
   'img{width:40px;height:40px;border-radius:50%}svg{width:28px;fill:currentColor}' +
   // The badge is placed against the host element, which is exactly the button's box.
   'span{position:absolute;top:-4px;inset-inline-end:-4px;padding:0 6px;border-radius:9px;background:#b91c1c;color:#fff;font:700 12px/18px sans-serif}' +
-  'iframe{display:none}' +
-  ':host([data-open]) iframe{display:block;position:fixed;bottom:88px;inset-inline-end:20px;width:380px;height:min(640px,100vh - 108px);border:0;border-radius:12px;box-shadow:0 8px 30px #0005}' +
-  // Small screens, narrow or short (a phone held sideways, a zoomed window): the panel is the whole visual viewport
-  // (its height follows the mobile keyboard, set from script with the same rule, SMALL_SCREEN).
-  `@media ${SMALL_SCREEN}{:host([data-open]) iframe{inset:0;width:100vw;height:100vh;border-radius:0}}`;
+  // The frame's code hides the panel while it is closed, and puts it over the whole visual viewport on small screens
+  // (src/loader/frame.ts).
+  'iframe{position:fixed;bottom:88px;inset-inline-end:20px;width:380px;height:min(640px,100vh - 108px);border:0;border-radius:12px;box-shadow:0 8px 30px #0005}';
 
 /** Where the panel fills the viewport instead of sitting in the corner (src/frame/covers-page.ts knows the numbers). */
 export const SMALL_SCREEN = '(max-width:480px),(max-height:480px)';

@@ -1,9 +1,16 @@
 // The launcher: a <button> in a shadow root, built with plain DOM (no Preact, no innerHTML, so pages that enforce
-// Trusted Types accept it). The host element is shown in the top layer as a manual popover where the browser has
-// popovers, so no z-index on the page can cover it; elsewhere it falls back to the highest z-index.
+// Trusted Types accept it). The caller puts the host element in the page (the loader hangs it from <html>, boot.ts,
+// where a transform, filter or zoom on the body does not move it). It sits one z-index below the highest, and not in
+// the top layer, so that a consent banner at the highest z-index stays above it (launcher-styles.ts).
 import type { LoaderConfiguration } from './fetch-configuration.ts';
 import { launcherCss } from './launcher-styles.ts';
 import type { LauncherLook } from '../shared/launcher-look.ts';
+
+/**
+ * The host element's name. A custom element's name, which any element's shadow root needs, that no page will have
+ * defined for itself: a page's own <practice-chat> element would have taken over the loader's.
+ */
+export const HOST_ELEMENT = 'practice-chat-q7x';
 
 export interface Launcher {
   host: HTMLElement;
@@ -26,7 +33,7 @@ export function mountLauncher(
     for (const key in attributes) element.setAttribute(key, attributes[key]!);
     return element;
   };
-  const host = make('practice-chat');
+  const host = make(HOST_ELEMENT);
   const shadow = host.attachShadow({ mode: 'open' });
   const css = launcherCss(look);
   try {
@@ -65,7 +72,6 @@ export function mountLauncher(
     button.append(logo, badge);
   } else showIcon();
   shadow.append(button);
-  doc.body.append(host);
   const launcher: Launcher = {
     host,
     shadow,
@@ -83,16 +89,10 @@ export function mountLauncher(
       name();
     },
     setOpen(open) {
-      host.toggleAttribute('data-open', open);
       button.setAttribute('aria-expanded', '' + open);
     },
   };
   // The visitor's language and direction: Arabic and Persian put the launcher in the other corner (launcher-styles).
   launcher.relabel(look);
-  if (host.showPopover) {
-    host.popover = 'manual';
-    host.showPopover();
-  }
-
   return launcher;
 }

@@ -1,27 +1,13 @@
-// Fetches the loader's second file (frame-entry.ts) as a classic script with the tag's nonce, so that the page's CSP
-// treats it as it treats loader.js: a nonce-based policy (with or without 'strict-dynamic') and a host-based one that
-// allows the relay both let it run. It is appended to the document's body, beside the launcher, and not in its shadow
-// root (a script there has no currentScript, which is how it hands its export over), nor in the head, which a page may
-// watch for changes of its own (its title); it is taken out again once it has run.
+// Imports the loader's second file (frame-entry.ts), an ES module on the relay, with `import()`. Nothing is written
+// into the page: no script element whose `src` a page that enforces Trusted Types would refuse, no global. The
+// import is allowed by the policy that allowed loader.js itself, whether it names the relay's origin or uses a nonce
+// (an import carries its importer's nonce, with or without 'strict-dynamic'). The relay serves it to any origin
+// (Access-Control-Allow-Origin: *), as a module's cross-origin fetch needs.
 import type { createChatFrame } from './frame.ts';
-import { FRAME_EXPORT } from './frame-export.ts';
 
-type FrameScript = HTMLScriptElement & { [FRAME_EXPORT]?: typeof createChatFrame };
+/** The second file's path on the relay, written in by the loader build (vite.config.ts): its name carries its
+ * content's hash. */
+declare const LOADER_FRAME_PATH: string;
 
-/** `path`: where the build put the second file on the relay (its name carries its content's hash). */
-export const loadFrameScript = (doc: Document, path: string, relayOrigin: string, nonce: string) =>
-  new Promise<typeof createChatFrame>((resolve, reject) => {
-    const script = doc.createElement('script') as FrameScript;
-    script.src = relayOrigin + path;
-    script.setAttribute('nonce', nonce);
-    script.onload = () => {
-      script.remove();
-      const create = script[FRAME_EXPORT];
-      create ? resolve(create) : reject();
-    };
-    script.onerror = () => {
-      script.remove();
-      reject();
-    };
-    doc.body.append(script);
-  });
+export const loadFrameModule = (relayOrigin: string): Promise<{ default: typeof createChatFrame }> =>
+  import(/* @vite-ignore */ relayOrigin + LOADER_FRAME_PATH);

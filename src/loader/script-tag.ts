@@ -35,8 +35,9 @@ const TAG_WANTED = 'paste its script tag once, with a valid data-client-id, outs
 export function findOwnScript(doc: Document, stack = new Error().stack!): OwnScript {
   const current = doc.currentScript as HTMLScriptElement | null;
   // Markup can name an element "currentScript" (DOM clobbering: <img name=currentScript src=...>), which the document
-  // then answers instead: only a script element is the browser's word.
-  if (current?.tagName == 'SCRIPT') return [current];
+  // then answers instead: only a script element is the browser's word. By its local name, which is lower-case in any
+  // document (tagName is upper-case only in HTML documents: an XHTML page's script is "script").
+  if (current?.localName == 'script') return [current];
   // The first URL in the trace: V8 writes "at f (https://...:1:2)", Firefox and WebKit "f@https://...:1:2".
   const at = stack.indexOf('http');
   const [tag, another] = doc.querySelectorAll<HTMLScriptElement>('script[data-client-id]');

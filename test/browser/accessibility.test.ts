@@ -77,16 +77,19 @@ const messages = (tab: Tab, kind = '') =>
   );
 const panelShown = (tab: Tab) =>
   tab.evaluate(() => {
-    const frame = document.querySelector('practice-chat')?.shadowRoot?.querySelector('iframe');
+    const frame = document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('iframe');
     return !!frame && getComputedStyle(frame).display !== 'none';
   });
 
 async function openPanel(tab: Tab, path = '/') {
   await tab.goto(page(path));
   await expect
-    .poll(() => tab.evaluate(() => !!document.querySelector('practice-chat')?.shadowRoot?.querySelector('button')), {
-      timeout: 10_000,
-    })
+    .poll(
+      () => tab.evaluate(() => !!document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('button')),
+      {
+        timeout: 10_000,
+      },
+    )
     .toBe(true);
   await tab.click({ launcher: true });
   await expect
@@ -180,8 +183,8 @@ describe(`a screen reader's and a keyboard's panel, in ${process.env.BROWSER_ENG
         /** Where focus is: in the frame (its element), or the page's element if the page has it. */
         const where = async () => {
           const page = await tab.evaluate(() =>
-            document.activeElement === document.querySelector('practice-chat') &&
-            document.querySelector('practice-chat')!.shadowRoot!.activeElement?.tagName === 'IFRAME'
+            document.activeElement === document.querySelector('practice-chat-q7x') &&
+            document.querySelector('practice-chat-q7x')!.shadowRoot!.activeElement?.tagName === 'IFRAME'
               ? 'frame'
               : (document.activeElement?.tagName ?? 'none'),
           );
@@ -203,7 +206,7 @@ describe(`a screen reader's and a keyboard's panel, in ${process.env.BROWSER_ENG
         await tab.press('Escape');
         await expect.poll(() => panelShown(tab)).toBe(false);
         expect(
-          await tab.evaluate(() => document.querySelector('practice-chat')!.shadowRoot!.activeElement?.tagName),
+          await tab.evaluate(() => document.querySelector('practice-chat-q7x')!.shadowRoot!.activeElement?.tagName),
         ).toBe('BUTTON');
       },
       { width: 390, height: 700 },

@@ -74,8 +74,8 @@ describe("canaries never leave the relay's upstream client", () => {
     const page = await context.newPage();
     try {
       await page.goto(`${host.url}/`);
-      await page.locator('practice-chat button').click();
-      let frame: Frame = (await (await page.locator('practice-chat iframe').elementHandle())!.contentFrame())!;
+      await page.locator('practice-chat-q7x button').click();
+      let frame: Frame = (await (await page.locator('practice-chat-q7x iframe').elementHandle())!.contentFrame())!;
       await typeAndSend(frame, TEXT);
       await expect.poll(() => frame.locator('.message.bot').count(), { timeout: 10_000 }).toBeGreaterThan(0);
       // Error paths too: upstream failing while the message is sent, and every token revoked.
@@ -89,8 +89,8 @@ describe("canaries never leave the relay's upstream client", () => {
         .not.toMatch(/Sending|retrying|Not sent/i);
       await frame.getByRole('button', { name: 'Talk to a person' }).click();
       await page.reload();
-      await page.locator('practice-chat button').click();
-      frame = (await (await page.locator('practice-chat iframe').elementHandle())!.contentFrame())!;
+      await page.locator('practice-chat-q7x button').click();
+      frame = (await (await page.locator('practice-chat-q7x iframe').elementHandle())!.contentFrame())!;
       await expect.poll(() => frame.locator('.messages').innerText(), { timeout: 10_000 }).toMatch(/CANARY-MESSAGE/);
       await expect.poll(() => beacons.length, { timeout: 10_000 }).toBeGreaterThan(0);
 

@@ -39,7 +39,7 @@ const labelIn = (tag: LocaleTag) =>
 /** The launcher and the frame as the page shows them: name, language, direction, corner, and the frame's title. */
 const launcher = (tab: Tab) =>
   tab.evaluate(() => {
-    const element = document.querySelector('practice-chat') as HTMLElement | null;
+    const element = document.querySelector('practice-chat-q7x') as HTMLElement | null;
     const button = element?.shadowRoot?.querySelector('button');
     const box = button?.getBoundingClientRect();
     return {

@@ -44,10 +44,10 @@ it('sends loader.js and every frame asset to Chromium as brotli, with Vary: Acce
       if (url.origin === product.relayUrl) seen.set(url.pathname, response);
     });
     await page.goto(`http://www.smile-dental.test:${host.port}/`);
-    await page.locator('practice-chat button').waitFor();
+    await page.locator('practice-chat-q7x button').waitFor();
     // The loader's second file comes on intent.
-    await page.locator('practice-chat button').hover();
-    await page.locator('practice-chat iframe').waitFor({ state: 'attached' });
+    await page.locator('practice-chat-q7x button').hover();
+    await page.locator('practice-chat-q7x iframe').waitFor({ state: 'attached' });
     await page.goto(`${product.relayUrl}/frame?client_id=smile-dental`);
     await page.waitForLoadState('load');
 

@@ -45,8 +45,8 @@ describe('the page behind the covering panel, in the accessibility tree', { time
     try {
       const page = await context.newPage();
       await page.goto(`http://www.smile-dental.test:${host.port}/`);
-      await page.locator('practice-chat button').click();
-      await page.frameLocator('practice-chat iframe').locator('textarea').waitFor();
+      await page.locator('practice-chat-q7x button').click();
+      await page.frameLocator('practice-chat-q7x iframe').locator('textarea').waitFor();
       await expect.poll(() => readable(page)).toEqual([]);
       await page.keyboard.press('Escape');
       await expect.poll(() => readable(page)).toEqual(['heading Smile Dental', 'button Chat with Sunny']);

@@ -31,7 +31,7 @@ afterAll(async () => {
 /** The frame's box against the viewport, and what of the page is inert, and where focus is. */
 const state = (tab: Tab) =>
   tab.evaluate(() => {
-    const element = document.querySelector('practice-chat')!;
+    const element = document.querySelector('practice-chat-q7x')!;
     const frame = element.shadowRoot!.querySelector('iframe');
     const box = frame?.getBoundingClientRect();
     return {
@@ -55,9 +55,12 @@ const state = (tab: Tab) =>
 async function openPanel(tab: Tab) {
   await tab.goto(`http://www.smile-dental.test:${host.port}/`);
   await expect
-    .poll(() => tab.evaluate(() => !!document.querySelector('practice-chat')?.shadowRoot?.querySelector('button')), {
-      timeout: 10_000,
-    })
+    .poll(
+      () => tab.evaluate(() => !!document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('button')),
+      {
+        timeout: 10_000,
+      },
+    )
     .toBe(true);
   await tab.click({ launcher: true });
   await expect

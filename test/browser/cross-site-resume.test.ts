@@ -30,8 +30,8 @@ afterAll(async () => {
 
 async function openPanel(tab: Page, path = '/'): Promise<Frame> {
   await tab.goto(page(path));
-  await tab.locator('practice-chat button').click();
-  const frameElement = tab.locator('practice-chat iframe');
+  await tab.locator('practice-chat-q7x button').click();
+  const frameElement = tab.locator('practice-chat-q7x iframe');
   await expect.poll(() => frameElement.isVisible()).toBe(true);
   const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();

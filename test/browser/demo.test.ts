@@ -30,7 +30,7 @@ async function openDemo(query = '', viewport = { width: 1280, height: 800 }) {
   await page.locator('#icon-color-text').waitFor();
 }
 
-const launcher = () => page.locator('.mock-page practice-chat button');
+const launcher = () => page.locator('.mock-page practice-chat-q7x button');
 const launcherStyle = () =>
   launcher().evaluate((button) => ({
     background: getComputedStyle(button).backgroundColor,
@@ -178,10 +178,10 @@ describe('the demo page', () => {
       // The panel sits inside the mock practice page, and the real launcher in its corner.
       expect(panel.x).toBeGreaterThanOrEqual(mock.x);
       expect(panel.x + panel.width).toBeLessThanOrEqual(mock.x + mock.width + 1);
-      expect(await page.locator('.mock-page practice-chat.preview-launcher button').getAttribute('aria-expanded')).toBe(
-        'true',
-      );
-      expect(await page.locator('.closed-look practice-chat button').getAttribute('aria-expanded')).toBe('false');
+      expect(
+        await page.locator('.mock-page practice-chat-q7x.preview-launcher button').getAttribute('aria-expanded'),
+      ).toBe('true');
+      expect(await page.locator('.closed-look practice-chat-q7x button').getAttribute('aria-expanded')).toBe('false');
       // By default the greeting with its suggestions, as a patient first sees it; one switch away, a sample exchange.
       expect(await frame.locator('.suggestion').count()).toBe(4);
       for (const name of ['Desktop', 'Phone', 'Light', 'Dark', 'English', 'Español', 'Greeting', 'Sample chat']) {
@@ -218,7 +218,9 @@ describe('the demo page', () => {
     expect(await frame.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor)).toBe(
       'rgb(17, 24, 39)',
     );
-    expect(await page.locator('.mock-page practice-chat button').getAttribute('aria-label')).toBe('Chatear con Aimee');
+    expect(await page.locator('.mock-page practice-chat-q7x button').getAttribute('aria-label')).toBe(
+      'Chatear con Aimee',
+    );
   });
 
   it("narrows the CSP advice to the relay's origin, images included", async () => {

@@ -66,11 +66,11 @@ describe('typing the moment the composer appears', () => {
         await context.addInitScript(recordTyping);
         const page = await context.newPage();
         await page.goto(`http://www.smile-dental.test:${host.port}/`);
-        await page.locator('practice-chat button').waitFor();
+        await page.locator('practice-chat-q7x button').waitFor();
         await page.keyboard.press('Tab');
         await page.keyboard.press('Enter');
         await page.keyboard.type(TEXT, { delay: 5 });
-        const frameElement = page.locator('practice-chat iframe');
+        const frameElement = page.locator('practice-chat-q7x iframe');
         const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
         await frame.locator('textarea').waitFor();
         const [inPage, inFrame, value] = await Promise.all([

@@ -23,8 +23,8 @@ afterAll(async () => {
 
 async function openPanel(page: Page): Promise<Frame> {
   await page.goto(`http://www.smile-dental.test:${host.port}/`);
-  await page.locator('practice-chat button').click();
-  const frameElement = page.locator('practice-chat iframe');
+  await page.locator('practice-chat-q7x button').click();
+  const frameElement = page.locator('practice-chat-q7x iframe');
   await expect.poll(() => frameElement.isVisible()).toBe(true);
   const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();
@@ -73,8 +73,8 @@ describe('forced colours in real Chromium', () => {
       await page.emulateMedia({ forcedColors: 'active' });
       await context.route(/\/assets\/frame-[\w-]+\.js$/, (route) => route.abort());
       await page.goto(`http://www.smile-dental.test:${host.port}/`);
-      await page.locator('practice-chat button').click();
-      const frameElement = page.locator('practice-chat iframe');
+      await page.locator('practice-chat-q7x button').click();
+      const frameElement = page.locator('practice-chat-q7x iframe');
       await expect.poll(() => frameElement.isVisible()).toBe(true);
       const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
       await frame.waitForLoadState('load');
@@ -90,7 +90,7 @@ describe('forced colours in real Chromium', () => {
     try {
       await page.emulateMedia({ forcedColors: 'active' });
       await page.goto(`http://www.smile-dental.test:${host.port}/`);
-      const drawn = await page.locator('practice-chat button').evaluate((button) => {
+      const drawn = await page.locator('practice-chat-q7x button').evaluate((button) => {
         const style = getComputedStyle(button);
         return `${style.borderTopWidth} ${style.borderTopStyle}`;
       });

@@ -149,7 +149,7 @@ async function visit(clientId: string) {
   await expect
     .poll(
       async () =>
-        (await page.locator('practice-chat button').count()) > 0 ||
+        (await page.locator('practice-chat-q7x button').count()) > 0 ||
         consoleLines.some((line) => line.startsWith('Practice chat not shown:')),
       { timeout: 10_000 },
     )
@@ -165,7 +165,7 @@ describe('hostile configuration values through the relay to a real page', () => 
     it(`${clientId}: safe defaults or no launcher, prototype untouched, no exception in the host page`, async () => {
       const { context, page, pageErrors } = await visit(clientId);
       try {
-        const launcher = page.locator('practice-chat button');
+        const launcher = page.locator('practice-chat-q7x button');
         // A record the relay can parse is normalised to safe values and shown; one it cannot parse shows nothing.
         expect(await launcher.count()).toBe(UNPARSEABLE.has(clientId) ? 0 : 1);
         if (await launcher.count()) {
@@ -177,7 +177,7 @@ describe('hostile configuration values through the relay to a real page', () => 
           expect(style.opacity).toBeGreaterThanOrEqual(0);
           expect(style.opacity).toBeLessThanOrEqual(1);
           await launcher.click();
-          const frame = (await (await page.locator('practice-chat iframe').elementHandle())!.contentFrame())!;
+          const frame = (await (await page.locator('practice-chat-q7x iframe').elementHandle())!.contentFrame())!;
           await frame.locator('textarea').waitFor();
           const title = await frame.locator('#chat-title').innerText();
           expect(title.length).toBeGreaterThan(0);

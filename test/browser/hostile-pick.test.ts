@@ -54,7 +54,7 @@ const labelIn = (tag: LocaleTag) =>
 
 const launcher = (tab: Tab) =>
   tab.evaluate(() => {
-    const element = document.querySelector('practice-chat') as HTMLElement | null;
+    const element = document.querySelector('practice-chat-q7x') as HTMLElement | null;
     return {
       name: element?.shadowRoot?.querySelector('button')?.getAttribute('aria-label') ?? null,
       lang: element?.lang,

@@ -46,8 +46,8 @@ afterAll(async () => {
 
 async function openPanel(tab: Page, path = '/'): Promise<Frame> {
   await tab.goto(`http://www.smile-dental.test:${host.port}${path}`);
-  await tab.locator('practice-chat button').click();
-  const frameElement = tab.locator('practice-chat iframe');
+  await tab.locator('practice-chat-q7x button').click();
+  const frameElement = tab.locator('practice-chat-q7x iframe');
   await expect.poll(() => frameElement.isVisible()).toBe(true);
   const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();
@@ -100,11 +100,11 @@ describe('replies by the live stream', () => {
     try {
       const frame = await startConversation(tab, 'Is Dr. Patel in on Friday?');
       await frame.getByRole('button', { name: /close/i }).first().click();
-      await expect.poll(() => tab.locator('practice-chat iframe').isVisible()).toBe(false);
+      await expect.poll(() => tab.locator('practice-chat-q7x iframe').isVisible()).toBe(false);
       const pollsBefore = polls(direct);
       teamMemberWrites(direct, 'Is Dr. Patel in on Friday?', 'Yes, all day.');
-      await expect.poll(() => tab.locator('practice-chat span').innerText(), { timeout: 25_000 }).toBe('1');
-      expect(await tab.locator('practice-chat button').getAttribute('aria-label')).toMatch(/\(1\)$/);
+      await expect.poll(() => tab.locator('practice-chat-q7x span').innerText(), { timeout: 25_000 }).toBe('1');
+      expect(await tab.locator('practice-chat-q7x button').getAttribute('aria-label')).toMatch(/\(1\)$/);
       expect(polls(direct)).toBe(pollsBefore);
     } finally {
       await context.close();

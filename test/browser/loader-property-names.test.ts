@@ -18,7 +18,7 @@ function clashesInThisBrowser(names: string[]): string[] {
   // The dataset entries the loader reads by property (data-client-id it reads with getAttribute: `clientId` is listed).
   const script = document.createElement('script');
   for (const attribute of ['data-relay', 'data-locale', 'data-title-alert']) script.setAttribute(attribute, 'x');
-  const element = document.createElement('practice-chat');
+  const element = document.createElement('practice-chat-q7x');
   const iframe = document.createElement('iframe');
   const sheet = new CSSStyleSheet();
   const objects: unknown[] = [

@@ -37,7 +37,7 @@ beforeAll(async () => {
     '/hostile': () => ({
       body: page(
         `<div class="overlay"></div>${tag()}`,
-        `<style>* { all: unset !important; } button { display: none !important; } practice-chat { display: none !important; opacity: 0 !important; }
+        `<style>* { all: unset !important; } button { display: none !important; } practice-chat-q7x { display: none !important; opacity: 0 !important; }
          div, iframe { visibility: hidden !important; } .overlay { all: initial; position: fixed; inset: 0; z-index: 2147483647; background: rgba(0,0,0,.01); }</style>`,
       ),
     }),
@@ -49,7 +49,7 @@ afterAll(async () => {
 });
 
 const url = (hostName: string, path = '/') => `http://${hostName}:${host.port}${path}`;
-const launcher = (p: Page) => p.locator('practice-chat button');
+const launcher = (p: Page) => p.locator('practice-chat-q7x button');
 
 async function visit(address: string) {
   const opened = await openPage(browser);
@@ -93,7 +93,7 @@ describe('the loader in real Chromium', () => {
       expect(consoleLines.filter((line) => line.startsWith(PREFIX))).toEqual([
         `${PREFIX}smile-dental.test.evil.test is not an allowed domain`,
       ]);
-      expect(await p.locator('practice-chat').count()).toBe(0);
+      expect(await p.locator('practice-chat-q7x').count()).toBe(0);
       expect(await p.evaluate(() => document.body.innerHTML.includes('<iframe'))).toBe(false);
     } finally {
       await context.close();
@@ -106,7 +106,7 @@ describe('the loader in real Chromium', () => {
       await expect
         .poll(() => consoleLines.filter((line) => line.startsWith(PREFIX)))
         .toEqual([`${PREFIX}the chat is not active`]);
-      expect(await p.locator('practice-chat').count()).toBe(0);
+      expect(await p.locator('practice-chat-q7x').count()).toBe(0);
     } finally {
       await context.close();
     }
@@ -118,7 +118,7 @@ describe('the loader in real Chromium', () => {
       await launcher(p).waitFor();
       expect(await launcher(p).evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(29, 78, 216)');
       await launcher(p).click();
-      await expect.poll(() => p.locator('practice-chat iframe').isVisible()).toBe(true);
+      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible()).toBe(true);
       expect(consoleLines.filter((line) => /Content Security Policy/i.test(line))).toEqual([]);
     } finally {
       await context.close();
@@ -129,7 +129,7 @@ describe('the loader in real Chromium', () => {
     const { context, page: p, consoleLines } = await visit(url('www.smile-dental.test', '/relay-csp'));
     try {
       await launcher(p).click();
-      await expect.poll(() => p.locator('practice-chat iframe').isVisible()).toBe(true);
+      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible()).toBe(true);
       expect(consoleLines.filter((line) => /Content Security Policy|Practice chat/i.test(line))).toEqual([]);
     } finally {
       await context.close();
@@ -145,7 +145,7 @@ describe('the loader in real Chromium', () => {
       expect(await launcher(p).evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(29, 78, 216)');
       // A real click at the launcher's position reaches the launcher, not the overlay.
       await launcher(p).click();
-      await expect.poll(() => p.locator('practice-chat iframe').isVisible()).toBe(true);
+      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible()).toBe(true);
     } finally {
       await context.close();
     }
@@ -157,12 +157,12 @@ describe('the loader in real Chromium', () => {
       await launcher(p).waitFor();
       const before = await p.evaluate(() => ({ globals: Object.keys(window).length }));
       await p.evaluate(() => (window as unknown as { PracticeChat: { open(): void } }).PracticeChat.open());
-      await expect.poll(() => p.locator('practice-chat iframe').isVisible()).toBe(true);
+      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible()).toBe(true);
       expect(await launcher(p).getAttribute('aria-expanded')).toBe('true');
       await p.evaluate(() => (window as unknown as { PracticeChat: { close(): void } }).PracticeChat.close());
-      await expect.poll(() => p.locator('practice-chat iframe').isVisible()).toBe(false);
+      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible()).toBe(false);
       await p.evaluate(() => (window as unknown as { PracticeChat: { destroy(): void } }).PracticeChat.destroy());
-      expect(await p.locator('practice-chat').count()).toBe(0);
+      expect(await p.locator('practice-chat-q7x').count()).toBe(0);
       const after = await p.evaluate(() => ({ globals: Object.keys(window).length, api: 'PracticeChat' in window }));
       expect(after).toEqual({ globals: before.globals - 1, api: false });
     } finally {
@@ -175,7 +175,7 @@ describe('the loader in real Chromium', () => {
     try {
       await launcher(p).waitFor();
       await p.waitForTimeout(300);
-      expect(await p.locator('practice-chat').count()).toBe(1);
+      expect(await p.locator('practice-chat-q7x').count()).toBe(1);
     } finally {
       await context.close();
     }
@@ -187,12 +187,12 @@ describe('the loader in real Chromium', () => {
       await launcher(p).waitFor();
       await p.keyboard.press('Tab'); // the page's own link
       await p.keyboard.press('Tab'); // the launcher
-      expect(await p.evaluate(() => document.activeElement?.tagName)).toBe('PRACTICE-CHAT');
+      expect(await p.evaluate(() => document.activeElement?.tagName)).toBe('PRACTICE-CHAT-Q7X');
       const ring = await launcher(p).evaluate((button) => getComputedStyle(button).outlineStyle);
       expect(ring).toBe('solid');
       await p.keyboard.press('Enter');
       await expect.poll(() => launcher(p).getAttribute('aria-expanded')).toBe('true');
-      await expect.poll(() => p.locator('practice-chat iframe').isVisible()).toBe(true);
+      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible()).toBe(true);
     } finally {
       await context.close();
     }
@@ -220,12 +220,12 @@ describe('the loader in real Chromium', () => {
       await launcher(p).waitFor();
       // Loaded and idle, nobody near the launcher: no frame (the old loader created it within a few seconds here).
       await p.waitForTimeout(3000);
-      expect(await p.locator('practice-chat iframe').count()).toBe(0);
+      expect(await p.locator('practice-chat-q7x iframe').count()).toBe(0);
       // Nor the frame's code, the loader's second file.
       expect(requested.filter((path) => path.includes('loader-frame'))).toEqual([]);
       const globals = await p.evaluate(() => Object.keys(window));
       await launcher(p).hover();
-      await expect.poll(() => p.locator('practice-chat iframe').count(), { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => p.locator('practice-chat-q7x iframe').count(), { timeout: 10_000 }).toBe(1);
       // It came once, and left nothing in the page: its script element is gone, and no global was added.
       expect(requested.filter((path) => path.includes('loader-frame'))).toHaveLength(1);
       expect(await p.evaluate(() => document.querySelectorAll('script:not([data-client-id])').length)).toBe(0);
@@ -248,11 +248,11 @@ describe('the loader in real Chromium', () => {
       // A touch that lands on the launcher and slides off, as a scroll that began there does: no tap, no click.
       const cdp = await context.newCDPSession(p);
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
-      await expect.poll(() => p.locator('practice-chat iframe').count(), { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => p.locator('practice-chat-q7x iframe').count(), { timeout: 10_000 }).toBe(1);
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ ...point, y: point.y - 300 }] });
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
       // Made, not opened.
-      expect(await p.locator('practice-chat button').getAttribute('aria-expanded')).toBe('false');
+      expect(await p.locator('practice-chat-q7x button').getAttribute('aria-expanded')).toBe('false');
     } finally {
       await context.close();
     }

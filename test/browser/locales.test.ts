@@ -171,8 +171,8 @@ async function axeViolations(frame: Frame): Promise<string[]> {
 }
 
 async function openPanel(page: Page): Promise<Frame> {
-  await page.locator('practice-chat button').click();
-  const frameElement = page.locator('practice-chat iframe');
+  await page.locator('practice-chat-q7x button').click();
+  const frameElement = page.locator('practice-chat-q7x iframe');
   await expect.poll(() => frameElement.isVisible()).toBe(true);
   const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();
@@ -200,7 +200,7 @@ describe.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
         `http://www.smile-dental.test:${host.port}/${how.dataLocale ? `?data-locale=${how.dataLocale}` : ''}`,
       );
       // The launcher: its name and language, and its corner.
-      const launcher = page.locator('practice-chat');
+      const launcher = page.locator('practice-chat-q7x');
       const button = launcher.locator('button');
       await button.waitFor();
       expect(await button.getAttribute('aria-label')).toBe(strings.panelLabel(BOT));
@@ -209,8 +209,8 @@ describe.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
       expect(dir === 'rtl' ? box.x < 100 : box.x > 390 - 100, `launcher at x=${box.x}`).toBe(true);
 
       const frame = await openPanel(page);
-      expect(english([(await page.locator('practice-chat iframe').getAttribute('title')) ?? ''])).toEqual([]);
-      expect(await page.locator('practice-chat iframe').getAttribute('title')).toBe(strings.panelLabel(BOT));
+      expect(english([(await page.locator('practice-chat-q7x iframe').getAttribute('title')) ?? ''])).toEqual([]);
+      expect(await page.locator('practice-chat-q7x iframe').getAttribute('title')).toBe(strings.panelLabel(BOT));
       expect(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
         lang,
         dir,
@@ -322,7 +322,7 @@ describe('the demo page', () => {
       await expect.poll(() => frame.locator('html').getAttribute('dir')).toBe('rtl');
       const botName = await page.locator('#bot-name').inputValue();
       await expect.poll(() => frame.locator('.greeting .bubble').innerText()).toBe(STRINGS.ar.greeting(botName));
-      const launcherHost = page.locator('.mock-page practice-chat');
+      const launcherHost = page.locator('.mock-page practice-chat-q7x');
       expect(await launcherHost.getAttribute('dir')).toBe('rtl');
       expect(await launcherHost.locator('button').getAttribute('aria-label')).toBe(STRINGS.ar.panelLabel(botName));
       const mock = (await page.locator('.mock-page').boundingBox())!;

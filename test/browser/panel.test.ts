@@ -34,8 +34,8 @@ const relaySameSite = () => `http://chat.smile-dental.test:${new URL(product.rel
 
 async function openPanel(page: Page): Promise<Frame> {
   await page.goto(PAGE());
-  await page.locator('practice-chat button').click();
-  const frameElement = page.locator('practice-chat iframe');
+  await page.locator('practice-chat-q7x button').click();
+  const frameElement = page.locator('practice-chat-q7x iframe');
   await expect.poll(() => frameElement.isVisible()).toBe(true);
   const frame = (await frameElement.elementHandle())!.contentFrame();
   const content = (await frame)!;
@@ -139,11 +139,11 @@ describe('the chat panel in real Chromium', () => {
       const frame = await openPanel(page);
       await expect.poll(() => frame.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
       await frame.locator('textarea').press('Escape');
-      await expect.poll(() => page.locator('practice-chat iframe').isVisible()).toBe(false);
+      await expect.poll(() => page.locator('practice-chat-q7x iframe').isVisible()).toBe(false);
       await expect
         .poll(() => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.tagName))
         .toBe('BUTTON');
-      expect(await page.locator('practice-chat button').getAttribute('aria-expanded')).toBe('false');
+      expect(await page.locator('practice-chat-q7x button').getAttribute('aria-expanded')).toBe('false');
     } finally {
       await context.close();
     }

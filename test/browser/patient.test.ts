@@ -52,7 +52,7 @@ async function withTab(run: (tab: Tab) => Promise<void>, options?: Parameters<En
 /** The launcher and the frame as the page has them, and where the page's focus is (inside the launcher's shadow root). */
 const widget = (tab: Tab) =>
   tab.evaluate(() => {
-    const element = document.querySelector('practice-chat');
+    const element = document.querySelector('practice-chat-q7x');
     const shadow = element?.shadowRoot;
     const frame = shadow?.querySelector('iframe');
     const active = document.activeElement;
@@ -121,6 +121,24 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
       await expect
         .poll(() => widget(tab))
         .toMatchObject({ expanded: 'false', frameShown: false, focus: 'launcher BUTTON' });
+    });
+  });
+
+  it("a click once the panel has loaded behind the launcher (on the launcher's focus) puts the caret in the composer", async () => {
+    await withTab(async (tab) => {
+      await loaded(tab);
+      await tab.press('Tab');
+      // The frame loads, hidden, and is ready before the click.
+      await expect
+        .poll(
+          () => tab.evaluate(() => (window as unknown as { marks: { frameReady?: number } }).marks.frameReady ?? null),
+          { timeout: 10_000 },
+        )
+        .not.toBeNull();
+      expect(await widget(tab)).toMatchObject({ expanded: 'false', frameShown: false });
+      await tab.click({ launcher: true });
+      expect(await widget(tab)).toMatchObject({ expanded: 'true', frameShown: true });
+      await expect.poll(() => frameFocus(tab), { timeout: 5_000 }).toBe('TEXTAREA');
     });
   });
 
@@ -263,7 +281,7 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
         await openPanel(tab);
         const layout = await tab.evaluate(() => {
           const frame = document
-            .querySelector('practice-chat')!
+            .querySelector('practice-chat-q7x')!
             .shadowRoot!.querySelector('iframe')!
             .getBoundingClientRect();
           // Rounded: WebKit lays 100vw out to a fraction of a pixel less than innerWidth.

@@ -32,7 +32,10 @@ afterAll(async () => {
 /** What is drawn: the panel's and the conversation's heights, and whether each control of the composer is in view. */
 const measure = async (tab: Tab) => {
   const frame = await tab.evaluate(() => {
-    const box = document.querySelector('practice-chat')!.shadowRoot!.querySelector('iframe')!.getBoundingClientRect();
+    const box = document
+      .querySelector('practice-chat-q7x')!
+      .shadowRoot!.querySelector('iframe')!
+      .getBoundingClientRect();
     return { top: box.top, bottom: box.bottom, pageHeight: innerHeight };
   });
   const inside = await tab.evaluateInFrame(() => {
@@ -70,7 +73,8 @@ describe(`reflow at small heights, in ${process.env.BROWSER_ENGINE ?? 'chromium'
           await tab.goto(`http://www.smile-dental.test:${host.port}/${locale}`);
           await expect
             .poll(
-              () => tab.evaluate(() => !!document.querySelector('practice-chat')?.shadowRoot?.querySelector('button')),
+              () =>
+                tab.evaluate(() => !!document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('button')),
               {
                 timeout: 10_000,
               },

@@ -59,8 +59,8 @@ async function openStrictPage(path = '/') {
 }
 
 async function openPanel(page: Page): Promise<Frame> {
-  await page.locator('practice-chat button').click();
-  const frameElement = page.locator('practice-chat iframe');
+  await page.locator('practice-chat-q7x button').click();
+  const frameElement = page.locator('practice-chat-q7x iframe');
   await expect.poll(() => frameElement.isVisible()).toBe(true);
   const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();
@@ -72,9 +72,9 @@ describe('the logo from the relay in real Chromium', () => {
     for (const round of ['first', 'after the signed URL expired']) {
       const { context, page, violations } = await openStrictPage();
       try {
-        await page.locator('practice-chat button img').waitFor({ state: 'attached' });
+        await page.locator('practice-chat-q7x button img').waitFor({ state: 'attached' });
         await expect
-          .poll(() => imageState(page, 'practice-chat button img'))
+          .poll(() => imageState(page, 'practice-chat-q7x button img'))
           .toEqual({
             src: expect.stringMatching(new RegExp(`^${product.relayUrl}/v1/logo\\?client_id=smile-dental&v=`)),
             loaded: true,

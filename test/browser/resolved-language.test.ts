@@ -48,7 +48,7 @@ describe('the language switch in a resolved conversation', { timeout: 90_000 }, 
       await tab.goto(`http://www.smile-dental.test:${host.port}/`);
       await expect
         .poll(
-          () => tab.evaluate(() => !!document.querySelector('practice-chat')?.shadowRoot?.querySelector('button')),
+          () => tab.evaluate(() => !!document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('button')),
           {
             timeout: 10_000,
           },

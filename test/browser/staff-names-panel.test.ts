@@ -26,8 +26,8 @@ describe('who the panel says is writing, on smile-dental', () => {
     const { context, page } = await openPage(browser);
     try {
       await page.goto(`http://www.smile-dental.test:${host.port}/`);
-      await page.locator('practice-chat button').click();
-      const frameElement = page.locator('practice-chat iframe');
+      await page.locator('practice-chat-q7x button').click();
+      const frameElement = page.locator('practice-chat-q7x iframe');
       await expect.poll(() => frameElement.isVisible(), { timeout: 10_000 }).toBe(true);
       const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
       await frame.locator('textarea').waitFor();

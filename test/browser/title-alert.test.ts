@@ -39,8 +39,8 @@ async function startConversation(tab: Page, text: string, path = '/'): Promise<F
       characterData: true,
     });
   });
-  await tab.locator('practice-chat button').click();
-  const frameElement = tab.locator('practice-chat iframe');
+  await tab.locator('practice-chat-q7x button').click();
+  const frameElement = tab.locator('practice-chat-q7x iframe');
   await expect.poll(() => frameElement.isVisible()).toBe(true);
   const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();

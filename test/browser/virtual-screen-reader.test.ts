@@ -80,9 +80,12 @@ const withoutIsolates = (text: string) => text.replace(/[\u2066-\u2069]/g, '');
 async function openPanel(tab: Tab, path: string) {
   await tab.goto(page(path));
   await expect
-    .poll(() => tab.evaluate(() => !!document.querySelector('practice-chat')?.shadowRoot?.querySelector('button')), {
-      timeout: 10_000,
-    })
+    .poll(
+      () => tab.evaluate(() => !!document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('button')),
+      {
+        timeout: 10_000,
+      },
+    )
     .toBe(true);
   await tab.click({ launcher: true });
   await expect

@@ -43,8 +43,8 @@ beforeAll(async () => {
     void dialog.dismiss();
   });
   await page.goto(`http://www.smile-dental.test:${host.port}/`);
-  await page.locator('practice-chat button').click();
-  frame = (await (await page.locator('practice-chat iframe').elementHandle())!.contentFrame())!;
+  await page.locator('practice-chat-q7x button').click();
+  frame = (await (await page.locator('practice-chat-q7x iframe').elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();
 });
 afterAll(async () => {

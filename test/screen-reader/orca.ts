@@ -160,11 +160,11 @@ async function runLocale(locale: 'en' | 'ar') {
     // or Orca takes the page for an inactive tab and ignores its live regions ("Live region source is not in
     // active tab" in its log).
     await page.bringToFront();
-    await page.locator('practice-chat button').waitFor();
+    await page.locator('practice-chat-q7x button').waitFor();
     await sleep(3000);
     step('open the chat (click the launcher)');
-    await page.locator('practice-chat button').click();
-    const frame: Frame = (await (await page.locator('practice-chat iframe').elementHandle())!.contentFrame())!;
+    await page.locator('practice-chat-q7x button').click();
+    const frame: Frame = (await (await page.locator('practice-chat-q7x iframe').elementHandle())!.contentFrame())!;
     await frame.locator('textarea').waitFor();
     await sleep(5000);
     step(`type and send "${MESSAGES[locale].question}"`);

@@ -38,7 +38,7 @@ export interface StartOptions {
 export function startLoader({
   answer = smileDentalAnswer,
   status = 200,
-  loadFrame = async () => createChatFrame,
+  loadFrame = async () => ({ default: createChatFrame }),
   gate,
 }: StartOptions = {}) {
   const reports: string[] = [];
@@ -60,4 +60,4 @@ export function startLoader({
 }
 
 export const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-export const launchers = () => document.querySelectorAll('practice-chat');
+export const launchers = () => document.querySelectorAll('practice-chat-q7x');

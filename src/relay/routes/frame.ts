@@ -60,6 +60,15 @@ export function frameRoutes({
     );
     c.header('Cache-Control', 'no-store');
     c.header('Referrer-Policy', 'no-referrer');
+    // A cross-origin isolated practice page (Cross-Origin-Embedder-Policy require-corp or credentialless) shows a
+    // frame only if the frame has an embedder policy of its own and allows being embedded across origins; otherwise
+    // the browser puts its error page in the panel. Which sites may embed it is still frame-ancestors' to say. The
+    // frame loads nothing but from the relay itself, which require-corp allows. The demo's preview, which may try out
+    // a logo from any https address, is shown on the relay's own demo page only and needs neither.
+    if (!preview) {
+      c.header('Cross-Origin-Embedder-Policy', 'require-corp');
+      c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+    }
     // The language the loader was told (its `locale`), else the browser's: the page carries that language only.
     const locale = visitorLocale(c);
     // The same answer as GET /v1/webchat-configuration gives, so the panel need not ask for it.

@@ -32,6 +32,10 @@ function foundHeaders(cacheControl: string) {
     c.header('Cache-Control', cacheControl);
     // Host pages with Cross-Origin-Embedder-Policy may still load the script.
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+    // Readable by any page: loader.js imports its second file as a module, which a browser fetches with CORS; and a
+    // tag runner that fetches loader.js into a worker (Partytown) gets it, so that it can say why it will not run
+    // there. Every file here is public, and the answer carries no credential.
+    c.header('Access-Control-Allow-Origin', '*');
     if (!c.res.headers.has('Vary')) c.header('Vary', 'Accept-Encoding');
   };
 }

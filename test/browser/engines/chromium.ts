@@ -21,8 +21,10 @@ export async function launchChromium(): Promise<Engine> {
 
 function chromiumTab(page: Page, closeContext: () => Promise<void>): Tab {
   async function chatFrame(): Promise<Frame> {
-    const element = await page.$('practice-chat iframe');
-    const frame = await element?.contentFrame();
+    const element = await page.$('practice-chat-q7x iframe');
+    // Playwright finds no content frame for an iframe in an XHTML page: the page's frame at the iframe's address then.
+    const src = await element?.getAttribute('src');
+    const frame = (await element?.contentFrame()) ?? page.frames().find((candidate) => candidate.url() === src);
     if (!frame) throw new Error('no chat frame yet');
     return frame;
   }
@@ -34,7 +36,7 @@ function chromiumTab(page: Page, closeContext: () => Promise<void>): Tab {
     evaluateInFrame: async (fn, ...args) => (await chatFrame()).evaluate(call(fn, args)) as never,
     injectIntoFrame: async (source) => void (await (await chatFrame()).evaluate(source)),
     async click(target) {
-      if ('launcher' in target) return page.locator('practice-chat button').click();
+      if ('launcher' in target) return page.locator('practice-chat-q7x button').click();
       const frame = await chatFrame();
       await ('css' in target
         ? frame.locator(target.css).first()

@@ -40,7 +40,7 @@ export async function launchFirefox(): Promise<Engine> {
 
 function firefoxTab(page: Page, closeContext: () => Promise<void>): Tab {
   async function chatFrame(): Promise<Frame> {
-    const element = await page.$('practice-chat >>> iframe');
+    const element = await page.$('practice-chat-q7x >>> iframe');
     const frame = await element?.contentFrame();
     if (!frame) throw new Error('no chat frame yet');
     return frame;
@@ -55,7 +55,7 @@ function firefoxTab(page: Page, closeContext: () => Promise<void>): Tab {
       (await chatFrame()).evaluate(fn as never, ...(args as unknown as never[])) as never,
     injectIntoFrame: async (source) => void (await (await chatFrame()).evaluate(source)),
     async click(target) {
-      if ('launcher' in target) return void (await page.locator('practice-chat >>> button').click());
+      if ('launcher' in target) return void (await page.locator('practice-chat-q7x >>> button').click());
       await (await chatFrame()).locator(selector(target)).click();
     },
     type: (text) => page.keyboard.type(text),

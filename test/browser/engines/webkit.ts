@@ -66,7 +66,7 @@ export async function launchWebKit(): Promise<Engine> {
 }
 
 function webKitTab(session: WebDriverSession, closeWindow: () => Promise<void>): Tab {
-  const launcherHost = () => session.findElement({ using: 'css selector', value: 'practice-chat' });
+  const launcherHost = () => session.findElement({ using: 'css selector', value: 'practice-chat-q7x' });
   const inShadow = async (selector: string) =>
     session.findFromShadow(await session.shadowRoot(await launcherHost()), { using: 'css selector', value: selector });
   /** Runs `action` with the chat frame as the current browsing context, and always comes back to the page. */

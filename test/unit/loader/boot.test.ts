@@ -11,7 +11,7 @@ const allowed = smileDentalAnswer;
 function start(
   answer: unknown = allowed,
   status = 200,
-  loadFrame: BootEnvironment['loadFrame'] = async () => createChatFrame,
+  loadFrame: BootEnvironment['loadFrame'] = async () => ({ default: createChatFrame }),
 ) {
   return startLoader({ answer, status, loadFrame });
 }
@@ -62,7 +62,7 @@ describe('boot', () => {
     start();
     await settle();
     expect(seen).toEqual(['ready', 'open']);
-    expect(launchers()[0]!.hasAttribute('data-open')).toBe(true);
+    expect(launchers()[0]!.shadowRoot!.querySelector('button')!.getAttribute('aria-expanded')).toBe('true');
   });
 
   it('gives one widget when the tag is pasted twice', async () => {
@@ -161,7 +161,7 @@ describe('boot', () => {
     const { reports } = start({ ...allowed, domains: ['www.smile-dental.test', '*.smile-dental.test'] });
     await settle();
     expect(launchers()).toHaveLength(0);
-    expect(reports).toEqual([`${REPORT_PREFIX}www.smile-dental.test. ends with a dot: open it without`]);
+    expect(reports).toEqual([`${REPORT_PREFIX}www.smile-dental.test. is not an allowed domain`]);
   });
 
   it('passes data-locale to the relay, and shows the label, language and direction the relay answers', async () => {
@@ -188,9 +188,10 @@ describe('boot', () => {
 describe("the frame's code", () => {
   /** A loadFrame whose answers the test settles, and the messages the frames it made were sent. */
   function controlledLoad() {
-    const loads: Array<{ resolve(create: typeof createChatFrame): void; reject(): void }> = [];
+    const loads: Array<{ resolve(module: { default: typeof createChatFrame }): void; reject(): void }> = [];
     const posted: string[] = [];
-    const loadFrame = () => new Promise<typeof createChatFrame>((resolve, reject) => loads.push({ resolve, reject }));
+    const loadFrame = () =>
+      new Promise<{ default: typeof createChatFrame }>((resolve, reject) => loads.push({ resolve, reject }));
     const recording: typeof createChatFrame = (...args) => {
       const frame = createChatFrame(...args);
       const post: typeof frame.post = (message) => {
@@ -215,8 +216,8 @@ describe("the frame's code", () => {
     (win().PracticeChat as PracticeChatApi).on('close', () => seen.push('close'));
     expect(loads).toHaveLength(1);
     // The launcher and the page's events follow the click at once; the frame waits for its code.
-    expect([launchers()[0]!.hasAttribute('data-open'), frameOf()]).toEqual([true, null]);
-    loads[0]!.resolve(recording);
+    expect([button().getAttribute('aria-expanded'), frameOf()]).toEqual(['true', null]);
+    loads[0]!.resolve({ default: recording });
     await settle();
     expect(frameOf()).not.toBeNull();
     expect(posted).toEqual(['open']);
@@ -230,7 +231,7 @@ describe("the frame's code", () => {
     await settle();
     (win().PracticeChat as PracticeChatApi).open();
     expect(loads).toHaveLength(1);
-    loads[0]!.resolve(recording);
+    loads[0]!.resolve({ default: recording });
     await settle();
     expect([frameOf() != null, posted]).toEqual([true, ['open']]);
   });
@@ -246,7 +247,7 @@ describe("the frame's code", () => {
     expect([reports, launchers().length, frameOf()]).toEqual([[FRAME_REPORT], 1, null]);
     button().dispatchEvent(new Event('pointerenter'));
     expect(loads).toHaveLength(2);
-    loads[1]!.resolve(createChatFrame);
+    loads[1]!.resolve({ default: createChatFrame });
     await settle();
     expect([reports.length, frameOf() != null]).toEqual([1, true]);
   });
@@ -258,7 +259,7 @@ describe("the frame's code", () => {
     button().dispatchEvent(new Event('focus'));
     const shadow = launchers()[0]!.shadowRoot!;
     (win().PracticeChat as PracticeChatApi).destroy();
-    loads[0]!.resolve(createChatFrame);
+    loads[0]!.resolve({ default: createChatFrame });
     await settle();
     expect(shadow.querySelector('iframe')).toBeNull();
   });

@@ -41,10 +41,11 @@ const wait = async (ms: number) => void waits.push(ms);
 describe('fetchConfiguration', () => {
   it('fetches and parses the configuration', async () => {
     const { fetchImpl, calls } = scriptedFetch([json(configuration)]);
-    expect(await fetchConfiguration('https://relay.example', 'demo client', 'zh_TW', fetchImpl, wait)).toEqual(
+    // The client id has already matched CLIENT_ID_PATTERN (script-tag.ts): it needs no escaping.
+    expect(await fetchConfiguration('https://relay.example', 'demo.client_1', 'zh_TW', fetchImpl, wait)).toEqual(
       configuration,
     );
-    expect(calls).toEqual(['https://relay.example/v1/webchat-configuration?client_id=demo%20client&locale=zh_TW']);
+    expect(calls).toEqual(['https://relay.example/v1/webchat-configuration?client_id=demo.client_1&locale=zh_TW']);
   });
 
   it('retries network failures and 5xx with backoff, then succeeds', async () => {
@@ -139,17 +140,12 @@ describe('refusalFor (fail closed)', () => {
       'smile-dental.test.evil.example is not an allowed domain',
     ],
     // CSP host-sources cannot carry the trailing dot, so the relay's frame-ancestors would refuse the panel.
-    [
-      'a trailing-dot host',
-      configuration,
-      'www.smile-dental.test.',
-      'www.smile-dental.test. ends with a dot: open it without',
-    ],
+    ['a trailing-dot host', configuration, 'www.smile-dental.test.', 'www.smile-dental.test. is not an allowed domain'],
     [
       'a trailing-dot subdomain',
       configuration,
       'booking.smile-dental.test.',
-      'booking.smile-dental.test. ends with a dot: open it without',
+      'booking.smile-dental.test. is not an allowed domain',
     ],
     [
       "a host that only ends like a wildcard's base",

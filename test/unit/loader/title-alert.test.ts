@@ -22,10 +22,10 @@ async function start(attributes = '') {
     fetch: (async () => new Response(JSON.stringify(configuration))) as typeof fetch,
     wait: async () => {},
     report: () => {},
-    loadFrame: async () => createChatFrame,
+    loadFrame: async () => ({ default: createChatFrame }),
   });
   await settle();
-  const host = document.querySelector('practice-chat')!;
+  const host = document.querySelector('practice-chat-q7x')!;
   host.shadowRoot!.querySelector('button')!.dispatchEvent(new Event('focus'));
   // The frame's code arrives (here at once, from source) a moment after the intent.
   await settle();

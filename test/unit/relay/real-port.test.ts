@@ -82,6 +82,11 @@ describe('relay on a real port', () => {
     expect(frame.status).toBe(200);
     expect(frame.headers.get('referrer-policy')).toBe('no-referrer');
     expect(frame.headers.get('x-content-type-options')).toBe('nosniff');
+    // What a cross-origin isolated practice page needs of a frame it shows (test/browser/strict-pages.test.ts).
+    expect([
+      frame.headers.get('cross-origin-embedder-policy'),
+      frame.headers.get('cross-origin-resource-policy'),
+    ]).toEqual(['require-corp', 'cross-origin']);
 
     const logo = await fetch(logoUrl);
     expect(logo.status).toBe(200);

@@ -78,8 +78,9 @@ it('npm run serve starts the relay from built JavaScript, with no TypeScript tra
   expect(configuration.status).toBe(200);
   const loader = await fetch(`${url}/loader.js`, { headers: { 'Accept-Encoding': 'br' } });
   expect(loader.headers.get('Content-Encoding')).toBe('br');
-  // The loader's second file, which loader.js fetches on intent from any practice's page: compressed, cached for a
-  // year (its name carries its content's hash), and loadable by pages that require a resource policy.
+  // The loader's second file, which loader.js imports on intent from any practice's page: compressed, cached for a
+  // year (its name carries its content's hash), loadable by pages that require a resource policy, and readable by any
+  // origin, as a module's cross-origin fetch needs.
   const frameCodeName = readdirSync(join(ROOT, 'dist', 'assets')).find((file) => /^loader-frame-.+\.js$/.test(file));
   const frameCode = await fetch(`${url}/assets/${frameCodeName}`, { headers: { 'Accept-Encoding': 'br' } });
   expect([
@@ -87,7 +88,8 @@ it('npm run serve starts the relay from built JavaScript, with no TypeScript tra
     frameCode.headers.get('Content-Encoding'),
     frameCode.headers.get('Cache-Control'),
     frameCode.headers.get('Cross-Origin-Resource-Policy'),
-  ]).toEqual([200, 'br', 'public, max-age=31536000, immutable', 'cross-origin']);
+    frameCode.headers.get('Access-Control-Allow-Origin'),
+  ]).toEqual([200, 'br', 'public, max-age=31536000, immutable', 'cross-origin', '*']);
 
   const modules = readFileSync(modulesFile, 'utf8').split('\n').filter(Boolean);
   expect(modules.some((module) => module.endsWith('/dist-server/server.js'))).toBe(true);
