@@ -95,12 +95,12 @@ const demo: UserConfig = {
   },
 };
 
-// `vite build --mode server` compiles the relay (and the simulator's own entry, for benches and separate-process
-// runs) to plain JavaScript in dist-server/, so `npm run serve` starts with no transpiler loaded. Dependencies stay
-// external (imported from node_modules at run time); only our TypeScript is compiled.
+// `vite build --mode server` compiles the relay to plain JavaScript in dist-server/, so `npm run serve` starts with no
+// transpiler loaded. Dependencies stay external (imported from node_modules at run time); only our TypeScript is
+// compiled. dist-server/ is what production runs, and it holds no simulator: not embedded in server.js
+// (src/embedded-simulator.ts), and no file of its own either (the simulator's own build is the next one).
 const server: UserConfig = {
   publicDir: false,
-  // The relay never embeds the simulator in production: dist-server/server.js gets none (src/embedded-simulator.ts).
   resolve: {
     alias: [
       {
@@ -117,7 +117,23 @@ const server: UserConfig = {
     minify: false,
     sourcemap: true,
     rolldownOptions: {
-      input: { server: 'src/server.ts', simulator: 'src/simulator/main.ts' },
+      input: { server: 'src/server.ts' },
+      output: { format: 'es', entryFileNames: '[name].js' },
+    },
+  },
+};
+
+// `vite build --mode simulator` (`npm run build:simulator`) compiles the simulator's own entry to
+// dist-simulator/simulator.js, for the relay's benches and production-like trials, which run it with no transpiler.
+// Apart from dist-server/, and not part of `npm run build`, so that a relay deployed from a checkout carries none.
+const simulator: UserConfig = {
+  ...server,
+  resolve: {},
+  build: {
+    ...server.build,
+    outDir: 'dist-simulator',
+    rolldownOptions: {
+      input: { simulator: 'src/simulator/main.ts' },
       output: { format: 'es', entryFileNames: '[name].js' },
     },
   },
@@ -128,6 +144,7 @@ const builds: Record<string, () => UserConfig> = {
   'loader-frame': () => loaderFrame,
   demo: () => demo,
   server: () => server,
+  simulator: () => simulator,
 };
 
 export default defineConfig(({ mode }) => ({

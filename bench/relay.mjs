@@ -10,8 +10,8 @@
 // Environment: BENCH_SECONDS (default 4), BENCH_ROUNDS (default 3), BENCH_LEVELS (default 1,10,100), BENCH_ONLY=REGEX
 // (measure only the targets whose name matches; BENCH_ONLY_RELAY=1 is BENCH_ONLY='^relay$'), BENCH_CPU_PROF=DIR (write
 // the CPU profile of each relay, the floor and the simulator there, named by process id; read one with
-// bench/cpu-profile-top.mjs). Needs `npm run build`
-// (the script runs it first) and redis-server (REDIS_SERVER_PATH, else /usr/bin/redis-server).
+// bench/cpu-profile-top.mjs). Needs `npm run build` and `npm run build:simulator` (the script runs both first), and
+// redis-server (REDIS_SERVER_PATH, else /usr/bin/redis-server).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
@@ -34,9 +34,11 @@ const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const GOAL = { share: 0.75, p99Times: 2 };
 const root = new URL('..', import.meta.url);
 const serverJs = new URL('dist-server/server.js', root).pathname;
-const simulatorJs = new URL('dist-server/simulator.js', root).pathname;
+const simulatorJs = new URL('dist-simulator/simulator.js', root).pathname;
 const redisServer = process.env.REDIS_SERVER_PATH || '/usr/bin/redis-server';
 if (!existsSync(serverJs)) throw new Error('dist-server/server.js is missing: run `npm run build` first.');
+if (!existsSync(simulatorJs))
+  throw new Error('dist-simulator/simulator.js is missing: run `npm run build:simulator` first.');
 if (!existsSync(redisServer)) throw new Error(`redis-server is missing (${redisServer}): set REDIS_SERVER_PATH.`);
 
 const logDir = mkdtempSync(join(tmpdir(), 'bench-relay-'));

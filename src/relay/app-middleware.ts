@@ -8,6 +8,7 @@ import { bodyLimit } from './http/body-limit.ts';
 import type { RelayEnv } from './http/env.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { eventFloodGuard, REFUSED_EVENTS_PER_MINUTE } from './http/event-flood-guard.ts';
+import { eventSignatureCheck } from './http/event-signature.ts';
 import { presetHeader } from './http/preset-header.ts';
 import { requestLog } from './http/request-log.ts';
 import { sameOrigin } from './http/same-origin.ts';
@@ -29,6 +30,8 @@ export interface RelayMiddlewareOptions {
   quota: NamedQuota;
   /** The visitor a request counts as (http/client-address.ts). */
   addressOf: (c: Context<RelayEnv>) => string;
+  /** The client's whole address, never its network: what the events path counts (event-flood-guard.ts). */
+  sourceAddressOf: (c: Context<RelayEnv>) => string;
   now: () => number;
 }
 
@@ -42,7 +45,7 @@ function bodiesOnly(middleware: MiddlewareHandler<RelayEnv>): MiddlewareHandler<
 
 export function useRelayMiddleware(
   app: Hono<RelayEnv>,
-  { settings, logger, metrics, lifecycle, quota, addressOf, now }: RelayMiddlewareOptions,
+  { settings, logger, metrics, lifecycle, quota, addressOf, sourceAddressOf, now }: RelayMiddlewareOptions,
 ): void {
   app.use(requestLog({ logger, metrics }));
   // Headers every answer carries are set before the route runs (a route may still override them, e.g. the frame's
@@ -66,12 +69,14 @@ export function useRelayMiddleware(
   });
   app.use('/frame', perAddress);
   // The service's events come from its few addresses, as many as conversations change: a visitor's quota would refuse
-  // them. Each is authenticated by its signature instead, at the cost of one HMAC over a size-capped body, and the path has
-  // quotas of its own, which cut off an address whose calls keep being refused (event-flood-guard.ts).
+  // them. Each is authenticated by its signature instead, at the cost of a bounded read and one HMAC, before any quota;
+  // a signed event passes whatever else its address or network sent, and an address whose unsigned calls keep being
+  // refused is cut off (event-flood-guard.ts).
   const eventsGuard = eventFloodGuard({
-    calls: quota('upstream-events-per-address', settings.upstreamEventsPerMinutePerIp, MINUTE),
+    isSigned: eventSignatureCheck(settings.upstreamEventsSecret, now),
+    signedCalls: quota('upstream-events-per-address', settings.upstreamEventsPerMinutePerIp, MINUTE),
     refusals: quota('refused-upstream-events-per-address', REFUSED_EVENTS_PER_MINUTE, MINUTE),
-    keyOf: addressOf,
+    keyOf: sourceAddressOf,
     logger,
     now,
   });

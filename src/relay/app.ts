@@ -7,7 +7,7 @@ import type { FetchLike, UpstreamClient } from './upstream/index.ts';
 import { ApiError, errorResponse } from './http/api-error.ts';
 import { apiErrorFromStorage } from './http/storage-errors.ts';
 import { StorageError } from './shared-state/storage-error.ts';
-import { createClientAddress } from './http/client-address.ts';
+import { createClientAddress, createSourceAddress } from './http/client-address.ts';
 import type { RelayEnv } from './http/env.ts';
 import { createConfigurationService } from './configuration/configuration-service.ts';
 import { createMemoryStores, type RelayStores } from './stores.ts';
@@ -75,8 +75,9 @@ export function createRelayApp({
     onLookup: metrics.configurationCache,
   });
   const addressOf = createClientAddress(settings.trustProxy, settings.quotaIpv6Prefix);
+  const sourceAddressOf = createSourceAddress(settings.trustProxy);
   const app = new Hono<RelayEnv>();
-  useRelayMiddleware(app, { settings, logger, metrics, lifecycle, quota, addressOf, now });
+  useRelayMiddleware(app, { settings, logger, metrics, lifecycle, quota, addressOf, sourceAddressOf, now });
   const reads = wireLiveReads({ settings, upstream, stores, events, metrics, lifecycle, now });
   mountRelayRoutes(app, {
     settings,

@@ -96,6 +96,7 @@ export function createRedisSharedState(
       client,
       resultSchema: sentRecordSchema,
       sealer: createRecordSealer(recordSecret, 'sent-record'),
+      readsRecordsInClear: true,
       ...waitMs,
       onRecordLost: () => logger.warn('A message was sent but its idempotency record could not be written to Redis.'),
     }),
@@ -104,7 +105,6 @@ export function createRedisSharedState(
       resultSchema: createdRecordSchema,
       keyPrefix: CREATE_KEY_PREFIX,
       sealer: createRecordSealer(recordSecret, 'created-record'),
-      hashKeys: true,
       ttlMs: CREATED_RECORD_TTL_MS,
       ...waitMs,
       onRecordLost: () =>

@@ -9,12 +9,21 @@ export const RELAY = 'https://relay.example';
 export type TestWindow = Window & { PracticeChat?: unknown; happyDOM: { setURL(url: string): void } };
 export const testWindow = () => window as unknown as TestWindow;
 
+/**
+ * Adds the loader's tag and makes it `document.currentScript`, as a browser does while the tag's script first runs.
+ * type=text/plain: the test environment must not try to fetch it; the loader only reads its attributes.
+ */
 export function addScriptTag(attributes = 'data-client-id="smile-dental"') {
-  // type=text/plain: the test environment must not try to fetch it; the loader only reads its attributes.
   document.body.insertAdjacentHTML(
     'beforeend',
     `<script type="text/plain" src="${RELAY}/loader.js" ${attributes}></script>`,
   );
+  runAsCurrentScript(document.body.lastElementChild as HTMLScriptElement);
+}
+
+/** The document answers `script` as its currentScript from now on (happy-dom runs no script to set it). */
+export function runAsCurrentScript(script: HTMLScriptElement | null) {
+  Object.defineProperty(document, 'currentScript', { configurable: true, value: script });
 }
 
 export interface StartOptions {

@@ -4,7 +4,8 @@
 // of memory) its lease runs out within seconds and a retry takes over; the send path then learns from the attempt's
 // own record whether the dead attempt stored anything (deliver-once.ts). A duplicate that arrives while the first is
 // in flight waits for its result; the relay's request deadline bounds that wait, and the panel retries after
-// `upstream_timeout`. A result is kept sealed (record-seal.ts): Redis holds no upstream id and no handle in clear.
+// `upstream_timeout`. A result is kept sealed (record-seal.ts), under a digest of its scope and Idempotency-Key: Redis
+// holds no upstream id, no handle and no key in clear.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
@@ -23,11 +24,12 @@ export interface RedisIdempotencyOptions<T> {
   /** Seals each result under its scope and Idempotency-Key, so what Redis holds answers only that request. */
   sealer: RecordSealer;
   /**
-   * Files records under a digest of the Idempotency-Key as well as of the scope: for a key that is itself a secret
-   * (a create's, which hands out a handle). A send's key opens nothing without the handle, and its records keep the
-   * name older instances use, so that a rolling upgrade never misses a send's record and sends twice.
+   * Reads, besides its own records, those that relays from before keys were digested filed under the key in clear
+   * (`<prefix><digest of scope>:<key>`, the sends'), so that a send an older instance made during a rolling upgrade is
+   * answered rather than sent again. Records are only ever written under the digest. Can go once every instance runs
+   * this version and `ttlMs` has passed.
    */
-  hashKeys?: boolean;
+  readsRecordsInClear?: boolean;
   /**
    * How long a lease lives unless its owner renews it (every third of it, while the send runs): how soon a retry can
    * take over from an instance that died.
@@ -50,6 +52,14 @@ const RELEASE_IF_OWNER = "if redis.call('get', KEYS[1]) == ARGV[1] then return r
 const RENEW_IF_OWNER =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
 
+// Takes the lease unless a record holds the key under either name, and answers that record: one round trip, like the
+// plain take, and one step, so a record an older instance already wrote is never missed. One it begins just after is
+// a concurrent attempt, which deliver-once's own record (named alike in both versions) keeps from sending twice.
+const TAKE_UNLESS_RECORDED =
+  "local older = redis.call('get', KEYS[2]) if older then return older end " +
+  "if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return false end " +
+  "return redis.call('get', KEYS[1])";
+
 /** The message sends' records; other kinds pass their own prefix. */
 export const SEND_KEY_PREFIX = 'pwc:idem:';
 export const DEFAULT_LEASE_MS = 5_000;
@@ -60,7 +70,7 @@ export function createRedisIdempotencyStore<T>({
   ttlMs = 24 * 60 * 60 * 1000,
   keyPrefix = SEND_KEY_PREFIX,
   sealer,
-  hashKeys = false,
+  readsRecordsInClear = false,
   leaseMs = DEFAULT_LEASE_MS,
   pollMs = 100,
   waitMs = 8_000,
@@ -83,20 +93,33 @@ export function createRedisIdempotencyStore<T>({
     }
   }
 
+  /**
+   * Takes the lease (null), or answers the record that holds the key (undefined: it went between the two calls). With
+   * `idInClear`, an older instance's record there holds the key too, looked at in the same step as the take.
+   */
+  async function takeLease(id: string, idInClear: string | null, lease: string): Promise<string | null | undefined> {
+    if (idInClear !== null) {
+      const found = await redis(() => client.eval(TAKE_UNLESS_RECORDED, 2, id, idInClear, lease, leaseMs));
+      return typeof found === 'string' ? found : null;
+    }
+    if ((await redis(() => client.set(id, lease, 'PX', leaseMs, 'NX'))) === 'OK') return null;
+    return (await redis(() => client.get(id))) ?? undefined;
+  }
+
   return {
     async run(scope, key, body, send, onWait): Promise<IdempotentOutcome<T>> {
-      // The scope is an upstream conversation id (or a visitor's address): hashed, like the body, so Redis holds neither.
-      const id = hashKeys
-        ? `${keyPrefix}${digest(`${scope}\u0000${key}`)}`
-        : `${keyPrefix}${bodyFingerprint(scope)}:${key}`;
+      // Filed under a digest of the scope (an upstream conversation id, or a visitor's address and configuration) and
+      // the key: Redis holds neither, nor the key, which a visitor chose and which opens a create's conversation.
+      const id = `${keyPrefix}${digest(`${scope}\u0000${key}`)}`;
+      const idInClear = readsRecordsInClear ? `${keyPrefix}${bodyFingerprint(scope)}:${key}` : null;
       const fingerprint = bodyFingerprint(body);
       const lease = JSON.stringify({ state: 'sending', fingerprint, owner: randomUUID() });
       const waitUntil = Date.now() + waitMs;
       for (;;) {
-        if ((await redis(() => client.set(id, lease, 'PX', leaseMs, 'NX'))) === 'OK') break;
-        const stored = await redis(() => client.get(id));
+        const stored = await takeLease(id, idInClear, lease);
+        if (stored === null) break;
         // Gone between the two calls (the first attempt failed and released it, or its lease ran out): try again.
-        if (stored === null) continue;
+        if (stored === undefined) continue;
         const record = parseRecord(stored, scope, key);
         // Not a record this store can open (another secret, or damaged): nothing was sent, a retry is safe.
         if (record === null) throw storageUnavailable('record_unreadable');

@@ -100,3 +100,11 @@ function socketAddress(env: unknown): string | undefined {
   if (typeof socket !== 'object' || socket === null || !('remoteAddress' in socket)) return undefined;
   return typeof socket.remoteAddress === 'string' ? socket.remoteAddress : undefined;
 }
+
+/**
+ * The request's client by its whole address, an IPv6 one too: for a count that neighbours in the same network must
+ * not share (the events path's, where one neighbour's flood would otherwise refuse the service's events).
+ */
+export function createSourceAddress(trusted: TrustedProxies): (c: Context) => string {
+  return createClientAddress(trusted, 128);
+}

@@ -1,8 +1,16 @@
 // The service's events path (POST /v1/upstream-events) is open to the internet and authenticated only by each
-// event's signature, so a flood of unsigned or replayed calls would cost an HMAC and a log line each. This guard gives
-// the path quotas of its own per source address: a generous one for every call (the service sends as many events as
-// conversations change) and a small one for refused calls, past which that address is refused before any work until
-// its window ends. Refused calls write no request line; a streak of them is one warning line.
+// event's signature, so a flood of unsigned or replayed calls would cost a quota hit, a route and a log line each.
+//
+// The guard checks the signature first, on a body read only up to the contract's cap: it is the one thing that tells
+// the service from anyone else, and it is cheap (that bounded read, whose bytes are on the wire anyway, and one HMAC
+// over a few kilobytes at most, less than the quota hit it comes before). A correctly signed event then goes through
+// whatever anyone else sent: it counts only against a quota of signed calls per source address, which nobody without
+// the secret (or a captured event, replayable within the signature's few minutes) can spend.
+//
+// Every other call counts against a small quota of refusals per source address, past which that address is refused
+// with 429 before its route runs and before any quota hit, until its window ends. The address is the full one, never
+// the IPv6 /64 visitors' quotas count: the service's neighbours must not share its count. Refused calls write no
+// request line; a streak of them is one warning line.
 import type { MiddlewareHandler } from 'hono';
 import type { Context } from 'hono';
 import type { Logger } from '../log.ts';
@@ -18,10 +26,13 @@ export const STREAK_QUIET_MS = 60_000;
 const MAX_CUT_OFF = 10_000;
 
 export interface EventFloodGuardOptions {
-  /** Every call, per source address. */
-  calls: RateLimiter;
-  /** Refused calls (bad signature, bad body, too large, over a quota), per source address. */
+  /** Whether the call carries a correctly signed event (event-signature.ts); reads the body up to a cap. */
+  isSigned: (c: Context<RelayEnv>) => Promise<boolean>;
+  /** Correctly signed calls, per source address: the service's own volume. */
+  signedCalls: RateLimiter;
+  /** Refused calls (bad signature, bad body, too large), per source address. */
   refusals: RateLimiter;
+  /** The source address, whole and in its one spelling (never a network). */
   keyOf: (c: Context<RelayEnv>) => string;
   logger: Logger;
   now?: () => number;
@@ -29,10 +40,11 @@ export interface EventFloodGuardOptions {
 
 /**
  * @example
- * app.use(UPSTREAM_EVENTS_PATH, eventFloodGuard({ calls, refusals, keyOf: addressOf, logger }))
+ * app.use(UPSTREAM_EVENTS_PATH, eventFloodGuard({ isSigned, signedCalls, refusals, keyOf: sourceAddressOf, logger }))
  */
 export function eventFloodGuard({
-  calls,
+  isSigned,
+  signedCalls,
   refusals,
   keyOf,
   logger,
@@ -51,8 +63,33 @@ export function eventFloodGuard({
     }
   };
 
+  /** The route's answer, logged as the streak sees it; a refusal counted against `address` unless signed. */
+  const run = async (c: Context<RelayEnv>, next: () => Promise<void>, address: string | null) => {
+    try {
+      await next();
+    } catch (error) {
+      const code = error instanceof ApiError ? error.code : 'error';
+      if (address === null) streak.refused(code);
+      else await refused(c, address, code);
+      throw error;
+    }
+    if (c.res.status < 400) streak.accepted();
+    else if (address === null) streak.refused(c.get('errorCode') ?? String(c.res.status));
+    else await refused(c, address, c.get('errorCode') ?? String(c.res.status));
+  };
+
   return async function eventFloodGuard(c, next) {
     const address = keyOf(c);
+    // A body that fails to arrive is not signed; the route's own read then fails and counts as a refusal.
+    if (await isSigned(c).catch(() => false)) {
+      const decision = await signedCalls.hit(address);
+      if (!decision.allowed) {
+        c.set('unlogged', true);
+        streak.refused('rate_limited');
+        throw new ApiError('rate_limited', decision.retryAfterSeconds);
+      }
+      return run(c, next, null);
+    }
     const until = cutOffUntil.get(address);
     if (until !== undefined && until > now()) {
       c.set('unlogged', true);
@@ -60,19 +97,7 @@ export function eventFloodGuard({
       throw new ApiError('rate_limited', Math.max(1, Math.ceil((until - now()) / 1000)));
     }
     if (until !== undefined) cutOffUntil.delete(address);
-    const decision = await calls.hit(address);
-    if (!decision.allowed) {
-      await refused(c, address, 'rate_limited');
-      throw new ApiError('rate_limited', decision.retryAfterSeconds);
-    }
-    try {
-      await next();
-    } catch (error) {
-      await refused(c, address, error instanceof ApiError ? error.code : 'error');
-      throw error;
-    }
-    if (c.res.status >= 400) await refused(c, address, c.get('errorCode') ?? String(c.res.status));
-    else streak.accepted();
+    return run(c, next, address);
   };
 }
 

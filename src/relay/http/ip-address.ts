@@ -10,9 +10,6 @@ export interface IpAddress {
 
 export const FAMILY_BITS = { 4: 32, 6: 128 } as const;
 
-/** `::ffff:0:0/96`, where IPv6 writes IPv4 addresses (a dual-stack socket reports IPv4 peers so). */
-const IPV4_MAPPED_PREFIX = 0xffffn << 32n;
-
 /** The address, or null when `text` is not one (a zone such as `%eth0` is not a peer's address either). */
 export function parseIp(text: string): IpAddress | null {
   const family = text.includes('%') ? 0 : isIP(text);
@@ -71,14 +68,4 @@ export function networkOf(address: IpAddress, prefix: number): IpAddress {
 export function rangeOf(address: IpAddress, prefix: number): [bigint, bigint] {
   const first = networkOf(address, prefix).value;
   return [first, first + (1n << BigInt(FAMILY_BITS[address.family] - prefix)) - 1n];
-}
-
-/** The part of an IPv6 range that lies in `::ffff:0:0/96`, as an IPv4 range; null when none does. */
-export function mappedIpv4Range([first, last]: [bigint, bigint]): [bigint, bigint] | null {
-  const mappedFirst = IPV4_MAPPED_PREFIX;
-  const mappedLast = IPV4_MAPPED_PREFIX | 0xffffffffn;
-  if (last < mappedFirst || first > mappedLast) return null;
-  const from = first > mappedFirst ? first : mappedFirst;
-  const to = last < mappedLast ? last : mappedLast;
-  return [from - mappedFirst, to - mappedFirst];
 }

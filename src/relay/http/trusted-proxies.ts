@@ -2,7 +2,8 @@
 // proxies in front of the relay, or the proxies' addresses and networks. Never "every peer": a visitor who reaches an
 // instance directly would then choose the address its quotas count.
 import { isIP } from 'node:net';
-import { mappedIpv4Range, parseIp, rangeOf } from './ip-address.ts';
+import { parseIp, rangeOf } from './ip-address.ts';
+import { embeddedIpv4Ranges } from './ipv4-in-ipv6.ts';
 
 /**
  * `hops`: the number of proxies in front of the relay, each trusted whatever its address (0: trust none).
@@ -53,13 +54,15 @@ export function parseTrustProxy(text: string | undefined): TrustedProxies | { re
   const covered = coverage(entries);
   if (covered.ipv4 === IPV4_SPACE || covered.ipv6 === IPV6_SPACE) {
     return {
-      refused: `${value} covers every ${covered.ipv4 === IPV4_SPACE ? 'IPv4' : 'IPv6'} address, so it would believe X-Forwarded-For from every peer: a visitor reaching an instance directly could pick the address its quotas count. Name only your proxies' addresses or networks (e.g. 10.0.0.0/8, ::1).`,
+      refused: `${value} covers every ${covered.ipv4 === IPV4_SPACE ? 'IPv4' : 'IPv6'} address, so it would believe X-Forwarded-For from every peer: a visitor reaching an instance directly could pick the address its quotas count. Name only your proxies' addresses or networks (e.g. 10.0.0.0/8, ::1).${covered.ipv4 === IPV4_SPACE ? IPV4_IN_IPV6_NOTE : ''}`,
     };
   }
   return { addresses: entries };
 }
 
 const IPV4_SPACE = 1n << 32n;
+const IPV4_IN_IPV6_NOTE =
+  ' IPv6 networks that stand for IPv4 hosts count as those hosts: ::ffff:0:0/96, ::/96, 64:ff9b::/96, 64:ff9b:1::/48, 2002::/16.';
 const IPV6_SPACE = 1n << 128n;
 /**
  * More than this is "very broad": twice the largest private network of each family (10.0.0.0/8, fc00::/7), so the
@@ -69,8 +72,9 @@ const BROAD_IPV4 = 1n << 25n;
 const BROAD_IPV6 = 1n << 122n;
 
 /**
- * How many IPv4 and IPv6 addresses a list trusts, overlaps counted once. An IPv6 network inside `::ffff:0:0/96`
- * trusts the IPv4 addresses it maps (a dual-stack socket reports IPv4 peers so), so it counts toward IPv4 too.
+ * How many IPv4 and IPv6 addresses a list trusts, overlaps counted once. An IPv6 network where IPv6 writes IPv4
+ * addresses (`::ffff:0:0/96`, NAT64's `64:ff9b::/96`, 6to4's `2002::/16`...: ipv4-in-ipv6.ts) trusts the IPv4 hosts
+ * it stands for, so it counts toward IPv4 too: `64:ff9b::/96` covers every IPv4 address.
  */
 export function coverage(entries: readonly string[]): { ipv4: bigint; ipv6: bigint } {
   const ipv4: [bigint, bigint][] = [];
@@ -83,8 +87,7 @@ export function coverage(entries: readonly string[]): { ipv4: bigint; ipv6: bigi
     if (address.family === 4) ipv4.push(range);
     else {
       ipv6.push(range);
-      const mapped = mappedIpv4Range(range);
-      if (mapped !== null) ipv4.push(mapped);
+      ipv4.push(...embeddedIpv4Ranges(range));
     }
   }
   return { ipv4: mergedSize(ipv4), ipv6: mergedSize(ipv6) };

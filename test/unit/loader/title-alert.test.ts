@@ -8,8 +8,7 @@ import { boot } from '../../../src/loader/boot.ts';
 import type { PracticeChatApi } from '../../../src/loader/api.ts';
 import { envelope } from '../../../src/shared/protocol.ts';
 import { smileDentalAnswer as configuration } from '../../support/configurations.ts';
-
-const RELAY = 'https://relay.example';
+import { addScriptTag, RELAY } from '../../support/loader-boot.ts';
 
 type TestWindow = Window & { PracticeChat?: unknown; happyDOM: { setURL(url: string): void } };
 const win = () => window as unknown as TestWindow;
@@ -17,10 +16,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 /** Boots the loader from a tag with these attributes, creates its frame, and answers a way to speak as the frame. */
 async function start(attributes = '') {
-  document.body.insertAdjacentHTML(
-    'beforeend',
-    `<script type="text/plain" src="${RELAY}/loader.js" data-client-id="smile-dental" ${attributes}></script>`,
-  );
+  addScriptTag(`data-client-id="smile-dental" ${attributes}`);
   boot({
     win: win(),
     fetch: (async () => new Response(JSON.stringify(configuration))) as typeof fetch,

@@ -99,10 +99,11 @@ it('npm run serve starts the relay from built JavaScript, with no TypeScript tra
 }, 30_000);
 
 it('the built relay carries no simulator code, and without an upstream it refuses to start, saying why', async () => {
-  // Every file of the build but the simulator's own entry (dist-server/simulator.js, for benches; the image drops it).
-  const relayFiles = readdirSync(join(ROOT, 'dist-server'), { recursive: true, encoding: 'utf8' }).filter(
-    (file) => file.endsWith('.js') && file !== 'simulator.js',
-  );
+  // Every file `npm run build` leaves in dist-server/, which a relay deployed from a checkout runs: no simulator file
+  // beside server.js (its own build, npm run build:simulator, writes dist-simulator/), and no simulator code in any.
+  const files = readdirSync(join(ROOT, 'dist-server'), { recursive: true, encoding: 'utf8' });
+  expect(files.filter((file) => /simulator/i.test(file))).toEqual([]);
+  const relayFiles = files.filter((file) => file.endsWith('.js'));
   expect(relayFiles).toContain('server.js');
   const sources = relayFiles.flatMap(
     (file) =>
@@ -170,3 +171,38 @@ it('in production (NODE_ENV=production) it serves no demo, try or index page, an
     /^http:\/\/127\.0\.0\.1:\d+$/,
   );
 }, 30_000);
+
+it('npm run build:simulator builds the simulator apart, into dist-simulator/, and it runs with no transpiler', async () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  expect(pkg.scripts['build:simulator']).toBe('vite build --mode simulator');
+  expect(pkg.scripts.build).not.toMatch(/--mode simulator/);
+  const vite = join(ROOT, 'node_modules/vite/bin/vite.js');
+  const build = spawn(process.execPath, [vite, 'build', '--mode', 'simulator', '--logLevel', 'error'], {
+    cwd: ROOT,
+    stdio: 'ignore',
+  });
+  expect(await new Promise((resolve) => build.once('exit', resolve))).toBe(0);
+  expect(existsSync(join(ROOT, 'dist-server/simulator.js'))).toBe(false);
+  const modulesFile = join(temp, 'simulator-modules.txt');
+  const built = spawn(process.execPath, ['--import', RECORDER, 'dist-simulator/simulator.js', '--port', '0'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, RECORD_MODULES_TO: modulesFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const [, url] = await waitFor(built, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const answer = await fetch(`${url}/api/oauth/token/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: 'demo@practice.example', password: 'demo-password' }),
+    });
+    expect(answer.status).toBe(200);
+    const modules = readFileSync(modulesFile, 'utf8').split('\n').filter(Boolean);
+    expect(modules.some((module) => module.endsWith('/dist-simulator/simulator.js'))).toBe(true);
+    expect(modules.filter((module) => /\.tsx?$|\/node_modules\/(tsx|esbuild|typescript|vite)\//.test(module))).toEqual(
+      [],
+    );
+  } finally {
+    await stop(built);
+  }
+}, 60_000);

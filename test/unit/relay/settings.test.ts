@@ -281,6 +281,16 @@ describe('TRUST_PROXY that covers every address', () => {
     '::ffff:0.0.0.0/96',
     '0.0.0.0/1, ::ffff:128.0.0.0/97',
     '10.0.0.0/8, 0.0.0.0/0',
+    // IPv6 networks that stand for every IPv4 host: IPv4-compatible, NAT64 (well-known and local-use), 6to4.
+    '::/96',
+    '64:ff9b::/96',
+    '64:ff9b::/97, 64:ff9b::8000:0/97',
+    '64:ff9b:1::/48',
+    '64:ff9b:1:2:3:4::/96',
+    '2002::/16',
+    '2002::/17, 2002:8000::/17',
+    '2000::/3',
+    '0.0.0.0/1, 2002:8000::/17',
   ])('refuses %j at start, saying why', (value) => {
     expect(() => trustProxy(value)).toThrow(SettingsError);
     expect(() => trustProxy(value)).toThrow(
@@ -288,20 +298,42 @@ describe('TRUST_PROXY that covers every address', () => {
     );
   });
 
-  it.each(['0.0.0.0/1', '10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16', '8000::/1', 'fc00::/7, 10.0.0.0/8'])(
-    'accepts %j, which leaves addresses out',
-    (value) => {
-      expect(trustProxy(value)).toEqual({ addresses: value.split(',').map((entry) => entry.trim()) });
-    },
-  );
+  it('says which IPv6 networks count as IPv4 hosts when one of them made the list cover every IPv4 address', () => {
+    expect(() => trustProxy('10.0.0.0/8, 64:ff9b::/96')).toThrow(
+      /covers every IPv4 address, [\s\S]* IPv6 networks that stand for IPv4 hosts count as those hosts: ::ffff:0:0\/96, ::\/96, 64:ff9b::\/96, 64:ff9b:1::\/48, 2002::\/16\./,
+    );
+  });
+
+  it.each([
+    '0.0.0.0/1',
+    '10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16',
+    '8000::/1',
+    'fc00::/7, 10.0.0.0/8',
+    // A proxy reached through NAT64 or 6to4 is one IPv4 host.
+    '64:ff9b::10.0.0.5',
+    '2002:a00:5::/48',
+  ])('accepts %j, which leaves addresses out', (value) => {
+    expect(trustProxy(value)).toEqual({ addresses: value.split(',').map((entry) => entry.trim()) });
+  });
 
   it("warns about a very broad list, and not about a load balancer's network", () => {
     expect(trustProxyWarning({ addresses: ['0.0.0.0/1'] })).toMatch(/^TRUST_PROXY trusts a very broad range/);
-    expect(trustProxyWarning({ addresses: ['2000::/3'] })).toMatch(/^TRUST_PROXY trusts a very broad range/);
+    expect(trustProxyWarning({ addresses: ['4000::/3'] })).toMatch(/^TRUST_PROXY trusts a very broad range/);
+    // Half of every IPv4 host, written in NAT64's or 6to4's IPv6 form.
+    expect(trustProxyWarning({ addresses: ['64:ff9b::/97'] })).toMatch(/^TRUST_PROXY trusts a very broad range/);
+    expect(trustProxyWarning({ addresses: ['2002::/17'] })).toMatch(/^TRUST_PROXY trusts a very broad range/);
     expect(trustProxyWarning({ addresses: ['8.0.0.0/6'] })).toMatch(/^TRUST_PROXY trusts a very broad range/);
     expect(
       trustProxyWarning({
-        addresses: ['10.0.0.0/8', '127.0.0.1', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7', '::1'],
+        addresses: [
+          '10.0.0.0/8',
+          '127.0.0.1',
+          '172.16.0.0/12',
+          '192.168.0.0/16',
+          'fc00::/7',
+          '::1',
+          '64:ff9b::a00:0/104',
+        ],
       }),
     ).toBeNull();
     expect(trustProxyWarning({ hops: 1 })).toBeNull();

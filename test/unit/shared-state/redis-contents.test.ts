@@ -1,7 +1,8 @@
 // What a reader of Redis learns: a relay on a real redis-server serves two visitors (create, a send and its retry,
-// reads, an escalation, a resolution the relay sees, a service event, End chat), then every key and value in Redis is read back, as is every
-// message a subscriber of its own heard on the events channel. None may hold an upstream id, a handle, a create's
-// Idempotency-Key, a visitor's address or message text in clear, and every key family must be one docs/deploying.md lists.
+// reads, an escalation, a resolution the relay sees, a service event, End chat), then every key and value in Redis is
+// read back, as is every message a subscriber of its own heard on the events channel. None may hold an upstream id, a
+// handle, an Idempotency-Key (a create's or a send's), a visitor's address or message text in clear, and every key
+// family must be one docs/deploying.md lists.
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,7 +64,7 @@ function documentedFamilies(): string[] {
 }
 
 describe('what Redis holds', () => {
-  it('no upstream id, handle, create key, address or message text in any key or value; every family documented', async () => {
+  it('no upstream id, handle, Idempotency-Key, address or message text in any key or value; every family documented', async () => {
     harness = createRelayHarness({
       // Every poll reads the status, so the one after the resolution sees it.
       environment: { TRUST_PROXY: '1', UPSTREAM_EVENTS_SECRET: EVENTS_SECRET, STATUS_REFRESH_SECONDS: '0' },
@@ -77,6 +78,7 @@ describe('what Redis holds', () => {
     shared.events.subscribe(({ conversationId }) => void relayHeard.push(conversationId));
     const visitors = ['2001:db8:7:1::20', '198.51.100.77'];
     const createKeys = ['0b6f1d2e-9c4a-4b7e-8f3d-2a1c5e6b7d80', 'Xq7Lm2Rt9PbN4vYdK8wZs_c0ntents'];
+    const sendKeys = ['send-key-0-Xq7Lm2Rt9PbN', 'send-key-1-Xq7Lm2Rt9PbN'];
     const handles: string[] = [];
     for (const [index, address] of visitors.entries()) {
       const created = await harness.fromFrame('/v1/conversations', {
@@ -89,7 +91,7 @@ describe('what Redis holds', () => {
       for (let attempt = 0; attempt < 2; attempt++) {
         const sent = await harness.fromPanel(conversation, '/v1/conversation/messages', {
           body: { text: `canary-text-${index} my test results` },
-          headers: { 'Idempotency-Key': `send-key-${index}-Xq7Lm2Rt9PbN`, 'X-Forwarded-For': address },
+          headers: { 'Idempotency-Key': sendKeys[index]!, 'X-Forwarded-For': address },
         });
         expect(sent.status).toBe(201);
       }
@@ -158,6 +160,7 @@ describe('what Redis holds', () => {
       ...messageIds,
       ...handles,
       ...createKeys,
+      ...sendKeys,
       ...visitors,
       '2001:db8:7:1::',
       'canary-text',

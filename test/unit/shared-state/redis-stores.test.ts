@@ -91,7 +91,7 @@ describe('idempotency records in Redis', () => {
     expect(sent).toBe(true);
   });
 
-  it('keeps neither the text nor the conversation id in Redis: a hash of each, and the result given', async () => {
+  it('keeps neither the text, the conversation id nor the Idempotency-Key in Redis: a hash of each, and the result given', async () => {
     const a = instance();
     await a.idempotency.run('conv-secret-id', 'key-eeeeeeee', 'my tooth hurts', async () => record());
     const keys = await redis.client.keys('pwc:idem:*');
@@ -100,6 +100,46 @@ describe('idempotency records in Redis', () => {
     expect(keys.length).toBeGreaterThan(0);
     expect(everything).not.toContain('tooth');
     expect(everything).not.toContain('conv-secret-id');
+    expect(everything).not.toContain('key-eeeeeeee');
+  });
+
+  it('waits for a send that an instance of an older version is making under the key in clear, and answers its result', async () => {
+    const { createRedisIdempotencyStore, SEND_KEY_PREFIX } = await import(
+      '../../../src/relay/conversations/redis-idempotency.ts'
+    );
+    const { sentRecordSchema } = await import('../../../src/relay/conversations/sent-record.ts');
+    const { bodyFingerprint } = await import('../../../src/relay/conversations/idempotency.ts');
+    const { Redis } = await import('ioredis');
+    const client = new Redis(redis.url);
+    client.on('error', () => {});
+    const olderName = `${SEND_KEY_PREFIX}${bodyFingerprint('conv-upgrade')}:key-upgrade-0001`;
+    // The older instance's lease, as it wrote it, then (a moment later) its sealed result under the same name.
+    await client.set(olderName, JSON.stringify({ state: 'sending', fingerprint: bodyFingerprint('x'), owner: 'old' }));
+    const store = createRedisIdempotencyStore({
+      client,
+      resultSchema: sentRecordSchema,
+      sealer,
+      readsRecordsInClear: true,
+      pollMs: 20,
+    });
+    let sentAgain = false;
+    const waiting = store.run('conv-upgrade', 'key-upgrade-0001', 'x', async () => {
+      sentAgain = true;
+      return record();
+    });
+    const sent = record();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await client.set(
+      olderName,
+      JSON.stringify({
+        state: 'sent',
+        fingerprint: bodyFingerprint('x'),
+        sealed: sealer.seal('conv-upgrade', 'key-upgrade-0001', JSON.stringify(sent)),
+      }),
+    );
+    expect(await waiting).toEqual({ kind: 'result', value: sent, replayed: true });
+    expect(sentAgain).toBe(false);
+    client.disconnect();
   });
 
   it('a crashed instance’s lease expires within its short lifetime, so the message is not stuck', async () => {
@@ -215,10 +255,16 @@ describe('sealed records', () => {
     const { bodyFingerprint } = await import('../../../src/relay/conversations/idempotency.ts');
     const { Redis } = await import('ioredis');
     const client = new Redis(redis.url);
-    const store = createRedisIdempotencyStore({ client, resultSchema: sentRecordSchema, sealer });
+    const { digest } = await import('../../../src/relay/conversations/digest.ts');
+    const store = createRedisIdempotencyStore({
+      client,
+      resultSchema: sentRecordSchema,
+      sealer,
+      readsRecordsInClear: true,
+    });
     const sent = { ...record(), id: 'msg-sealed-canary', conversation: 'conv-sealed-canary' };
     await store.run('conv-sealed-canary', 'key-sealed-0001', 'x', async () => sent);
-    const raw = (await client.get(`pwc:idem:${bodyFingerprint('conv-sealed-canary')}:key-sealed-0001`))!;
+    const raw = (await client.get(`pwc:idem:${digest('conv-sealed-canary\u0000key-sealed-0001')}`))!;
     expect(raw).not.toContain('canary');
     expect(await store.run('conv-sealed-canary', 'key-sealed-0001', 'x', async () => record())).toEqual({
       kind: 'result',

@@ -4,6 +4,7 @@
 // refusal; a poll goes on (a handle's liveness fails open while Redis is out of reach). Once Redis is back, a record
 // the relay cannot open is a storage failure too, not an upstream one.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { digest } from '../../../src/relay/conversations/digest.ts';
 import { startSimulatorServer } from '../../../src/simulator/server.ts';
 import { bearer, CONVERSATION, MESSAGES } from '../../support/conversation-calls.ts';
 import { freePort } from '../../support/free-port.ts';
@@ -111,9 +112,11 @@ it('Redis stopped: a send and End chat answer storage_unavailable with the cause
   await expect.poll(() => metric('pwc_redis_up'), { timeout: 10_000, interval: 200 }).toBe(1);
   // The first send's record, damaged in Redis: its retry cannot be told whether it was sent, so it is refused, as
   // storage's failure, and nothing is sent again.
-  const [recordKey, ...others] = await redis.client.keys('pwc:idem:*:outage-key-sent-0001');
-  expect(others).toEqual([]);
-  await redis.client.set(recordKey!, 'not a record');
+  const [conversationId, ...otherConversations] = upstream.simulator.store.conversations.keys();
+  expect(otherConversations).toEqual([]);
+  const recordKey = `pwc:idem:${digest(`${conversationId}\u0000outage-key-sent-0001`)}`;
+  expect(await redis.client.exists(recordKey)).toBe(1);
+  await redis.client.set(recordKey, 'not a record');
   const messagesBefore = visitorMessages();
   const retried = await send(conversation, 'outage-key-sent-0001', 'Before the outage');
   expect([retried.status, await errorCode(retried)]).toEqual([503, 'storage_unavailable']);
