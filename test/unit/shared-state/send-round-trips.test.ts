@@ -83,4 +83,7 @@ it('a send costs its own records 4 round trips to Redis, a script or a transacti
   const all = roundTrips(() => true);
   console.info(`a send's round trips to Redis: ${sendRecords} for its own records, ${all} in all`);
   expect(sendRecords).toBeLessThanOrEqual(4);
+  // The handle's live entry is asked once: at the request's start, before its body is read; the write's own check
+  // then asks the policy only about the status.
+  expect(roundTrips((args) => keysOf(args).some((key) => key.startsWith('pwc:live:')))).toBe(1);
 });
