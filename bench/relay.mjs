@@ -10,8 +10,10 @@
 // Environment: BENCH_SECONDS (default 4), BENCH_ROUNDS (default 3), BENCH_LEVELS (default 1,10,100), BENCH_ONLY=REGEX
 // (measure only the targets whose name matches; BENCH_ONLY_RELAY=1 is BENCH_ONLY='^relay$'), BENCH_CPU_PROF=DIR (write
 // the CPU profile of each relay, the floor and the simulator there, named by process id; read one with
-// bench/cpu-profile-top.mjs). Needs `npm run build` and `npm run build:simulator` (the script runs both first), and
-// redis-server (REDIS_SERVER_PATH, else /usr/bin/redis-server).
+// bench/cpu-profile-top.mjs), BENCH_RELAY_JS=FILE (another build of the relay in place of dist-server/server.js: an
+// earlier commit's), BENCH_BASELINE_JS=FILE (an earlier build measured beside this one, in the same rounds, as the
+// "baseline" rows: a before and after on the same machine). Needs `npm run build` and `npm run build:simulator`
+// (the script runs both first), and redis-server (REDIS_SERVER_PATH, else /usr/bin/redis-server).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
@@ -30,10 +32,11 @@ const ONLY = process.env.BENCH_ONLY_RELAY
     ? new RegExp(process.env.BENCH_ONLY)
     : null;
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+const BASELINE_JS = process.env.BENCH_BASELINE_JS;
 /** At 100 connections, for each call in each mode: at least this share of the floor's req/s, a p99 at most this many times its. */
 const GOAL = { share: 0.75, p99Times: 2 };
 const root = new URL('..', import.meta.url);
-const serverJs = new URL('dist-server/server.js', root).pathname;
+const serverJs = process.env.BENCH_RELAY_JS ?? new URL('dist-server/server.js', root).pathname;
 const simulatorJs = new URL('dist-simulator/simulator.js', root).pathname;
 const redisServer = process.env.REDIS_SERVER_PATH || '/usr/bin/redis-server';
 if (!existsSync(serverJs)) throw new Error('dist-server/server.js is missing: run `npm run build` first.');
@@ -110,13 +113,13 @@ const redis = await start(
 const username = 'demo@practice.example';
 const password = 'demo-password';
 const handleSecret = randomBytes(32).toString('base64'); // shared, as by instances behind one load balancer
-async function startRelay(name, extraEnvironment = {}) {
+async function startRelay(name, extraEnvironment = {}, script = serverJs) {
   // As in production (NODE_ENV=production, which needs PUBLIC_ORIGIN, so the port is chosen up front).
   const port = await freePort();
   const relay = await start(
     name,
     process.execPath,
-    [...profiled, serverJs],
+    [...profiled, script],
     {
       NODE_ENV: 'production',
       PORT: String(port),
@@ -135,8 +138,17 @@ async function startRelay(name, extraEnvironment = {}) {
   if (PROFILE_DIR) process.stderr.write(`${name}: process ${relay.child.pid}\n`);
   return relay;
 }
+const redisUrl = `redis://127.0.0.1:${redisPort}`;
 const relay = await startRelay('relay');
-const relayRedis = await startRelay('relay-redis', { REDIS_URL: `redis://127.0.0.1:${redisPort}` });
+const relayRedis = await startRelay('relay-redis', { REDIS_URL: redisUrl });
+// With BENCH_BASELINE_JS, an earlier build runs beside this one (its own processes, the same upstream and Redis) and
+// is measured in the same rounds: a before and after that the machine's noise hits alike.
+const baseline = BASELINE_JS
+  ? {
+      relay: await startRelay('baseline', {}, BASELINE_JS),
+      relayRedis: await startRelay('baseline-redis', { REDIS_URL: redisUrl }, BASELINE_JS),
+    }
+  : null;
 const relayEveryPoll = await startRelay('relay-every-poll', { STATUS_REFRESH_SECONDS: '0' });
 
 const QUESTION = 'What are your opening hours?';
@@ -286,6 +298,38 @@ const targets = [
   },
 ];
 
+if (baseline !== null) {
+  const polls = await relayConversation(baseline.relay.url);
+  const redisPolls = await relayConversation(baseline.relayRedis.url);
+  const sends = await relayConversation(baseline.relay.url);
+  const redisSends = await relayConversation(baseline.relayRedis.url);
+  const { relay: base, relayRedis: baseRedis } = baseline;
+  targets.push(
+    {
+      name: 'baseline relay',
+      process: base,
+      floor: 'floor',
+      url: `${base.url}${poll}`,
+      headers: { ...panel, ...polls },
+    },
+    {
+      name: 'baseline relay, Redis',
+      process: baseRedis,
+      floor: 'floor',
+      url: `${baseRedis.url}${poll}`,
+      headers: { ...panel, ...redisPolls },
+    },
+    { name: 'baseline relay send', process: base, floor: 'floor send', url: base.url, ...sendRequest(base.url, sends) },
+    {
+      name: 'baseline relay send, Redis',
+      process: baseRedis,
+      floor: 'floor send',
+      url: baseRedis.url,
+      ...sendRequest(baseRedis.url, redisSends),
+    },
+  );
+}
+
 function load(target, connections, seconds) {
   const { url, method = 'GET', headers = {}, body, requests } = target;
   return autocannon({
@@ -377,11 +421,11 @@ for (const connections of LEVELS) {
     const share = floorRow === null ? null : row.rps / floorRow.rps;
     const p99Times = floorRow === null ? null : row.p99 / Math.max(floorRow.p99, 1);
     const ratios = share === null ? ' | ' : `${Math.round(100 * share)} % | ${p99Times.toFixed(2)}×`;
-    const redisCpu = target.process === relayRedis ? Math.round(row.redisCpuUs) : '';
+    const redisCpu = target.name.endsWith('Redis') ? Math.round(row.redisCpuUs) : '';
     lines.push(
       `| ${connections} | ${target.name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${Math.round(row.cpuUs)} | ${Math.round(row.upstreamCpuUs)} | ${redisCpu} | ${ratios} |`,
     );
-    if (connections === 100 && share !== null && target.name !== 'relay, status every poll') {
+    if (connections === 100 && share !== null && /^relay( send)?(, Redis)?$/.test(target.name)) {
       const met = share >= GOAL.share && p99Times <= GOAL.p99Times;
       verdicts.push({
         name: target.name,
