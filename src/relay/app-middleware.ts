@@ -1,10 +1,10 @@
 // What runs around the relay's routes: the request log, the headers every answer carries, and the guards in front of
 // what can reach upstream (quotas per address, the service events' own flood guard, the body limit, own frame only).
 import type { Context, Hono, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { RelaySettings } from './settings.ts';
 import type { Logger } from './log.ts';
 import { ApiError, errorResponse } from './http/api-error.ts';
+import { bodyLimit } from './http/body-limit.ts';
 import type { RelayEnv } from './http/env.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { eventFloodGuard, REFUSED_EVENTS_PER_MINUTE } from './http/event-flood-guard.ts';
@@ -36,9 +36,8 @@ export interface RelayMiddlewareOptions {
 }
 
 /**
- * Runs `middleware` only for requests that can carry a body. Hono's bodyLimit looks at `c.req.raw.body`, and on
- * @hono/node-server that builds a whole WHATWG Request (headers, stream, AbortSignal) even for a GET: under load the
- * message polls spent more time on that than on their upstream calls. GET and HEAD have no body to limit.
+ * Runs `middleware` only for requests that can carry a body: GET and HEAD have none to limit, and Hono's bodyLimit,
+ * which a chunked body still goes through, would build a whole WHATWG Request for them (body-limit.ts).
  */
 function bodiesOnly(middleware: MiddlewareHandler<RelayEnv>): MiddlewareHandler<RelayEnv> {
   return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : middleware(c, next));

@@ -53,18 +53,19 @@ export function confirmSent(list: readonly ChatMessage[], key: string, sent: Wir
 /**
  * Adds messages from the relay (a read or the live stream) that are not shown yet, each before the first shown
  * message that comes after it in the conversation, so that two sources overlapping after a gap still show each message
- * once and in order; answers the list and the messages that were new.
+ * once and in order; answers the list and the messages that were new. The live stream brings one message at a time:
+ * each is looked up among the shown ones where they are, with no set of ids built per message, and the list is copied
+ * only when something is new (the same array comes back otherwise, so signals see no change).
  */
 export function mergeIncoming(
-  list: readonly ChatMessage[],
+  list: ChatMessage[],
   incoming: readonly WireMessage[],
 ): { list: ChatMessage[]; added: ChatMessage[] } {
-  const merged = [...list];
+  let merged = list;
   const added: ChatMessage[] = [];
-  const known = new Set(list.map((message) => message.id));
   for (const message of incoming) {
-    if (known.has(message.id)) continue;
-    known.add(message.id);
+    if (merged.some((shown) => shown.id === message.id)) continue;
+    if (merged === list) merged = [...list];
     const after = merged.findIndex((shown) => shown.sequence !== null && shown.sequence > message.sequence);
     const item = fromWire(message);
     merged.splice(after < 0 ? merged.length : after, 0, item);

@@ -10,8 +10,8 @@
 // sending" (AttemptStillSettling, which the route answers as a timeout with Retry-After); after it, the conversation
 // is read back and the message is sent only if it is not there.
 import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
-import type { UnknownOutcomeStore } from './unknown-outcomes.ts';
-import { bodyFingerprint } from './idempotency.ts';
+import type { UnknownAttempt, UnknownOutcomeStore } from './unknown-outcomes.ts';
+import { bodyFingerprint, type RecordedWith } from './idempotency.ts';
 
 /** The relay's and upstream's clocks may differ a little; a stored message up to this much "earlier" still counts. */
 export const CLOCK_SKEW_ALLOWANCE_MS = 5_000;
@@ -118,18 +118,30 @@ export function createDeliverOnce({
     }
   }
 
-  /** `hash`: the text's fingerprint, when the caller has it already (the idempotency store's). */
-  return async function deliverOnce(
+  const attemptFrom = (hash: string): UnknownAttempt => ({
+    bodyHash: hash,
+    startedAt: now(),
+    settlesBy: now() + settleMs,
+  });
+
+  /**
+   * `hash`: the text's fingerprint, when the caller has it already (the idempotency store's). `recorded`: the
+   * idempotency store kept `fresh` (attemptRecord's) in the step that took the key, and found `earlier` there; it also
+   * marks the send answered in the step that keeps its result, so neither is done here.
+   */
+  async function deliverOnce(
     conversationId: string,
     key: string,
     text: string,
     hash = bodyFingerprint(text),
+    recorded?: { fresh: UnknownAttempt; earlier: UnknownAttempt | null },
   ): Promise<Message> {
     // Recorded before it goes: if this instance dies during the send, the retry on another one finds this record.
     // A store that cannot record refuses (the panel retries), rather than send with no trace. Most sends find no
     // record and keep theirs in the same step; one that finds a record decides on it first.
-    const fresh = { bodyHash: hash, startedAt: now(), settlesBy: now() + settleMs };
-    const record = await outcomes.rememberUnlessKept(conversationId, key, fresh);
+    const fresh = recorded?.fresh ?? attemptFrom(hash);
+    const record =
+      recorded === undefined ? await outcomes.rememberUnlessKept(conversationId, key, fresh) : recorded.earlier;
     const earlier = record !== null && record.bodyHash === hash ? record : null;
     if (earlier !== null) {
       // The earlier attempt's owner is gone (its answer was lost, it was cut, or its instance died): once it can no
@@ -161,7 +173,32 @@ export function createDeliverOnce({
       throw new SendOutcomeUnknown(error, Math.max(0, attempt.settlesBy - now()));
     }
     // Bookkeeping after the send: if it fails, the message was still sent, so it is answered all the same.
-    await outcomes.answered(conversationId, key, message.id).catch(() => undefined);
+    if (recorded === undefined) await outcomes.answered(conversationId, key, message.id).catch(() => undefined);
     return message;
-  };
+  }
+
+  /**
+   * The send of `text` with `key` in the idempotency store's steps: `record` is its attempt as a shared store keeps
+   * it (undefined in memory), `send` the delivery, handed what the store found.
+   */
+  function stepsOf(conversationId: string, key: string, text: string) {
+    let fresh: UnknownAttempt | undefined;
+    return {
+      record(hash: string) {
+        fresh = attemptFrom(hash);
+        return outcomes.sharedRecords?.(conversationId, key, fresh);
+      },
+      send(hash: string, recorded?: RecordedWith<UnknownAttempt>) {
+        return deliverOnce(
+          conversationId,
+          key,
+          text,
+          hash,
+          recorded === undefined || fresh === undefined ? undefined : { fresh, earlier: recorded.earlier },
+        );
+      },
+    };
+  }
+
+  return Object.assign(deliverOnce, { stepsOf });
 }

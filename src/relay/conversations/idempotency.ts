@@ -8,19 +8,41 @@ import { digest } from './digest.ts';
 /** `replayed`: answered from what an earlier request with the key did (or is doing), not done by this one. */
 export type IdempotentOutcome<T> = { kind: 'result'; value: T; replayed?: true } | { kind: 'conflict' };
 
+/**
+ * A record of the work's own (a send's attempt, deliver-once.ts) that a shared store keeps in the same steps as the
+ * key's, so that each step is one round trip: `value` under `key` unless a record is there already, in the step that
+ * takes the key; then, with the result, `key` deleted and `answeredKey(result)` set, both for `ttlMs`. `earlier` reads
+ * the record that was there before (null when none, or one that does not read).
+ */
+export interface WorkRecord<T, E> {
+  key: string;
+  value: string;
+  ttlMs: number;
+  earlier(stored: string): E | null;
+  answeredKey(result: T): string;
+}
+
+/** Handed to the work when the store kept its record in the step that took the key: what was there before, or null. */
+export interface RecordedWith<E> {
+  earlier: E | null;
+}
+
 export interface IdempotencyStore<T = unknown> {
   /**
    * Runs `send` once per (scope, key, body); `scope` keeps different conversations' keys apart. `onWait` is called
    * when this request waits on another one's send with the key (here or on another instance), so that a deadline
    * reached meanwhile is logged as such rather than as the upstream's slowness. `send` is handed the body's
-   * fingerprint, so that what it records of the body is the same hash, computed once.
+   * fingerprint, so that what it records of the body is the same hash, computed once. `workRecord`: the work's own
+   * record, which a shared store keeps in its own steps (then `send` is handed `recorded`, and the work neither keeps
+   * its record nor marks it answered itself); a store in memory leaves it to the work.
    */
-  run(
+  run<E>(
     scope: string,
     key: string,
     body: string,
-    send: (fingerprint: string) => Promise<T>,
+    send: (fingerprint: string, recorded?: RecordedWith<E>) => Promise<T>,
     onWait?: () => void,
+    workRecord?: (fingerprint: string) => WorkRecord<T, E> | undefined,
   ): Promise<IdempotentOutcome<T>>;
 }
 

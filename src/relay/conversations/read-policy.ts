@@ -44,8 +44,10 @@ export interface ReadPolicy {
    * Whether a write upstream may go ahead: admitted, and the conversation not resolved (within its grace or past it).
    * `statusAgeMs`: how old a status reading may be (0 reads it now); a write the service itself refuses in a resolved
    * conversation (a message, an escalation) may take a recent one, a write it would accept (the language) may not.
+   * `admitted`: the request asked `admit` for this subject already (its first step, before reading its body), so it is
+   * not asked again: with Redis that is a round trip per write.
    */
-  admitWrite(subject: ReadSubject, options?: { statusAgeMs?: number }): Promise<ReadRefusal | null>;
+  admitWrite(subject: ReadSubject, options?: { statusAgeMs?: number; admitted?: boolean }): Promise<ReadRefusal | null>;
   /** Whether the handle's expiry has passed by `at` (a stream ends then, read or not). */
   expired(subject: ReadSubject, at?: number): boolean;
 }
@@ -103,8 +105,8 @@ export function createReadPolicy({
       if (await pastGrace(subject, answer.conversation)) return { refused: 'conversation_resolved' };
       return { refused: null, ...answer };
     },
-    async admitWrite(subject, { statusAgeMs } = {}) {
-      const refusal = await admit(subject);
+    async admitWrite(subject, { statusAgeMs, admitted = false } = {}) {
+      const refusal = admitted ? null : await admit(subject);
       if (refusal !== null) return refusal;
       const reading = await readStatus(
         subject.conversationId,

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
 import { digest } from './digest.ts';
 import { storageCauseOf, storageConflict, storageUnavailable } from '../shared-state/storage-error.ts';
-import { bodyFingerprint, type IdempotencyStore, type IdempotentOutcome } from './idempotency.ts';
+import { bodyFingerprint, type IdempotencyStore, type IdempotentOutcome, type WorkRecord } from './idempotency.ts';
 import type { RecordSealer } from './record-seal.ts';
 
 export interface RedisIdempotencyOptions<T> {
@@ -60,6 +60,18 @@ const TAKE_UNLESS_RECORDED =
   "if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return false end " +
   "return redis.call('get', KEYS[1])";
 
+// The same take, and with it the work's own record (a send's attempt, deliver-once.ts), kept unless one is there: so
+// the attempt is on record before anything goes upstream, in the one round trip that takes the key. Answers
+// {0, the record that was there or ''} when the key was taken, {1, the record that holds the key} otherwise ({1}:
+// it went meanwhile). KEYS[2] is KEYS[1] when there is no older name to look at.
+const TAKE_AND_RECORD =
+  "if KEYS[2] ~= KEYS[1] then local older = redis.call('get', KEYS[2]) if older then return {1, older} end end " +
+  "if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then " +
+  "local kept = redis.call('get', KEYS[3]) " +
+  "if not kept then redis.call('set', KEYS[3], ARGV[3], 'PX', ARGV[4]) end " +
+  "return {0, kept or ''} end " +
+  "return {1, redis.call('get', KEYS[1])}";
+
 /** The message sends' records; other kinds pass their own prefix. */
 export const SEND_KEY_PREFIX = 'pwc:idem:';
 export const DEFAULT_LEASE_MS = 5_000;
@@ -106,17 +118,46 @@ export function createRedisIdempotencyStore<T>({
     return (await redis(() => client.get(id))) ?? undefined;
   }
 
+  /**
+   * Takes the lease and keeps the work's record in one step: what was kept under the record's key before (null: the
+   * lease is taken), or the record that holds the key (a string), or undefined (it went meanwhile).
+   */
+  async function takeLeaseAndRecord<E>(
+    id: string,
+    idInClear: string | null,
+    lease: string,
+    work: WorkRecord<T, E>,
+  ): Promise<{ earlier: E | null } | string | undefined> {
+    const answer = await redis(() =>
+      client.eval(TAKE_AND_RECORD, 3, id, idInClear ?? id, work.key, lease, leaseMs, work.value, work.ttlMs),
+    );
+    if (!Array.isArray(answer)) throw storageUnavailable('record_unreadable');
+    const [taken, stored] = answer as [number, string | undefined];
+    if (taken === 0) return { earlier: stored ? work.earlier(stored) : null };
+    return typeof stored === 'string' ? stored : undefined;
+  }
+
   return {
-    async run(scope, key, body, send, onWait): Promise<IdempotentOutcome<T>> {
+    async run(scope, key, body, send, onWait, workRecord): Promise<IdempotentOutcome<T>> {
       // Filed under a digest of the scope (an upstream conversation id, or a visitor's address and configuration) and
       // the key: Redis holds neither, nor the key, which a visitor chose and which opens a create's conversation.
       const id = `${keyPrefix}${digest(`${scope}\u0000${key}`)}`;
       const idInClear = readsRecordsInClear ? `${keyPrefix}${bodyFingerprint(scope)}:${key}` : null;
       const fingerprint = bodyFingerprint(body);
       const lease = JSON.stringify({ state: 'sending', fingerprint, owner: randomUUID() });
+      const work = workRecord?.(fingerprint);
       const waitUntil = Date.now() + waitMs;
+      let recorded: { earlier: NonNullable<Parameters<typeof send>[1]>['earlier'] } | undefined;
       for (;;) {
-        const stored = await takeLease(id, idInClear, lease);
+        const taken =
+          work === undefined
+            ? await takeLease(id, idInClear, lease)
+            : await takeLeaseAndRecord(id, idInClear, lease, work);
+        if (taken !== null && typeof taken === 'object') {
+          recorded = taken;
+          break;
+        }
+        const stored = taken;
         if (stored === null) break;
         // Gone between the two calls (the first attempt failed and released it, or its lease ran out): try again.
         if (stored === undefined) continue;
@@ -139,7 +180,7 @@ export function createRedisIdempotencyStore<T>({
       renewal.unref();
       let result: T;
       try {
-        result = await send(fingerprint);
+        result = await send(fingerprint, recorded);
       } catch (error) {
         // Released, so the visitor's retry really sends; if Redis is away, the lease expires by itself.
         await client.eval(RELEASE_IF_OWNER, 1, id, lease).catch(() => undefined);
@@ -150,7 +191,19 @@ export function createRedisIdempotencyStore<T>({
       // The message is with the service now: answer it even if the record cannot be written, rather than invite a
       // retry that would send it again.
       const sealed = sealer.seal(scope, key, JSON.stringify(result));
-      await client.set(id, JSON.stringify({ state: 'sent', fingerprint, sealed }), 'PX', ttlMs).catch(onRecordLost);
+      const sent = JSON.stringify({ state: 'sent', fingerprint, sealed });
+      if (work === undefined || recorded === undefined) {
+        await client.set(id, sent, 'PX', ttlMs).catch(onRecordLost);
+        return { kind: 'result', value: result };
+      }
+      // The work's record is answered in the same step: its attempt forgotten, the result's id marked as given.
+      const steps = client
+        .multi()
+        .set(id, sent, 'PX', ttlMs)
+        .del(work.key)
+        .set(work.answeredKey(result), '1', 'PX', work.ttlMs);
+      const written = await steps.exec().catch(() => null);
+      if (written === null || written[0]?.[0] !== null) onRecordLost();
       return { kind: 'result', value: result };
     },
   };

@@ -15,10 +15,12 @@ const SET_UNLESS_KEPT =
 const attemptSchema = z.object({ bodyHash: z.string(), startedAt: z.number(), settlesBy: z.number().default(0) });
 
 export function createRedisUnknownOutcomeStore(client: RedisClient, ttlMs = 24 * 60 * 60 * 1000): UnknownOutcomeStore {
-  // The key as a digest too: a create's key is what its maker presents to be answered.
-  const attemptKey = (scope: string, key: string) => `pwc:lost:${bodyFingerprint(scope)}:${bodyFingerprint(key)}`;
-  const claimKey = (scope: string, messageId: string) =>
-    `pwc:answered:${bodyFingerprint(scope)}:${bodyFingerprint(messageId)}`;
+  // The key as a digest too: a create's key is what its maker presents to be answered. `scopeDigest`: the scope's, when
+  // the caller has it already (one digest of the conversation per send).
+  const attemptKey = (scope: string, key: string, scopeDigest = bodyFingerprint(scope)) =>
+    `pwc:lost:${scopeDigest}:${bodyFingerprint(key)}`;
+  const claimKey = (scope: string, messageId: string, scopeDigest = bodyFingerprint(scope)) =>
+    `pwc:answered:${scopeDigest}:${bodyFingerprint(messageId)}`;
 
   /** Not knowing whether an earlier attempt was lost must not turn into sending blind: refuse, and the panel retries. */
   async function redis<R>(command: () => Promise<R>): Promise<R> {
@@ -51,6 +53,16 @@ export function createRedisUnknownOutcomeStore(client: RedisClient, ttlMs = 24 *
     },
     async isClaimed(scope, messageId) {
       return (await redis(() => client.exists(claimKey(scope, messageId)))) === 1;
+    },
+    sharedRecords(scope, key, attempt) {
+      const scopeDigest = bodyFingerprint(scope);
+      return {
+        key: attemptKey(scope, key, scopeDigest),
+        value: JSON.stringify(attempt),
+        ttlMs,
+        earlier: parseAttempt,
+        answeredKey: (message) => claimKey(scope, message.id, scopeDigest),
+      };
     },
     async answered(scope, key, messageId) {
       const both = client.multi().del(attemptKey(scope, key)).set(claimKey(scope, messageId), '1', 'PX', ttlMs);

@@ -7,6 +7,8 @@
 // also keeps the upstream ids this relay has already answered with, so an identical earlier message ("yes", twice) is
 // never mistaken for the lost one.
 
+import type { WorkRecord } from './idempotency.ts';
+
 export interface UnknownAttempt {
   bodyHash: string;
   /** ms since the epoch, the relay's clock, when the first attempt with this body began. */
@@ -32,6 +34,12 @@ export interface UnknownOutcomeStore {
   claim(scope: string, messageId: string): Promise<void>;
   /** `forget` the key's attempt and `claim` the message that answered it, in one step. */
   answered(scope: string, key: string, messageId: string): Promise<void>;
+  /**
+   * How a shared store names and writes the attempt's records, for the idempotency store to keep them in the same
+   * steps as its own (redis-idempotency.ts): a send then costs one round trip before it goes upstream and one after.
+   * Absent in memory, where a step costs nothing.
+   */
+  sharedRecords?(scope: string, key: string, attempt: UnknownAttempt): WorkRecord<{ id: string }, UnknownAttempt>;
   isClaimed(scope: string, messageId: string): Promise<boolean>;
 }
 

@@ -84,11 +84,37 @@ export function clientAddressFrom(
   return hops[index]!;
 }
 
-/** The request's client, as quotas count it: its address, or its IPv6 network of `ipv6Prefix` bits. */
+/**
+ * How many peers (with their X-Forwarded-For) keep their resolved address: a panel polls every few seconds from the
+ * same connection, and parsing and canonicalising its address on every request was a measurable part of a poll.
+ */
+export const RESOLVED_ADDRESS_CACHE_SIZE = 4096;
+/** A longer X-Forwarded-For is resolved every time, not kept: what a cache holds stays small. */
+const MAX_CACHED_FORWARDED_LENGTH = 256;
+
+/**
+ * The request's client, as quotas count it: its address, or its IPv6 network of `ipv6Prefix` bits. The answer
+ * depends on the peer's address and X-Forwarded-For alone, so it is kept for each pair (bounded, the oldest dropped).
+ */
 export function createClientAddress(trusted: TrustedProxies, ipv6Prefix: number): (c: Context) => string {
   const trusts = proxyTrust(trusted);
-  return (c) =>
-    quotaKeyOf(clientAddressFrom(socketAddress(c.env), c.req.header('X-Forwarded-For'), trusts), ipv6Prefix);
+  const resolved = new Map<string, string>();
+  return (c) => {
+    const peer = socketAddress(c.env);
+    const forwarded = c.req.header('X-Forwarded-For');
+    const resolve = () => quotaKeyOf(clientAddressFrom(peer, forwarded, trusts), ipv6Prefix);
+    if (peer === undefined || (forwarded !== undefined && forwarded.length > MAX_CACHED_FORWARDED_LENGTH)) {
+      return resolve();
+    }
+    const pair = forwarded === undefined ? peer : `${peer}\u0000${forwarded}`;
+    let address = resolved.get(pair);
+    if (address === undefined) {
+      address = resolve();
+      if (resolved.size >= RESOLVED_ADDRESS_CACHE_SIZE) resolved.delete(resolved.keys().next().value!);
+      resolved.set(pair, address);
+    }
+    return address;
+  };
 }
 
 /** @hono/node-server puts Node's request on `env.incoming`; under app.request() there is none. */

@@ -5,7 +5,7 @@ import { toWireMessage } from '../conversations/wire-message.ts';
 import { MAX_BACKOFF_MS } from './cadence.ts';
 import type { ReadScheduler } from './read-scheduler.ts';
 import { sseEvent } from './sse.ts';
-import { refusalEvent, statusOf, type Stream, type StreamWrites } from './stream-writes.ts';
+import { refusalEvent, statusFrame, statusOf, type Stream, type StreamWrites } from './stream-writes.ts';
 
 /**
  * Messages per catch-up read: a stream whose client stops reading holds at most one such page, and a reconnecting
@@ -61,7 +61,7 @@ export function createCatchUp({ policy, scheduler, writes, wake }: CatchUpOption
         if (!ready) await stream.sink.drained();
         if (stream.ended) return;
       }
-      deliverStatus(stream, statusOf(answer.conversation));
+      deliverStatus(stream, statusFrame(statusOf(answer.conversation)));
       if (!answer.page.hasMore) {
         stream.catchingUp = false;
         return;

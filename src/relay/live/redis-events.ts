@@ -44,8 +44,10 @@ export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): 
   // Its failures are the main client's to report (redis-client.ts); this one just reconnects.
   subscriber.on('error', () => {});
   const listeners: ((change: ConversationChange) => void)[] = [];
-  subscriber.on('message', (channel: string, sealed: string) => {
-    const opened = channel === EVENTS_CHANNEL ? sealer.open(SEAL_SCOPE, EVENTS_CHANNEL, sealed) : null;
+  // The channel's key never changes: derived once, not on every publish and every message heard.
+  const channel = sealer.bound(SEAL_SCOPE, EVENTS_CHANNEL);
+  subscriber.on('message', (name: string, sealed: string) => {
+    const opened = name === EVENTS_CHANNEL ? channel.open(sealed) : null;
     if (opened === null) return;
     const change = changeOf(opened);
     listeners.forEach((listener) => {
@@ -66,7 +68,7 @@ export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): 
   });
   return {
     publish: async ({ kind, conversationId }) => {
-      const sealed = sealer.seal(SEAL_SCOPE, EVENTS_CHANNEL, `${kind}${KIND_SEPARATOR}${conversationId}`);
+      const sealed = channel.seal(`${kind}${KIND_SEPARATOR}${conversationId}`);
       await client.publish(EVENTS_CHANNEL, sealed).catch(() => {});
     },
     subscribe: (listener) => void listeners.push(listener),

@@ -47,6 +47,24 @@ export const statusOf = (conversation: { status: StreamStatus['status']; updated
   status_as_of: asOf(conversation.updatedAt),
 });
 
+/** A message as its frame: serialised once, however many streams of a watch it is written to. */
+export interface MessageFrame {
+  sequence: number;
+  frame: string;
+}
+export const messageFrames = (messages: readonly WireMessage[]): MessageFrame[] =>
+  messages.map((message) => ({ sequence: message.sequence, frame: sseEvent('message', message, message.sequence) }));
+
+/** A status and its frame, serialised the first time a stream needs it and then shared by the others. */
+export interface StatusFrame {
+  status: StreamStatus;
+  frame(): string;
+}
+export function statusFrame(status: StreamStatus): StatusFrame {
+  let frame: string | undefined;
+  return { status, frame: () => (frame ??= sseEvent('status', status)) };
+}
+
 export interface StreamWritesOptions {
   /** The hub's watches, by conversation id: an ended stream leaves its watch, and the last to leave removes it. */
   watches: Map<string, Watch>;
@@ -79,19 +97,19 @@ export function createStreamWrites({ watches, maxUnsentBytes, now }: StreamWrite
     stream.sink.end();
   }
 
-  function deliverMessages(stream: Stream, messages: readonly WireMessage[]) {
-    for (const message of messages) {
-      if (message.sequence <= stream.cursor) continue;
-      write(stream, sseEvent('message', message, message.sequence));
-      stream.cursor = message.sequence;
+  function deliverMessages(stream: Stream, messages: readonly MessageFrame[]) {
+    for (const { sequence, frame } of messages) {
+      if (sequence <= stream.cursor) continue;
+      write(stream, frame);
+      stream.cursor = sequence;
       if (stream.ended) return;
     }
   }
 
-  function deliverStatus(stream: Stream, status: StreamStatus) {
+  function deliverStatus(stream: Stream, { status, frame }: StatusFrame) {
     // The panel keeps the newest status by `status_as_of`; a change is sent once, never an older reading.
     if (stream.ended || status.status === stream.status || status.status_as_of < stream.statusAsOf) return;
-    write(stream, sseEvent('status', status));
+    write(stream, frame());
     stream.status = status.status;
     stream.statusAsOf = status.status_as_of;
   }

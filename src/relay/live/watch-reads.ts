@@ -6,7 +6,7 @@ import { toWireMessage } from '../conversations/wire-message.ts';
 import { UpstreamError } from '../upstream/index.ts';
 import { EVENTS_STATUS_AGE_MS, nextReadDelayMs } from './cadence.ts';
 import type { ReadScheduler } from './read-scheduler.ts';
-import { refusalEvent, statusOf, type StreamWrites, type Watch } from './stream-writes.ts';
+import { messageFrames, refusalEvent, statusFrame, statusOf, type StreamWrites, type Watch } from './stream-writes.ts';
 
 export interface WatchReadsOptions {
   policy: ReadPolicy;
@@ -80,8 +80,9 @@ export function createWatchReads({ policy, scheduler, writes, eventsLive, now, r
         for (const stream of [...watch.streams]) end(stream, refusalEvent(answer.refused));
         return;
       }
-      const messages = answer.page.messages.map(toWireMessage);
-      const status = statusOf(answer.conversation);
+      // Serialised once for every stream of the watch.
+      const messages = messageFrames(answer.page.messages.map(toWireMessage));
+      const status = statusFrame(statusOf(answer.conversation));
       for (const stream of [...watch.streams]) {
         if (stream.catchingUp) continue;
         if (policy.expired(stream.subject)) {

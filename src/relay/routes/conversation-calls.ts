@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { CreatedConversation } from '../../shared/wire.ts';
 import type { ConfigurationService } from '../configuration/configuration-service.ts';
 import { AttemptStillSettling, SendOutcomeUnknown } from '../conversations/deliver-once.ts';
-import type { HandleSealer } from '../conversations/handles.ts';
+import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
 import type { IdempotencyStore } from '../conversations/idempotency.ts';
 import type { ReadPolicy, ReadSubject } from '../conversations/read-policy.ts';
 import type { RevocationStore } from '../conversations/revocations.ts';
@@ -61,6 +61,9 @@ export interface ConversationRouteOptions {
   /** Where an upstream conversation left empty is told (create-once.ts). */
   logger?: Pick<Logger, 'warn'>;
 }
+
+/** A handle's claims that the read policy admitted earlier in the same request (not expired, not retired). */
+export type AdmittedClaims = HandleClaims & { readonly admitted: true };
 
 /** Whether a request has waited on another request's send (or a dead instance's attempt) with its key. */
 export class Waiting {
@@ -125,20 +128,20 @@ export function createConversationCalls(options: ConversationRouteOptions) {
   const openedClaims = createHandleClaims(options.handles);
 
   /** The claims of a handle the policy admits (not expired, not retired), or its refusal, thrown. */
-  async function admittedClaims(c: Context<RelayEnv>) {
+  async function admittedClaims(c: Context<RelayEnv>): Promise<AdmittedClaims> {
     const claims = openedClaims(c);
     const refusal = await options.readPolicy.admit(claims);
     if (refusal !== null) throw new ApiError(refusal);
-    return claims;
+    return { ...claims, admitted: true };
   }
 
   /**
-   * Whether the policy lets this write go upstream: still admitted, and the conversation not resolved; its refusal
-   * thrown. The status may be a recent reading, or `statusAgeMs` old at most (0: read now), and reading it is upstream
-   * work like any other.
+   * Whether the policy lets this write go upstream: the conversation not resolved; its refusal thrown. The handle was
+   * admitted at the request's start (admittedClaims), so the policy is asked only about the status, which may be a
+   * recent reading, or `statusAgeMs` old at most (0: read now); reading it is upstream work like any other.
    */
-  async function admitWrite(subject: ReadSubject, policyOptions: { statusAgeMs?: number } = {}) {
-    const refusal = await upstreamCall(options.readPolicy.admitWrite(subject, policyOptions));
+  async function admitWrite(subject: AdmittedClaims, policyOptions: { statusAgeMs?: number } = {}) {
+    const refusal = await upstreamCall(options.readPolicy.admitWrite(subject, { ...policyOptions, admitted: true }));
     if (refusal !== null) throw new ApiError(refusal);
   }
 

@@ -54,17 +54,20 @@ export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRoute
     // The store holds the upstream send itself, and the deadline applies outside it: if the browser gives up
     // waiting, the send goes on and the key stays taken until it settles, so the retry cannot send it twice. A send
     // whose answer was lost is read back before the retry sends again (deliver-once.ts).
+    // With Redis, the attempt's own records go in the store's steps: one round trip before the send, one after.
     const waiting = new Waiting();
+    const steps = deliverOnce.stepsOf(claims.conversationId, key, text);
     const outcome = await upstreamCall(
       idempotency.run(
         claims.conversationId,
         key,
         text,
-        (fingerprint) =>
-          deliverOnce(claims.conversationId, key, text, fingerprint).then(withoutText, async (error: unknown) => {
+        (fingerprint, recorded) =>
+          steps.send(fingerprint, recorded).then(withoutText, async (error: unknown) => {
             throw await explainRefusal(error, claims);
           }),
         waiting.onWait,
+        steps.record,
       ),
       waiting,
     );

@@ -1,11 +1,18 @@
 // The Redis event bus carries the kind of change with the conversation, so the instance holding the streams knows
 // whether its status reading still holds; a change sealed by an older instance (no kind) counts as a status change.
+import * as crypto from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { createRecordSealer } from '../../../src/relay/conversations/record-seal.ts';
 import type { ConversationChange } from '../../../src/relay/live/event-bus.ts';
 import { EVENTS_CHANNEL, createRedisEventBus } from '../../../src/relay/live/redis-events.ts';
 import { startTestRedis } from '../../support/redis-server.ts';
+
+// Counts key derivations: the channel's key is the same for every change, so it is derived once.
+vi.mock('node:crypto', async (importOriginal) => {
+  const original = await importOriginal<typeof import('node:crypto')>();
+  return { ...original, hkdfSync: vi.fn(original.hkdfSync) };
+});
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -33,4 +40,21 @@ it('a change reaches the subscriber with its kind; an unkinded one is heard as a
     { conversationId: 'conv:2', kind: 'status' },
     { conversationId: 'conv_3', kind: 'status' },
   ]);
+});
+
+it("derives the channel's key once, however many changes it carries and hears", async () => {
+  const redis = await startTestRedis();
+  cleanups.push(() => redis.close());
+  const client = new Redis(redis.url);
+  cleanups.push(() => client.quit());
+  const bus = createRedisEventBus(client, createRecordSealer(new Uint8Array(32).fill(9), 'events'));
+  cleanups.push(() => bus.close());
+  const heard: ConversationChange[] = [];
+  bus.subscribe((change) => void heard.push(change));
+  while (!bus.linked()) await new Promise((resolve) => setTimeout(resolve, 20));
+
+  vi.mocked(crypto.hkdfSync).mockClear();
+  for (let i = 0; i < 5; i++) await bus.publish({ conversationId: `conv:${i}`, kind: 'messages' });
+  while (heard.length < 5) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(vi.mocked(crypto.hkdfSync)).not.toHaveBeenCalled();
 });

@@ -1,4 +1,5 @@
 // The relay over a real port, talking to the simulator over real HTTP.
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST, startProduct } from '../../support/product.ts';
 import { bearer, MESSAGES } from '../../support/conversation-calls.ts';
@@ -98,5 +99,54 @@ describe('relay on a real port', () => {
     const lines = product.logLines.map((line) => JSON.parse(line));
     expect(lines.filter((line) => line.route === '/v1/conversations' && line.status === 201)).toHaveLength(1);
     expect(lines.find((line) => line.route === '/v1/webchat-configuration')?.client_id).toBe('demo-client');
+  });
+
+  // A body that declares its length is checked by that length, read by the route straight from Node's request; a
+  // chunked one is counted as it comes (body-limit.ts). Both refuse past BODY_LIMIT_BYTES (16 KB) before any upstream
+  // call, and a declared length within it still sends.
+  it('refuses a message body over the limit, declared or chunked, and sends nothing upstream', async () => {
+    const origin = { ...json, Origin: product.relayUrl };
+    const created = await fetch(`${product.relayUrl}/v1/conversations`, {
+      method: 'POST',
+      headers: origin,
+      body: JSON.stringify({ client_id: 'demo-client' }),
+    });
+    const { conversation } = await created.json();
+    const received = product.simulator.counters.messagesReceived;
+    const send = (body: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; code: string | undefined }>((resolve, reject) => {
+        const outgoing = request(
+          `${product.relayUrl}${MESSAGES}`,
+          { method: 'POST', headers: { ...origin, ...bearer(conversation), ...headers } },
+          (incoming) => {
+            let text = '';
+            incoming.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            incoming.on('end', () =>
+              resolve({ status: incoming.statusCode ?? 0, code: text ? JSON.parse(text).error?.code : undefined }),
+            );
+          },
+        );
+        outgoing.on('error', reject);
+        // Written in two parts: chunked, each part is a chunk of its own.
+        outgoing.write(body.slice(0, 10));
+        outgoing.end(body.slice(10));
+      });
+    const large = JSON.stringify({ text: 'x'.repeat(17 * 1024) });
+    expect(
+      await send(large, { 'Content-Length': String(Buffer.byteLength(large)), 'Idempotency-Key': 'real-port-0002' }),
+    ).toEqual({ status: 413, code: 'payload_too_large' });
+    expect(await send(large, { 'Transfer-Encoding': 'chunked', 'Idempotency-Key': 'real-port-0003' })).toEqual({
+      status: 413,
+      code: 'payload_too_large',
+    });
+    expect(product.simulator.counters.messagesReceived).toBe(received);
+    const small = JSON.stringify({ text: 'Is parking free?' });
+    expect(
+      (await send(small, { 'Content-Length': String(Buffer.byteLength(small)), 'Idempotency-Key': 'real-port-0004' }))
+        .status,
+    ).toBe(201);
+    expect((await send(small, { 'Transfer-Encoding': 'chunked', 'Idempotency-Key': 'real-port-0005' })).status).toBe(
+      201,
+    );
   });
 });
