@@ -24,7 +24,8 @@ export const PANEL_OWN_PROPERTIES: readonly string[] = [
   'setPanelOpen',
   'setTabHidden',
   'startNewChat',
-  // The transport's methods and its error's pause (the model's escalate too).
+  // The transport, its methods and its error's pause (the model's escalate too).
+  'transport',
   'getConfiguration',
   'createConversation',
   'sendMessage',
@@ -45,7 +46,20 @@ export const PANEL_OWN_PROPERTIES: readonly string[] = [
   'enqueue',
   'resend',
   'abandon',
-  // The follower, and what decides how often it polls.
+  // The conversation's handle.
+  'held',
+  'ensure',
+  'resume',
+  'forget',
+  'end',
+  'onOpened',
+  'onForgotten',
+  // The follower, its states, and what decides how often it polls.
+  'silence',
+  'heard',
+  'drops',
+  'poll',
+  'reopen',
   'pollContext',
   'onMessages',
   'onStatus',
