@@ -36,6 +36,7 @@ interface Streaming {
 interface Polling {
   is: 'polling';
   listen: boolean;
+  /** Streams in a row that dropped without a word before this gap; 0 once streaming is given up for a while. */
   drops: number;
   poll?: Timer;
   /** A dropped stream's backoff, or the wait before streaming is tried again. */
