@@ -5,6 +5,18 @@ import { defineConfig, type UserConfig } from 'vite';
 import { panelOwnPropertiesPattern } from './src/frame/model/own-properties.ts';
 import { loaderOwnPropertiesPattern } from './src/loader/own-properties.ts';
 
+/**
+ * JSX as calls to Preact's own createElement (h), which the panel ships anyway, rather than to preact/jsx-runtime: a
+ * second vnode factory that the panel's size budget would pay for. A bundle adds the import of h to every module it
+ * compiles, .ts ones included, so the builds that ship no Preact (the loader's, the relay's) keep the automatic
+ * runtime, which imports only where there is JSX.
+ */
+const preactH: UserConfig['oxc'] = {
+  jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' },
+  jsxInject: "import { h, Fragment } from 'preact'",
+};
+const preactJsxRuntime: UserConfig['oxc'] = { jsx: { runtime: 'automatic', importSource: 'preact' } };
+
 // `vite build --mode loader-frame` builds the loader's second file, the frame's code (src/loader/frame-entry.ts):
 // an ES module with one default export, which loader.js imports on the patient's first sign of intent. Its name carries its
 // content's hash, so the relay serves it from assets/ (cached for a year, precompressed) and a loader.js only ever
@@ -12,6 +24,7 @@ import { loaderOwnPropertiesPattern } from './src/loader/own-properties.ts';
 // is minified apart, must stay as written (src/loader/frame.ts).
 const loaderFrame: UserConfig = {
   publicDir: false,
+  oxc: preactJsxRuntime,
   build: {
     outDir: 'dist',
     emptyOutDir: false,
@@ -40,6 +53,7 @@ function builtLoaderFrame(): string {
 // `import()` is of the second file, by its full URL on the relay (test/unit/bundles checks).
 const loader = (): UserConfig => ({
   publicDir: false,
+  oxc: preactJsxRuntime,
   define: { LOADER_FRAME_PATH: JSON.stringify(builtLoaderFrame()) },
   build: {
     outDir: 'dist',
@@ -104,6 +118,7 @@ const demo: UserConfig = {
 // (src/embedded-simulator.ts), and no file of its own either (the simulator's own build is the next one).
 const server: UserConfig = {
   publicDir: false,
+  oxc: preactJsxRuntime,
   resolve: {
     alias: [
       {
@@ -151,8 +166,8 @@ const builds: Record<string, () => UserConfig> = {
 };
 
 export default defineConfig(({ mode }) => ({
+  oxc: preactH,
   ...(builds[mode]?.() ?? frame),
-  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   test: {
     projects: [
       {

@@ -18,7 +18,7 @@ import {
 } from './locale-source.ts';
 import { isLocaleTag } from '../shared/locales/locale-list.ts';
 import { createChatModel } from './model/chat-model.ts';
-import { createHandleStorage, type HandleStorage } from './session/handle-storage.ts';
+import { createHandleStorage } from './session/handle-storage.ts';
 import { createTransport } from './transport.ts';
 import { randomKey } from './random-key.ts';
 import { createPreviewTransport } from './preview/preview-transport.ts';
@@ -95,29 +95,10 @@ async function start() {
   );
   let bridge: ReturnType<typeof createHostBridge> | null = null;
   const storage = preview ? null : sessionStorageOrNull();
-  // The conversation's handle as the model last saved or read it (also where storage is blocked), so that a language
-  // switch can tell the relay.
-  let currentHandle: string | null = null;
-  const stored = createHandleStorage(storage, clientId, Date.now);
-  const handles: HandleStorage = {
-    load: () => {
-      const loaded = stored.load();
-      if (loaded) currentHandle = loaded.handle;
-      return loaded;
-    },
-    save: (value) => {
-      currentHandle = value.handle;
-      stored.save(value);
-    },
-    clear: () => {
-      currentHandle = null;
-      stored.clear();
-    },
-  };
   const model = createChatModel({
     transport,
     clientId,
-    handles,
+    handles: createHandleStorage(storage, clientId, Date.now),
     analytics,
     now: Date.now,
     random: Math.random,
@@ -172,8 +153,8 @@ async function start() {
     rememberLocale(storage, tag);
     // The launcher and the frame's title on the page follow, on this page and the site's later ones.
     bridge?.post({ type: 'language', locale: tag });
-    // The service answers in the patient's language from now on; a failure changes nothing the patient sees.
-    if (picked && currentHandle && !preview) relayTransport.setLanguage?.(currentHandle, tag).catch(() => undefined);
+    // The service answers in the patient's language from now on (the conversation's keeper tells the relay).
+    if (picked) model.setLanguage(tag);
     // Not drawn yet (a practice's page before the panel opens): the first draw, on open, uses the new words.
     if (drawn) draw();
     return true;

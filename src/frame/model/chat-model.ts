@@ -1,11 +1,13 @@
 // The chat panel's state and what a visitor can do, as small signals with an injected transport, storage, clock and
-// analytics, so tests drive it with fakes. One model per panel, composed of an outbox (the visitor's messages on their
-// way out) and a follower (what the relay says, by its live stream or by polling); it keeps the conversation's
-// lifecycle and the counts of replies nobody has seen yet, and dispose() stops every timer and stream they started.
+// analytics, so tests drive it with fakes. One model per panel, composed of the conversation's handle (its one keeper),
+// an outbox (the visitor's messages on their way out) and a follower (what the relay says, by its live stream or by
+// polling); it keeps the conversation's lifecycle and the counts of replies nobody has seen yet, and dispose() stops
+// every timer and stream they started.
 import { batch, computed, signal } from '@preact/signals';
 import type { ConversationStatus, WireMessage } from '../../shared/wire.ts';
 import { TransportError, type TransportErrorCode } from '../transport.ts';
 import type { ChatModelDependencies, ChatPhase } from './chat-model-dependencies.ts';
+import { createConversationHandle } from './conversation-handle.ts';
 import { createFollower } from './follower.ts';
 import { mergeIncoming, type ChatMessage } from './message-list.ts';
 import { createOutbox } from './outbox.ts';
@@ -18,7 +20,7 @@ const TYPING_TIMEOUT_MS = 30_000;
 export type ChatModel = ReturnType<typeof createChatModel>;
 
 export function createChatModel(deps: ChatModelDependencies) {
-  const { transport, handles, now } = deps;
+  const { transport, now } = deps;
   const messages = signal<ChatMessage[]>([]);
   const phase = signal<ChatPhase>('new');
   const panelOpen = signal(false);
@@ -35,10 +37,6 @@ export function createChatModel(deps: ChatModelDependencies) {
     return name;
   });
 
-  let handle: string | null = null;
-  let creating: Promise<string> | null = null;
-  /** The Idempotency-Key of the conversation being opened: its retries reuse it, so the relay opens it only once. */
-  let createKey: string | null = null;
   /** The `status_as_of` of the status shown: an answer carrying an older reading does not undo a newer one. */
   let statusAsOf = -1;
   let lastSentAt: number | null = null;
@@ -47,8 +45,22 @@ export function createChatModel(deps: ChatModelDependencies) {
   let hiddenReplies = 0;
   let typingTimer: unknown = null;
 
+  const conversation = createConversationHandle({
+    ...deps,
+    onOpened(resumed) {
+      if (resumed || phase.value === 'new' || phase.value === 'ended') phase.value = 'open';
+      // Listening before the first message goes out, so that the relay reads quickly for its reply; a resumed
+      // conversation's history is read first, unannounced.
+      follower.follow(resumed);
+    },
+    onForgotten() {
+      statusAsOf = -1;
+      follower.stopFollowing();
+    },
+  });
   const follower = createFollower({
     ...deps,
+    held: conversation.held,
     pollContext: () => ({
       msSinceVisitorSent: lastSentAt === null ? null : now() - lastSentAt,
       panelOpen: panelOpen.value,
@@ -62,33 +74,11 @@ export function createChatModel(deps: ChatModelDependencies) {
   const outbox = createOutbox({
     ...deps,
     messages,
-    ensureConversation,
-    onExpired: forgetConversation,
+    ensureConversation: conversation.ensure,
+    onExpired: conversation.forget,
     onResolved: () => (phase.value = 'resolved'),
     onSent: follower.expectReply,
   });
-
-  async function ensureConversation(): Promise<string> {
-    if (handle !== null) return handle;
-    // One conversation however many messages are sent before it exists.
-    if (creating) return creating;
-    createKey ??= deps.newKey();
-    creating = transport
-      .createConversation(deps.clientId, createKey)
-      .then((created) => {
-        createKey = null;
-        handle = created.conversation;
-        handles.save({ handle, expiresAt: Date.parse(created.expires_at) });
-        if (phase.value === 'new' || phase.value === 'ended') phase.value = 'open';
-        // Listening before the first message goes out, so that the relay reads quickly for its reply.
-        follower.follow(handle);
-        return handle;
-      })
-      .finally(() => {
-        creating = null;
-      });
-    return creating;
-  }
 
   /** Shows a status the relay answered with, unless the panel already shows a newer one (wire.ts, status_as_of). */
   function showStatus(status: ConversationStatus, asOf: number): void {
@@ -97,19 +87,12 @@ export function createChatModel(deps: ChatModelDependencies) {
     phase.value = status;
   }
 
-  function forgetConversation() {
-    handle = null;
-    statusAsOf = -1;
-    handles.clear();
-    follower.stopFollowing();
-  }
-
   /** A refusal that ends the conversation here, from a read or the stream alike; answers whether it was one. */
   function endedByRelay(error: unknown): boolean {
     const code = error instanceof TransportError && error.code;
     // Resolved long enough ago that the relay no longer reads it out: nothing more will come.
     if (code !== 'session_expired' && code !== 'conversation_resolved') return false;
-    forgetConversation();
+    conversation.forget();
     phase.value = code === 'session_expired' ? 'ended' : 'resolved';
     return true;
   }
@@ -136,9 +119,8 @@ export function createChatModel(deps: ChatModelDependencies) {
     });
   }
 
-  /** Leaves the conversation, here only: the panel shows none. */
+  /** The conversation was left (its handle already forgotten): the panel shows none. */
   function clearConversation(next: ChatPhase) {
-    forgetConversation();
     outbox.abandon();
     batch(() => {
       messages.value = [];
@@ -155,13 +137,10 @@ export function createChatModel(deps: ChatModelDependencies) {
     announcement,
 
     /** Picks up the conversation this browser tab had, if its handle is still good: history comes from the relay. */
-    resume() {
-      const stored = handles.load();
-      if (stored === null) return;
-      handle = stored.handle;
-      phase.value = 'open';
-      follower.follow(handle, true);
-    },
+    resume: conversation.resume,
+
+    /** The patient picked a language: the service answers in it from now on. */
+    setLanguage: conversation.setLanguage,
 
     send(text: string) {
       const trimmed = text.trim();
@@ -182,7 +161,7 @@ export function createChatModel(deps: ChatModelDependencies) {
 
     async escalate(): Promise<TransportErrorCode | null> {
       try {
-        const answer = await transport.escalate(await ensureConversation());
+        const answer = await transport.escalate(await conversation.ensure());
         showStatus(answer.status, answer.status_as_of);
         deps.analytics.track('escalated');
         follower.expectReply();
@@ -194,8 +173,7 @@ export function createChatModel(deps: ChatModelDependencies) {
 
     /** Forgets the conversation in this browser; the panel offers a new one. */
     endChat() {
-      // Best effort: the relay retires the handle; if that fails, the handle still expires by itself and is gone here.
-      if (handle !== null) transport.endConversation(handle).catch(() => undefined);
+      conversation.end();
       batch(() => {
         clearConversation('ended');
         awaitingReply.value = false;
@@ -205,6 +183,7 @@ export function createChatModel(deps: ChatModelDependencies) {
     },
 
     startNewChat() {
+      conversation.forget();
       clearConversation('new');
     },
 

@@ -1,5 +1,6 @@
 // The property names that only the panel's model and what it is built from carry (its dependencies, the transport's
-// methods, the outbox's and the follower's, the messages it shows), which the panel build shortens (vite.config.ts).
+// methods, the conversation's handle, the outbox's and the follower's and its states', the messages it shows), which
+// the panel build shortens (vite.config.ts).
 // Minified code keeps every property name as written, so the seams between the model's parts would cost the panel's
 // size budget (bench/results.md). The minifier renames a listed name on every object in the panel's one chunk, so
 // never list one that Preact, signals or a browser object the panel reads answers to, nor one that crosses its edge
@@ -24,7 +25,8 @@ export const PANEL_OWN_PROPERTIES: readonly string[] = [
   'setPanelOpen',
   'setTabHidden',
   'startNewChat',
-  // The transport's methods and its error's pause (the model's escalate too).
+  // The transport, its methods and its error's pause (the model's escalate too).
+  'transport',
   'getConfiguration',
   'createConversation',
   'sendMessage',
@@ -45,7 +47,20 @@ export const PANEL_OWN_PROPERTIES: readonly string[] = [
   'enqueue',
   'resend',
   'abandon',
-  // The follower, and what decides how often it polls.
+  // The conversation's handle.
+  'held',
+  'ensure',
+  'resume',
+  'forget',
+  'end',
+  'onOpened',
+  'onForgotten',
+  // The follower, its states, and what decides how often it polls.
+  'silence',
+  'heard',
+  'drops',
+  'poll',
+  'reopen',
   'pollContext',
   'onMessages',
   'onStatus',

@@ -139,6 +139,11 @@ export function createFakeRelay(options: { stream?: boolean } = {}) {
       conversation(handle).status = 'escalated';
       return { status: 'escalated', status_as_of: ++readings };
     },
+    async setLanguage(handle, language) {
+      calls.push(`language ${handle} ${language}`);
+      failIfAsked();
+      conversation(handle);
+    },
     async endConversation(handle) {
       calls.push('end');
       failIfAsked();

@@ -452,6 +452,7 @@ async function createTestFollower(options: { stream?: boolean } = {}) {
   const heard: string[] = [];
   const follower = createFollower({
     transport: relay.transport,
+    held: () => conversation,
     pollContext: () => ({ msSinceVisitorSent: null, panelOpen: true, tabHidden: false, awaitingReply: false }),
     onMessages: (messages, announce) =>
       heard.push(...messages.map((message) => `${message.text}${announce ? '' : ' (history)'}`)),
@@ -472,7 +473,7 @@ async function createTestFollower(options: { stream?: boolean } = {}) {
 describe('the follower on its own', () => {
   it('follows by the stream, hears what it carries, and falls back to reading after the silence limit', async () => {
     const test = await createTestFollower({ stream: true });
-    test.follower.follow(test.handle);
+    test.follower.follow();
     const [stream] = test.relay.openStreams();
     stream!.deliver({ type: 'message', data: test.relay.reply(test.handle, 'by the stream') });
     stream!.deliver({ type: 'status', data: { status: 'escalated', status_as_of: 3 } });
@@ -485,7 +486,7 @@ describe('the follower on its own', () => {
   it('without a stream, reads history unannounced, then polls at the cadence its context gives', async () => {
     const test = await createTestFollower();
     test.relay.reply(test.handle, 'earlier');
-    test.follower.follow(test.handle, true);
+    test.follower.follow(true);
     await settle();
     expect(test.heard).toEqual(['earlier (history)', 'open as of 1']);
     expect(test.clock.pending()).toEqual([POLL_IDLE_MS]);
@@ -493,14 +494,14 @@ describe('the follower on its own', () => {
 
   it('a refusal ends following; stopFollowing() and shutDown() leave no stream and no timer', async () => {
     const test = await createTestFollower({ stream: true });
-    test.follower.follow(test.handle);
+    test.follower.follow();
     test.relay.openStreams()[0]!.deliver({ type: 'error', data: new TransportError('session_expired') });
     expect(test.relay.openStreams()).toEqual([]);
     expect(test.clock.pending()).toEqual([]);
     const again = await createTestFollower({ stream: true });
-    again.follower.follow(again.handle);
+    again.follower.follow();
     again.follower.shutDown();
-    again.follower.follow(again.handle);
+    again.follower.follow();
     expect(again.relay.openStreams()).toEqual([]);
     expect(again.clock.pending()).toEqual([]);
   });
