@@ -68,7 +68,8 @@ const PASTED: Record<string, () => { body: string; headers?: Record<string, stri
   // Every relative address on the page resolves against another site; the loader's own are absolute.
   '/base-elsewhere': () => ({
     body: pastedPage({
-      head: `<base href="http://cdn.elsewhere.test:${(elsewhere.address() as AddressInfo).port}/assets/">`,
+      // The page names its icon: WebKit would otherwise ask the <base>'s site for /favicon.ico itself.
+      head: `<base href="http://cdn.elsewhere.test:${(elsewhere.address() as AddressInfo).port}/assets/"><link rel="icon" href="data:,">`,
       body: tag(),
     }),
   }),

@@ -55,7 +55,17 @@ function firefoxTab(page: Page, closeContext: () => Promise<void>): Tab {
       (await chatFrame()).evaluate(fn as never, ...(args as unknown as never[])) as never,
     injectIntoFrame: async (source) => void (await (await chatFrame()).evaluate(source)),
     async click(target) {
-      if ('launcher' in target) return void (await page.locator('practice-chat-q7x >>> button').click());
+      if ('launcher' in target) {
+        // At the launcher's centre, found by the page: puppeteer's own clicks read the viewport's height from <html>,
+        // which in quirks mode is only as tall as the page's content, and wait forever to scroll the launcher, fixed
+        // below it, into view.
+        const [x, y] = await page.evaluate(() => {
+          const box = document.querySelector('practice-chat-q7x')!.shadowRoot!.querySelector('button')!;
+          const { left, top, width, height } = box.getBoundingClientRect();
+          return [left + width / 2, top + height / 2];
+        });
+        return void (await page.mouse.click(x!, y!));
+      }
       await (await chatFrame()).locator(selector(target)).click();
     },
     type: (text) => page.keyboard.type(text),
