@@ -48,8 +48,9 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   // Tells the frame whether it is open, from a timer chain that the patient's click starts and that waits for the
   // frame's code, never from that code's arrival: WebKit lets a click's timers carry its permission to move focus into
   // the panel (frame.ts, flush), and an import's promise carries none.
+  // A chain still running when destroy() removes the frame must not post to it: that would throw into the page.
   const tell = (): unknown =>
-    frame ? frame.post({ type: isOpen ? 'open' : 'close' }) : loading && !destroyed && setTimeout(tell, 20);
+    destroyed || (frame ? frame.post({ type: isOpen ? 'open' : 'close' }) : loading && setTimeout(tell, 20));
   // open()/close() called before the launcher exists: applied once it does.
   let wanted: boolean | undefined;
 
