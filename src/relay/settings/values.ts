@@ -109,6 +109,9 @@ export type Values<Shape extends Fields> = {
 /** Refuses the group's values as a whole (two settings that disagree), with a sentence that names them. */
 export type Refuse = (sentence: string) => never;
 
+/** How `refuse` leaves `assemble`: the group's schema turns it into an issue of its own. */
+class Refusal extends Error {}
+
 /** One group's settings, by the name the relay gives each; its schema's output is the group's typed settings. */
 export interface SettingsGroup<Shape extends Fields, Output> {
   /** What the group is for: docs/settings.md has a section of this title. */
@@ -128,14 +131,16 @@ export function group<Shape extends Fields, Output = Values<Shape>>(
   assemble: (values: Values<Shape>, refuse: Refuse) => Output = (values) => values as Output,
 ): SettingsGroup<Shape, Output> {
   const shape = Object.fromEntries(Object.entries(fields).map(([name, setting]) => [name, setting.schema]));
-  const schema = z.object(shape).transform((values, context) =>
-    assemble(values as Values<Shape>, (sentence) => {
-      context.addIssue({ code: 'custom', message: sentence });
+  const schema = z.object(shape).transform((values, context) => {
+    try {
+      return assemble(values as Values<Shape>, (sentence) => {
+        throw new Refusal(sentence);
+      });
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      context.addIssue({ code: 'custom', message: error.message });
       return z.NEVER;
-    }),
-  );
+    }
+  });
   return { title, fields, schema: schema as unknown as SettingsGroup<Shape, Output>['schema'] };
 }
-
-/** The group's typed settings, as its schema outputs them. */
-export type SettingsOf<Group extends SettingsGroup<Fields, unknown>> = z.output<Group['schema']>;
