@@ -3,7 +3,7 @@
 // once, in its group (settings/); here are the groups read together and the rules that span groups and the mode.
 import { LOOPBACK_HOSTS } from '../shared/configuration.ts';
 import { secretWeakness } from './secret-strength.ts';
-import { development } from './settings/development.ts';
+import { embeddedSimulator } from './settings/development.ts';
 import { essentials, isDevelopmentMode } from './settings/essentials.ts';
 import { limits } from './settings/limits.ts';
 import { liveDelivery } from './settings/live.ts';
@@ -18,7 +18,7 @@ export { isDevelopmentMode };
 export { type SettingProblem, SettingsError } from './settings/settings-error.ts';
 
 /** The relay's settings by purpose, in the order docs/settings.md presents them; a variable is in exactly one. */
-const GROUPS = { essentials, limits, timing, liveDelivery, security, sharedState, development };
+const GROUPS = { essentials, limits, timing, liveDelivery, security, sharedState, embeddedSimulator };
 
 /** What docs/settings.md says of each variable, group by group. */
 export const SETTINGS_FACTS: readonly { title: string; settings: readonly SettingFacts[] }[] = Object.values(
@@ -101,7 +101,7 @@ export function readSettings(environment: Record<string, string | undefined>, ra
     // Tools for whoever runs the relay, not for patients: a production relay serves only what a practice's page needs.
     demoPages: demoPages ?? essential.development,
     ...parsed.sharedState,
-    ...parsed.development,
+    ...parsed.embeddedSimulator,
   };
 }
 
