@@ -1,23 +1,14 @@
-// The quotas and sizes that keep one visitor, or one script, from taking the relay or the service for itself.
-import { z } from 'zod';
+// The quotas and sizes that keep one visitor, or one script, from taking the relay or the service for itself, and how
+// a visitor is counted (by an IPv6 network, never by a spelling).
 import { MESSAGE_MAX_LENGTH } from '../../shared/wire.ts';
-import { integer } from './values.ts';
+import { group, whole } from './values.ts';
 
-export const limitsSchema = z.object({
-  REQUESTS_PER_MINUTE_PER_IP: integer(300, 1, 1_000_000),
-  CONVERSATIONS_PER_HOUR_PER_IP: integer(20, 1, 1_000_000),
-  MESSAGES_PER_MINUTE_PER_CONVERSATION: integer(20, 1, 1_000_000),
-  BODY_LIMIT_BYTES: integer(16 * 1024, 1024, 1024 * 1024),
-  MESSAGE_MAX_LENGTH: integer(MESSAGE_MAX_LENGTH, 1, MESSAGE_MAX_LENGTH),
-  UPSTREAM_EVENTS_PER_MINUTE_PER_IP: integer(6000, 1, 1_000_000),
+export const limits = group('Limits', {
+  requestsPerMinutePerIp: whole('REQUESTS_PER_MINUTE_PER_IP', 300, { min: 1, max: 1_000_000 }),
+  conversationsPerHourPerIp: whole('CONVERSATIONS_PER_HOUR_PER_IP', 20, { min: 1, max: 1_000_000 }),
+  messagesPerMinutePerConversation: whole('MESSAGES_PER_MINUTE_PER_CONVERSATION', 20, { min: 1, max: 1_000_000 }),
+  /** Quotas count an IPv6 client by its network of this many bits (128: by its address); IPv4 by its address. */
+  quotaIpv6Prefix: whole('QUOTA_IPV6_PREFIX', 64, { min: 32, max: 128 }),
+  bodyLimitBytes: whole('BODY_LIMIT_BYTES', 16 * 1024, { min: 1024, max: 1024 * 1024 }),
+  messageMaxLength: whole('MESSAGE_MAX_LENGTH', MESSAGE_MAX_LENGTH, { min: 1, max: MESSAGE_MAX_LENGTH }),
 });
-
-export interface LimitSettings {
-  requestsPerMinutePerIp: number;
-  conversationsPerHourPerIp: number;
-  messagesPerMinutePerConversation: number;
-  bodyLimitBytes: number;
-  messageMaxLength: number;
-  /** Calls to POST /v1/upstream-events per source address per minute (the service's own events included). */
-  upstreamEventsPerMinutePerIp: number;
-}
