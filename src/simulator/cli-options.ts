@@ -24,6 +24,7 @@ export const SIMULATOR_USAGE = `Usage: npm run simulator -- [options]
   --retry-after-seconds N       Retry-After of those 429s (default 1)
   --drop-rate R                 share (0-1) whose connection is dropped before it is handled
   --drop-after-handling-rate R  share (0-1) handled (a message is stored), then dropped before the answer
+  --error-after-handling-rate R share (0-1) handled (a conversation or message is stored), then answered 500
   --bad-gateway-after-handling-rate R
                                 share (0-1) handled (a conversation or message is stored), then answered 502
   --fault-paths REGEX           only /api paths matching REGEX get faults (e.g. "messages")
@@ -125,6 +126,7 @@ export function parseSimulatorArgs(args: readonly string[], sources: SecretSourc
         'retry-after-seconds': { type: 'string' },
         'drop-rate': { type: 'string' },
         'drop-after-handling-rate': { type: 'string' },
+        'error-after-handling-rate': { type: 'string' },
         'bad-gateway-after-handling-rate': { type: 'string' },
         'fault-paths': { type: 'string' },
         'fault-methods': { type: 'string' },
@@ -147,6 +149,8 @@ export function parseSimulatorArgs(args: readonly string[], sources: SecretSourc
     if (values['drop-rate'] !== undefined) faults.dropRate = share('drop-rate', values['drop-rate']);
     if (values['drop-after-handling-rate'] !== undefined)
       faults.dropAfterHandlingRate = share('drop-after-handling-rate', values['drop-after-handling-rate']);
+    if (values['error-after-handling-rate'] !== undefined)
+      faults.errorAfterHandlingRate = share('error-after-handling-rate', values['error-after-handling-rate']);
     if (values['bad-gateway-after-handling-rate'] !== undefined)
       faults.badGatewayAfterHandlingRate = share(
         'bad-gateway-after-handling-rate',
@@ -160,6 +164,7 @@ export function parseSimulatorArgs(args: readonly string[], sources: SecretSourc
       (faults.rateLimitRate ?? 0) +
       (faults.dropRate ?? 0) +
       (faults.dropAfterHandlingRate ?? 0) +
+      (faults.errorAfterHandlingRate ?? 0) +
       (faults.badGatewayAfterHandlingRate ?? 0);
     if (total > 1) throw new FlagError(`the fault shares add up to ${total}; together they must be at most 1.`);
     const options: SimulatorCliOptions = {

@@ -18,6 +18,11 @@ export interface FaultSettings {
    */
   dropAfterHandlingRate?: number;
   /**
+   * 0..1 share that is handled (a conversation or message is stored) and then answered 500, as a service that fails
+   * after its work is done (writing its answer, a hook after the save) answers.
+   */
+  errorAfterHandlingRate?: number;
+  /**
    * 0..1 share that is handled (a conversation or message is stored) and then answered 502, as a gateway in front of
    * the service answers when the service's own answer does not reach it.
    */
@@ -49,6 +54,7 @@ const settingsSchema = z.object({
   retryAfterSeconds: z.number().int().min(0).optional(),
   dropRate: rate,
   dropAfterHandlingRate: rate,
+  errorAfterHandlingRate: rate,
   badGatewayAfterHandlingRate: rate,
   match: z.instanceof(RegExp).optional(),
   methods: z.array(z.enum(['GET', 'POST', 'PATCH', 'PUT', 'DELETE'])).optional(),
@@ -83,8 +89,8 @@ export class ConnectionDropped extends TypeError {
 }
 
 /**
- * Injects latency, then at most one of 429 / 500 / dropped connection / dropped after handling / 502 after handling,
- * chosen by one draw of the seeded PRNG against the cumulative shares (in that order).
+ * Injects latency, then at most one of 429 / 500 / dropped connection / dropped after handling / 500 after handling /
+ * 502 after handling, chosen by one draw of the seeded PRNG against the cumulative shares (in that order).
  *
  * @example
  * app.use('/api/*', faultInjection({ control, random: createRandom(1) }))
@@ -102,7 +108,8 @@ export function faultInjection(options: { control: FaultControl; random: () => n
     const error = rateLimit + (settings.errorRate ?? 0);
     const drop = error + (settings.dropRate ?? 0);
     const dropAfter = drop + (settings.dropAfterHandlingRate ?? 0);
-    const badGatewayAfter = dropAfter + (settings.badGatewayAfterHandlingRate ?? 0);
+    const errorAfter = dropAfter + (settings.errorAfterHandlingRate ?? 0);
+    const badGatewayAfter = errorAfter + (settings.badGatewayAfterHandlingRate ?? 0);
     if (draw < rateLimit) {
       c.header('Retry-After', String(settings.retryAfterSeconds ?? 1));
       return c.json({ detail: 'Request was throttled.', code: 'throttled' }, 429);
@@ -124,10 +131,14 @@ export function faultInjection(options: { control: FaultControl; random: () => n
     }
     if (draw < badGatewayAfter) {
       await next();
-      // What the handler answered never reaches the caller: the gateway's answer replaces it, headers and all.
+      const failed =
+        draw < errorAfter
+          ? { status: 500, detail: 'A server error occurred.', code: 'server_error' }
+          : { status: 502, detail: 'Bad gateway.', code: 'bad_gateway' };
+      // What the handler answered never reaches the caller: the failure replaces it, headers and all.
       c.res = undefined;
-      c.res = new Response(JSON.stringify({ detail: 'Bad gateway.', code: 'bad_gateway' }), {
-        status: 502,
+      c.res = new Response(JSON.stringify({ detail: failed.detail, code: failed.code }), {
+        status: failed.status,
         headers: { 'Content-Type': 'application/json' },
       });
       return;

@@ -65,6 +65,12 @@ export interface CreateRequest {
   requester: string;
   key: string | undefined;
   language?: string;
+  /**
+   * Called before a create that is this key's first (or one without a key), and only then; throws to refuse it (a
+   * quota). A retry after a lost answer is not charged again: its first attempt was, and a retry refused before its
+   * look-up would leave the conversation that attempt made empty upstream, never found again.
+   */
+  beforeFirstCreate?: () => Promise<void>;
 }
 
 /** Kept apart from the sends' records, which are scoped by conversation. */
@@ -116,14 +122,21 @@ export function createCreateOnce({
    * The upstream conversation for this create: the one an earlier attempt with `key` made, or a new one. Without a
    * key no retry can find it again, so the reference is random and only this request looks it up.
    */
-  return async function createOnce({ practice, requester, key, language }: CreateRequest): Promise<{ id: string }> {
+  return async function createOnce({
+    practice,
+    requester,
+    key,
+    language,
+    beforeFirstCreate,
+  }: CreateRequest): Promise<{ id: string }> {
     // Checked beside a practice's first create (and again when the verdict is old), not only once a create is lost,
     // so that the operator hears of a service that ignores the filter early. Its failure waits for the next use.
     lookUpCheck.usable(practice).catch(() => {});
     const reference = key === undefined ? randomUUID() : digest(`${requester}\u0000${key}`);
     let startedAt = now();
     let earlierMayHaveLanded = false;
-    if (key !== undefined) {
+    if (key === undefined) await beforeFirstCreate?.();
+    else {
       const earlier = await outcomes.get(recordScope(requester), key);
       if (earlier !== null && now() - earlier.startedAt < findWindowMs) {
         // Throws when the look-up fails or cannot prove: never create blind while an earlier attempt may have landed.
@@ -139,6 +152,7 @@ export function createCreateOnce({
         startedAt = earlier.startedAt;
         earlierMayHaveLanded = true;
       }
+      if (!earlierMayHaveLanded) await beforeFirstCreate?.();
       // Kept after a success too (until the store's expiry): what follows the create (the handle's record) may still
       // fail, and the retry must then find this conversation rather than make another.
       await outcomes.remember(recordScope(requester), key, { bodyHash: reference, startedAt, settlesBy: now() });

@@ -7,8 +7,9 @@
 // One rule holds for an attempt whose outcome is unknown, whatever cut it (the instance died, the call timed out, the
 // stop's grace ran out, the connection dropped): a server normally finishes a request after its client hung up, so
 // no retry sends again until the attempt's start plus the settle window. Until then the retry is told "still
-// sending" (AttemptStillSettling, which the route answers as a timeout with Retry-After); after it, the conversation
-// is read back and the message is sent only if it is not there.
+// sending" (AttemptStillSettling, which the route answers as a timeout with Retry-After) unless a read-back finds the
+// message already stored, which settles it at once; after it, the message is sent only if the read-back does not find
+// it.
 import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
 import type { UnknownAttempt, UnknownOutcomeStore } from './unknown-outcomes.ts';
 import { bodyFingerprint, type RecordedWith } from './idempotency.ts';
@@ -144,17 +145,23 @@ export function createDeliverOnce({
       recorded === undefined ? await outcomes.rememberUnlessKept(conversationId, key, fresh) : recorded.earlier;
     const earlier = record !== null && record.bodyHash === hash ? record : null;
     if (earlier !== null) {
-      // The earlier attempt's owner is gone (its answer was lost, it was cut, or its instance died): once it can no
-      // longer land, what upstream holds is the truth. A read-back that fails throws, and the record stays for the
-      // next retry: never send blind.
+      // The earlier attempt's owner is gone (its answer was lost, it was cut, or its instance died). A message found
+      // stored settles it at once, whenever that is: nothing will be sent again. Only "not stored" must wait until
+      // the attempt can no longer land, since until then the service may still store it. A read-back that fails
+      // throws, and the record stays for the next retry: never send blind.
       const wait = earlier.settlesBy - now();
-      if (wait > 0) throw new AttemptStillSettling(wait);
-      const stored = await findStored(conversationId, earlier);
+      const stored = await findStored(conversationId, earlier).catch((error: unknown) => {
+        // Within the window the retry is "still sending" either way: the read-back's failure changes nothing.
+        if (wait > 0) throw new AttemptStillSettling(wait);
+        throw error;
+      });
       onReadBack?.(stored !== null);
       if (stored !== null) {
         await outcomes.answered(conversationId, key, stored.id);
         return stored;
       }
+      const left = earlier.settlesBy - now();
+      if (left > 0) throw new AttemptStillSettling(left);
     }
     // `startedAt` stays the first attempt's, so the read-back looks far enough back; `settlesBy` is this attempt's.
     const attempt =

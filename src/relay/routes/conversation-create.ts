@@ -81,15 +81,20 @@ export function addCreateRoute(app: Hono<RelayEnv>, options: ConversationRouteOp
     // Records and look-ups answer only the requester that made them: the same key from another visitor is another
     // conversation.
     const requester = createScope(clientId, options.addressOf(c));
-    const create = async (): Promise<CreatedConversation> => {
-      // Counted only when a conversation is really created: a retry that gets the first one's handle is free.
+    // Counted only when a conversation is really created: a retry that gets the first one's handle is free, and so
+    // is a retry that looks for the conversation its lost first attempt made (create-once.ts).
+    const beforeFirstCreate = async () => {
       const decision = await options.conversationLimiter.hit(options.addressOf(c));
       if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
+    };
+    const create = async (): Promise<CreatedConversation> => {
       // No deadline in here: the caller's applies outside, and a create it gives up on still finishes and is kept.
       const { configuration, practice } = await configurations.get(clientId);
       if (!configuration.is_active) throw new ApiError('inactive');
       // A lost answer is found again rather than created twice (create-once.ts).
-      const conversation = await createOnce({ practice, requester, key, language }).catch(unconfirmedAsRetry);
+      const conversation = await createOnce({ practice, requester, key, language, beforeFirstCreate }).catch(
+        unconfirmedAsRetry,
+      );
       const expiresAt = now() + options.handleTtlMs;
       await revocations.issue(conversation.id, expiresAt);
       const handle = handles.seal({ clientId, conversationId: conversation.id, expiresAt });

@@ -120,6 +120,28 @@ describe('createOnce', () => {
     expect(context.service.stored).toHaveLength(1);
   });
 
+  it('charges a key its first create only: the retries that look for a lost create are never refused by a quota', async () => {
+    const context = setup();
+    const charged: string[] = [];
+    // One conversation's worth of quota: a second charge is refused, as the relay's quota refuses it.
+    const beforeFirstCreate = async () => {
+      charged.push('create');
+      if (charged.length > 1) throw new Error('over the quota');
+    };
+    const request = { practice: 'p1', requester: victim, key: KEY, beforeFirstCreate };
+    context.service.state.loseAnswers = true;
+    await expect(context.createOnce(request)).rejects.toThrow();
+    // Its look-up lost too: the retry looks again, uncharged.
+    await expect(context.createOnce(request)).rejects.toThrow();
+    context.service.state.loseAnswers = false;
+    await expect(context.createOnce(request)).resolves.toMatchObject({ id: 'c1' });
+    expect(charged).toEqual(['create']);
+    expect(context.service.stored).toHaveLength(1);
+    // Another key, and a create without one, are new conversations: charged.
+    await expect(context.createOnce({ ...request, key: undefined })).rejects.toThrow('over the quota');
+    expect(context.service.stored).toHaveLength(1);
+  });
+
   it("never hands another visitor presenting the same key the maker's conversation", async () => {
     const context = setup();
     await loseFirstCreate(context);

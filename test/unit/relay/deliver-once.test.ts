@@ -1,6 +1,7 @@
 // At the level of one send: every attempt is on record before it goes upstream, a send is cut at its window, and a
-// retry that finds an attempt of unknown outcome is told "still sending" until that attempt can no longer land (its
-// start plus the settle window), then reads back instead of sending again.
+// retry that finds an attempt of unknown outcome reads the conversation back: the message found there settles it at
+// once; not found, the retry is told "still sending" until that attempt can no longer land (its start plus the settle
+// window), and only then sends.
 import { describe, expect, it, vi } from 'vitest';
 import {
   AttemptStillSettling,
@@ -78,7 +79,7 @@ describe('deliver once', () => {
     expect(await outcomes.get('c', 'key-1')).toBeNull();
   });
 
-  it('a retry after its instance died mid-send is told "still sending" until that attempt can no longer land, then answers what it stored', async () => {
+  it('a retry after its instance died mid-send answers what that attempt stored as soon as it reads it there', async () => {
     const { clock, upstream, outcomes, deliverOnce } = setUp();
     // The dead instance's attempt: on record, and stored upstream, but never answered.
     const started = clock.now;
@@ -89,13 +90,37 @@ describe('deliver once', () => {
     });
     const landed = upstream.store('can I come at 3?');
     clock.now += 2_000;
-    const early = await deliverOnce('c', 'key-2', 'can I come at 3?').catch((error: unknown) => error);
-    expect(early).toBeInstanceOf(AttemptStillSettling);
-    expect((early as AttemptStillSettling).retryAfterMs).toBe(WINDOW_MS + LANDING_ALLOWANCE_MS - 2_000);
-    clock.now += WINDOW_MS + LANDING_ALLOWANCE_MS - 2_000;
     const answered = await deliverOnce('c', 'key-2', 'can I come at 3?');
     expect(answered.id).toBe(landed.id);
     expect(upstream.stored).toHaveLength(1);
+    // Settled: the record is gone, and the message is another key's answer from now on.
+    expect(await outcomes.get('c', 'key-2')).toBeNull();
+    expect(await outcomes.isClaimed('c', landed.id)).toBe(true);
+  });
+
+  it('a retry that reads nothing back is told "still sending" until the attempt can no longer land, even when the read-back fails', async () => {
+    const { clock, upstream, outcomes, deliverOnce } = setUp();
+    const started = clock.now;
+    await outcomes.remember('c', 'key-8', {
+      bodyHash: bodyFingerprint('still on its way'),
+      startedAt: started,
+      settlesBy: started + WINDOW_MS + LANDING_ALLOWANCE_MS,
+    });
+    clock.now += 2_000;
+    const early = await deliverOnce('c', 'key-8', 'still on its way').catch((error: unknown) => error);
+    expect(early).toBeInstanceOf(AttemptStillSettling);
+    expect((early as AttemptStillSettling).retryAfterMs).toBe(WINDOW_MS + LANDING_ALLOWANCE_MS - 2_000);
+    const listing = upstream.listMessagesAfter;
+    upstream.listMessagesAfter = async () => {
+      throw new UpstreamError('upstream_unavailable', { path: '/x' });
+    };
+    clock.now += 1_000;
+    const unread = await deliverOnce('c', 'key-8', 'still on its way').catch((error: unknown) => error);
+    expect(unread).toBeInstanceOf(AttemptStillSettling);
+    expect((unread as AttemptStillSettling).retryAfterMs).toBe(WINDOW_MS + LANDING_ALLOWANCE_MS - 3_000);
+    upstream.listMessagesAfter = listing;
+    expect(upstream.stored).toHaveLength(0);
+    expect(await outcomes.get('c', 'key-8')).not.toBeNull();
   });
 
   it('a retry after a dead attempt that stored nothing sends, once', async () => {
@@ -144,7 +169,7 @@ describe('deliver once', () => {
     expect(upstream.stored).toHaveLength(1);
   });
 
-  it('a timed-out send that the service stores after the relay gave up: the retry waits out the settle window from the start, then finds it', async () => {
+  it('a timed-out send that the service stores after the relay gave up: "still sending" until the retry finds it, never sent again', async () => {
     const { clock, upstream, deliverOnce } = setUp();
     const started = clock.now;
     upstream.onSend = () => {
@@ -161,8 +186,7 @@ describe('deliver once', () => {
     await expect(deliverOnce('c', 'key-6', 'late')).rejects.toBeInstanceOf(AttemptStillSettling);
     clock.now = started + 7_000;
     const landed = upstream.store('late');
-    await expect(deliverOnce('c', 'key-6', 'late')).rejects.toMatchObject({ retryAfterMs: SETTLE_MS - 7_000 });
-    clock.now = started + SETTLE_MS;
+    clock.now = started + 8_000;
     expect((await deliverOnce('c', 'key-6', 'late')).id).toBe(landed.id);
     expect(upstream.stored).toHaveLength(1);
   });

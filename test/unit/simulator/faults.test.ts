@@ -81,6 +81,19 @@ describe('fault injection', () => {
     expect([...sim.store.conversations.values()].map((c) => c.client_reference)).toEqual(['ref-stored-then-502']);
   });
 
+  it('errorAfterHandlingRate 1 stores the conversation and then answers 500', async () => {
+    const { sim, json } = await authedSimulator();
+    sim.faults.set({ errorAfterHandlingRate: 1 });
+    const created = await json('/api/conversations/', 'POST', {
+      practice: sim.seed.grantedPracticeId,
+      channel: 'webchat',
+      client_reference: 'ref-stored-then-500',
+    });
+    expect(created.status).toBe(500);
+    expect(await created.json()).toEqual({ detail: 'A server error occurred.', code: 'server_error' });
+    expect([...sim.store.conversations.values()].map((c) => c.client_reference)).toEqual(['ref-stored-then-500']);
+  });
+
   it('applies faults only to requests with the methods listed', async () => {
     const { sim, request, json } = await authedSimulator();
     sim.faults.set({ errorRate: 1, match: /^\/api\/conversations\/$/, methods: ['POST'] });
