@@ -7,9 +7,11 @@ import { loadFrameModule } from './load-frame.ts';
 declare const WorkerGlobalScope: unknown;
 
 try {
-  // Partytown runs the script in a worker with a stand-in for the page's window: names the worker has, such as its
-  // global scope's interface, still show through it, and a launcher drawn through the stand-in could not work.
-  if (typeof WorkerGlobalScope != 'undefined') console.warn(REPORT_PREFIX + WORKER_REPORT);
+  // A tag run in a web worker cannot draw a launcher that works. A plain worker shows its global scope's interface;
+  // Partytown hides it behind a stand-in for the page's window and document (drawing through them, the launcher
+  // half-mounts), and the one sign of it left is the type it gives the tag (text/partytown).
+  if (typeof WorkerGlobalScope != 'undefined' || document.currentScript?.type.includes('party'))
+    console.warn(REPORT_PREFIX + WORKER_REPORT);
   else
     boot({
       win: window,
