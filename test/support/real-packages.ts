@@ -108,8 +108,9 @@ for (const level of ['warn', 'error']) {
   const same = (a, b) => a === b || (Array.isArray(a) && Array.isArray(b) && a[0] === b[0] && a[1] === b[1])
     || (a !== a && b !== b);
   let before;
+  // Once: a page that navigates by swapping its body runs the new body's scripts, this one among them.
   window.takePageShape = () => {
-    before = new Map(Object.entries(watched()).map(([name, object]) => [name, shape(object)]));
+    if (!before) before = new Map(Object.entries(watched()).map(([name, object]) => [name, shape(object)]));
   };
   window.pageShapeChanges = () => {
     const changes = [];
