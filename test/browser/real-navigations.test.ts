@@ -16,6 +16,7 @@ import {
   readPageReport,
   vendorRoutes,
   WIDGET_GLOBALS,
+  withoutDriverGlobals,
   type Route,
 } from '../support/real-packages.ts';
 
@@ -134,7 +135,7 @@ const sentUpstream = (pattern: RegExp) =>
     .map((message) => message.text);
 
 /** The page's view of itself: errors, console lines, changed globals. */
-const pageReport = (tab: Tab) => tab.evaluate(readPageReport);
+const pageReport = async (tab: Tab) => withoutDriverGlobals(await tab.evaluate(readPageReport));
 
 describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, {
   timeout: 60_000,

@@ -144,6 +144,15 @@ export interface PageReport {
   changes: string[];
 }
 
+/** Globals the test's own browser driver puts in the page (puppeteer's ARIA query handlers, in Firefox). */
+const DRIVER_GLOBALS = /^window\.__ariaQuerySelector(All)? added$/;
+
+/** The report without what the test's browser driver itself added. */
+export const withoutDriverGlobals = (report: PageReport): PageReport => ({
+  ...report,
+  changes: report.changes.filter((change) => !DRIVER_GLOBALS.test(change)),
+});
+
 /** Read in the page (as a function's source for any engine's evaluate). */
 export function readPageReport(): PageReport {
   const page = window as unknown as { pageErrors: string[]; lines: string[]; pageShapeChanges: () => string[] };
