@@ -144,8 +144,11 @@ export interface PageReport {
   changes: string[];
 }
 
-/** Globals the test's own browser driver puts in the page (puppeteer's ARIA query handlers, in Firefox). */
-const DRIVER_GLOBALS = /^window\.__ariaQuerySelector(All)? added$/;
+/**
+ * Globals the test's own browser driver puts in the page: puppeteer's ARIA query handlers in Firefox, WebKit's
+ * WebDriver session symbol.
+ */
+const DRIVER_GLOBALS = /^window\.(__ariaQuerySelector(All)?|Symbol\(automationSessionProxy\)) added$/;
 
 /** The report without what the test's browser driver itself added. */
 export const withoutDriverGlobals = (report: PageReport): PageReport => ({
