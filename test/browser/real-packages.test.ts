@@ -118,7 +118,9 @@ const CASES: Record<string, Case> = {
     page: () =>
       practicePage({
         head: stylesheet('bootstrap.css'),
-        body: '<main class="container"><h1 class="display-4">Smile Dental</h1><a class="btn btn-primary" href="#book">Book</a></main>',
+        // Bootstrap's bottom navbar, fixed at its own z-index across the corner where the launcher sits.
+        body: `<main class="container"><h1 class="display-4">Smile Dental</h1><a class="btn btn-primary" href="#book">Book</a></main>
+<nav class="navbar fixed-bottom bg-body-tertiary" style="height: 120px"><div class="container-fluid"><a class="navbar-brand" href="#">Call 555-0100</a></div></nav>`,
       }),
     feature: computed('.btn-primary', 'background-color'),
     expected: 'rgb(13, 110, 253)',
