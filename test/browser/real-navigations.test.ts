@@ -69,6 +69,12 @@ const reactPage = (version: 18 | 19) =>
 <main><h1>Smile Dental</h1><div id="root"><button type="button" id="book">Booked 0</button></div></main>
 <script src="/vendor/react-${version}-app.js"></script>${pastedTag(relay())}</body></html>`;
 
+// The whole document server-rendered, exactly as test/support/react-app.js's Page renders it, with nothing between
+// React's own nodes: what the page adds (the recorder, the scripts, the tag) comes after them in <head> and <body>.
+// The app hydrates the document once the launcher is in <html>.
+const reactDocument = (version: 18 | 19) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title>${PAGE_RECORDER}</head><body><main><h1>Smile Dental</h1><button type="button" id="book">Booked 0</button></main><script src="/vendor/react-${version}-app.js" data-root="document" data-after="practice-chat-q7x"></script>${pastedTag(relay())}</body></html>`;
+
 beforeAll(async () => {
   const [launched, started, vendor] = await Promise.all([
     launchEngine(),
@@ -84,6 +90,8 @@ beforeAll(async () => {
   }
   pages['/react-18'] = () => ({ body: reactPage(18) });
   pages['/react-19'] = () => ({ body: reactPage(19) });
+  pages['/react-18-document'] = () => ({ body: reactDocument(18) });
+  pages['/react-19-document'] = () => ({ body: reactDocument(19) });
   // A practice's site has an icon, which browsers ask for with the first page they show.
   pages['/favicon.ico'] = () => ({ body: '', headers: { 'Content-Type': 'image/x-icon' } });
   host = await serveHostPages({ ...vendor, ...pages });
@@ -192,6 +200,40 @@ describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_E
         await expect.poll(() => tab.evaluate(() => document.querySelector('#book')?.textContent)).toBe('Booked 1');
         expect((await widget(tab)).launchers).toBe(1);
         expect(await pageReport(tab)).toEqual({ errors: [], lines: [], changes: WIDGET_GLOBALS });
+      } finally {
+        await tab.close();
+      }
+    },
+  );
+
+  it.each([18, 19] as const)(
+    'React %s hydrates the whole document after the launcher is in <html>: the app works, one launcher, a reply',
+    async (version) => {
+      const tab = await engine.newTab();
+      try {
+        await tab.goto(`http://www.smile-dental.test:${host.port}/react-${version}-document`);
+        await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
+        await expect
+          .poll(
+            async () => {
+              await tab.click({ inPage: '#book' });
+              return tab.evaluate(() => document.querySelector('#book')?.textContent);
+            },
+            { timeout: 10_000 },
+          )
+          .not.toBe('Booked 0');
+        await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
+        await openPanel(tab);
+        await send(tab, `React ${version} document: can I book online?`);
+        const { errors, ...report } = await pageReport(tab);
+        expect(report).toEqual({ lines: [], changes: WIDGET_GLOBALS });
+        // React 18 takes any element after <body> in <html> for a mismatch of its own markup, reports it (#418) and
+        // its recovery (#423), and renders the document again; the launcher comes back, and the app works. React 19
+        // leaves elements it did not render alone. A known gap (docs/known-gaps.md): the launcher hangs from <html>
+        // so that body swaps and transforms leave it be.
+        expect(errors.map((error) => /React error #(\d+)/.exec(error)?.[1] ?? error)).toEqual(
+          version === 18 ? ['418', '423'] : [],
+        );
       } finally {
         await tab.close();
       }
