@@ -5,7 +5,8 @@
 // patient opens the panel and gets a reply, clicks one of the page's links, and the library navigates without loading
 // the page again; then the launcher is still there, one of it, and the open conversation goes on with every message
 // once; the page raised nothing, logged nothing, and no global or built-in prototype changed but PracticeChat. React
-// 18 and 19 hydrating the server's markup keep their app working beside the widget.
+// 18 and 19, hydrating a root in <body> or the whole document once the launcher is in, keep their app working beside
+// the widget (React 18 reports its own recoverable errors for the whole document: a known gap).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHostPages, type HostPageServer } from './harness.ts';
 import { launchEngine, type Engine, type Tab } from './engines/index.ts';
