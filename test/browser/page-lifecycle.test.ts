@@ -213,15 +213,16 @@ describe(`the widget through the page's life, in ${process.env.BROWSER_ENGINE ??
       await expect.poll(async () => (await widget(tab)).badge, { timeout: 25_000 }).toBe('1');
 
       // What Astro's client router does on a visit: the new page's <body> replaces the old one, inside a view
-      // transition where the browser has them.
+      // transition where the browser has them. Until the transition has finished, the browser gives clicks to none of
+      // the page's elements, so the patient's next click comes after it.
       await tab.evaluate(async () => {
         const next = document.createElement('body');
         next.innerHTML = '<main><h1>Our services</h1></main>';
         const swap = () => document.body.replaceWith(next);
         const page = document as Document & {
-          startViewTransition?: (swap: () => void) => { updateCallbackDone: Promise<void> };
+          startViewTransition?: (swap: () => void) => { finished: Promise<void> };
         };
-        if (page.startViewTransition) await page.startViewTransition(swap).updateCallbackDone;
+        if (page.startViewTransition) await page.startViewTransition(swap).finished;
         else swap();
       });
       expect(await widget(tab)).toMatchObject({ launchers: 1, marked: true, badge: '1', label: 'Chat with Sunny (1)' });
