@@ -3,13 +3,13 @@
 import { boot, REPORT_PREFIX, WORKER_REPORT } from './boot.ts';
 import { loadFrameModule } from './load-frame.ts';
 
-/** A worker's global scope's interface: defined only in a worker (TypeScript's DOM library does not know it). */
-declare const WorkerGlobalScope: unknown;
-
 try {
-  // Partytown runs the script in a worker with a stand-in for the page's window: names the worker has, such as its
-  // global scope's interface, still show through it, and a launcher drawn through the stand-in could not work.
-  if (typeof WorkerGlobalScope != 'undefined') console.warn(REPORT_PREFIX + WORKER_REPORT);
+  // A tag run in a web worker cannot draw a launcher that works. A plain worker has no document; Partytown gives the
+  // tag stand-ins for the page's window and document (drawing through them, the launcher half-mounts), and the sign
+  // of it is the type it gives the tag. The second `?.`: markup can name an element "currentScript" (DOM clobbering),
+  // which the document then answers with, and which may have no type.
+  if (typeof document == 'undefined' || document.currentScript?.type?.includes('partytown'))
+    console.warn(REPORT_PREFIX + WORKER_REPORT);
   else
     boot({
       win: window,

@@ -1,7 +1,8 @@
 // The tag on the pages practices really have, in real Chromium: a page that streams its head before its body, a page
 // that enforces Trusted Types, a nonce with 'strict-dynamic', cross-origin isolated pages, a zoomed <html>, a
 // transformed and zoomed <body>, a page that defines <practice-chat> for itself, a consent banner at the highest
-// z-index, a document replaced whole, and a tag run in a web worker. The pages are on their own sites
+// z-index, a document replaced whole, and a tag run in a plain web worker. Pages built from real third-party
+// packages are in real-packages.test.ts and real-navigations.test.ts. The pages are on their own sites
 // (www.smile-dental.test, or localhost where a secure context is needed), the relay on another (127.0.0.1). The
 // launcher is found by what it is (the page's one button with aria-expanded, through its open shadow root), not by
 // its element's name, so that these tests read the same against any loader.
@@ -178,7 +179,7 @@ describe('the tag wherever it is pasted', () => {
     }
   });
 
-  it('run in a web worker (as Partytown runs tags): one console line that says what to change', async () => {
+  it('run in a plain web worker (Partytown itself runs in real-packages.test.ts): one console line that says what to change', async () => {
     const { context, page: p } = await visit(url('www.smile-dental.test', '/worker'));
     try {
       const worker = p.workers()[0] ?? (await p.waitForEvent('worker'));

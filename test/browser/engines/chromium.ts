@@ -37,6 +37,7 @@ function chromiumTab(page: Page, closeContext: () => Promise<void>): Tab {
     injectIntoFrame: async (source) => void (await (await chatFrame()).evaluate(source)),
     async click(target) {
       if ('launcher' in target) return page.locator('practice-chat-q7x button').click();
+      if ('inPage' in target) return page.locator(target.inPage).first().click();
       const frame = await chatFrame();
       await ('css' in target
         ? frame.locator(target.css).first()

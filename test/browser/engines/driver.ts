@@ -13,9 +13,12 @@ export interface TabOptions {
 
 /**
  * Where a click lands: the launcher in the page (inside its shadow root), or an element in the chat frame by CSS
- * selector, or a button in the chat frame by its visible text.
+ * selector, or a button in the chat frame by its visible text, or an element of the page itself (a link) by CSS
+ * selector.
  */
-export type Target = { launcher: true } | { css: string } | { button: string };
+export type Target = { launcher: true } | { css: string } | { button: string } | { inPage: string };
+/** A click in the chat frame. */
+export type FrameTarget = Exclude<Target, { launcher: true } | { inPage: string }>;
 
 export interface Tab {
   goto(url: string): Promise<void>;

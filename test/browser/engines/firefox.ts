@@ -2,7 +2,7 @@
 // to 127.0.0.1 through network.dns.localDomains. Each tab is a page from newPage() in a browser context of its own:
 // the tab Firefox starts with never gets window focus over BiDi, so keys sent there go nowhere.
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
-import { buttonXPath, type Engine, type Tab, type Target } from './driver.ts';
+import { buttonXPath, type Engine, type FrameTarget, type Tab } from './driver.ts';
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 
@@ -45,7 +45,7 @@ function firefoxTab(page: Page, closeContext: () => Promise<void>): Tab {
     if (!frame) throw new Error('no chat frame yet');
     return frame;
   }
-  const selector = (target: Exclude<Target, { launcher: true }>) =>
+  const selector = (target: FrameTarget) =>
     'css' in target ? target.css : `::-p-xpath(${buttonXPath(target.button)})`;
   return {
     goto: async (url) => void (await page.goto(url)),
@@ -66,6 +66,7 @@ function firefoxTab(page: Page, closeContext: () => Promise<void>): Tab {
         });
         return void (await page.mouse.click(x!, y!));
       }
+      if ('inPage' in target) return void (await page.locator(target.inPage).click());
       await (await chatFrame()).locator(selector(target)).click();
     },
     type: (text) => page.keyboard.type(text),

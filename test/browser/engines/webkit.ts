@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { freePort } from '../../support/free-port.ts';
-import { buttonXPath, callSource, type Engine, type Tab, type Target } from './driver.ts';
+import { buttonXPath, callSource, type Engine, type FrameTarget, type Tab } from './driver.ts';
 import { startHostProxy } from './host-proxy.ts';
 import { WebDriverSession, type ElementRef, type Locator } from './webdriver-client.ts';
 
@@ -97,7 +97,7 @@ Promise.resolve().then(() => ${callSource(fn)}.apply(null, Array.prototype.slice
       ]),
     },
   ];
-  const locate = (target: Exclude<Target, { launcher: true }>): Locator =>
+  const locate = (target: FrameTarget): Locator =>
     'css' in target
       ? { using: 'css selector', value: target.css }
       : { using: 'xpath', value: buttonXPath(target.button) };
@@ -112,6 +112,11 @@ Promise.resolve().then(() => ${callSource(fn)}.apply(null, Array.prototype.slice
       inFrame(async () => void (await session.executeAsync(`${source};\narguments[arguments.length - 1](null);`, []))),
     async click(target) {
       if ('launcher' in target) return void (await session.click(await inShadow('button')));
+      if ('inPage' in target) {
+        return void (await session.click(
+          (await session.findElement({ using: 'css selector', value: target.inPage })) as ElementRef,
+        ));
+      }
       await inFrame(async () => session.click((await session.findElement(locate(target))) as ElementRef));
     },
     async type(text) {

@@ -1,0 +1,243 @@
+// The widget on practice sites that navigate by swapping <body>, driven by the real libraries, installed from the npm
+// registry at pinned versions (package.json's devDependencies) and served as published from the practice's own site
+// (www.smile-dental.test), the relay on another (chat.vendor-relay.test), in the browser engine of this run
+// (BROWSER_ENGINE: chromium by default; npm run test:engines runs this file in Firefox and WebKit too). On each, a
+// patient opens the panel and gets a reply, clicks one of the page's links, and the library navigates without loading
+// the page again; then the launcher is still there, one of it, and the open conversation goes on with every message
+// once; the page raised nothing, logged nothing, and no global or built-in prototype changed but PracticeChat. React
+// 18 and 19, hydrating a root in <body> or the whole document once the launcher is in, keep their app working beside
+// the widget (React 18 reports its own recoverable errors for the whole document: a known gap).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveHostPages, type HostPageServer } from './harness.ts';
+import { launchEngine, type Engine, type Tab } from './engines/index.ts';
+import { startProduct } from '../support/product.ts';
+import {
+  PAGE_RECORDER,
+  pastedTag,
+  readPageReport,
+  vendorRoutes,
+  WIDGET_GLOBALS,
+  withoutDriverGlobals,
+  type Route,
+} from '../support/real-packages.ts';
+
+let engine: Engine;
+let product: Awaited<ReturnType<typeof startProduct>>;
+let host: HostPageServer;
+
+const relay = () => `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
+
+interface Site {
+  /** What goes in <head> after the recorder: the library. */
+  head: string;
+  /** Attributes of <body>. */
+  bodyAttributes?: string;
+  /** Wraps the page's content (the part the library swaps). */
+  content?: (inner: string) => string;
+  /** Scripts after the content and before the tag: the library started. */
+  start?: string;
+}
+
+const SITES: Record<string, Site> = {
+  // Turbo Drive starts by itself: each link's visit fetches the next page and puts its <body> in place of this one,
+  // running the scripts in it (the tag among them, again).
+  'Turbo Drive (@hotwired/turbo@8.0.23)': { head: '<script src="/vendor/turbo.js"></script>' },
+  // hx-boost: each link's visit fetches the next page and swaps the body's content, running its scripts.
+  'htmx hx-boost (htmx.org@2.0.11)': {
+    head: '<script src="/vendor/htmx.js"></script>',
+    bodyAttributes: ' hx-boost="true"',
+  },
+  // swup swaps its container, here without animations (no transition CSS to wait for).
+  'swup (swup@4.10.0)': {
+    head: '<script src="/vendor/swup.js"></script>',
+    content: (inner) => `<div id="swup">${inner}</div>`,
+    start: '<script>window.swup = new Swup({ animationSelector: false });</script>',
+  },
+};
+
+const slug = (name: string) => name.split(' ')[0]!.toLowerCase();
+
+/** One page of a site: `title` in its heading, a link to the other page. */
+function sitePage(site: Site, base: string, title: string, next: string) {
+  const inner = `<main><h1>${title}</h1><a id="next" href="${base}${next}">Next page</a></main>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${PAGE_RECORDER}${site.head}</head><body${site.bodyAttributes ?? ''}>
+${site.content ? site.content(inner) : inner}${site.start ?? ''}${pastedTag(relay())}</body></html>`;
+}
+
+// A server-rendered React root, exactly the markup test/support/react-app.js renders first.
+const reactPage = (version: 18 | 19) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title>${PAGE_RECORDER}</head><body>
+<main><h1>Smile Dental</h1><div id="root"><button type="button" id="book">Booked 0</button></div></main>
+<script src="/vendor/react-${version}-app.js"></script>${pastedTag(relay())}</body></html>`;
+
+// The whole document server-rendered, exactly as test/support/react-app.js's Page renders it, with nothing between
+// React's own nodes: what the page adds (the recorder, the scripts, the tag) comes after them in <head> and <body>.
+// The app hydrates the document once the launcher is in <html>.
+const reactDocument = (version: 18 | 19) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title>${PAGE_RECORDER}</head><body><main><h1>Smile Dental</h1><button type="button" id="book">Booked 0</button></main><script src="/vendor/react-${version}-app.js" data-root="document" data-after="practice-chat-q7x"></script>${pastedTag(relay())}</body></html>`;
+
+beforeAll(async () => {
+  const [launched, started, vendor] = await Promise.all([
+    launchEngine(),
+    startProduct({ relayHost: 'chat.vendor-relay.test' }),
+    vendorRoutes(),
+  ]);
+  [engine, product] = [launched, started];
+  const pages: Record<string, Route> = {};
+  for (const [name, site] of Object.entries(SITES)) {
+    const base = `/${slug(name)}/`;
+    pages[base] = () => ({ body: sitePage(site, base, 'Smile Dental', 'services') });
+    pages[`${base}services`] = () => ({ body: sitePage(site, base, 'Our services', '') });
+  }
+  pages['/react-18'] = () => ({ body: reactPage(18) });
+  pages['/react-19'] = () => ({ body: reactPage(19) });
+  pages['/react-18-document'] = () => ({ body: reactDocument(18) });
+  pages['/react-19-document'] = () => ({ body: reactDocument(19) });
+  // A practice's site has an icon, which browsers ask for with the first page they show.
+  pages['/favicon.ico'] = () => ({ body: '', headers: { 'Content-Type': 'image/x-icon' } });
+  host = await serveHostPages({ ...vendor, ...pages });
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([engine?.close(), product?.close(), host?.close()]);
+});
+
+/** The launchers on the page, and whether the first is the element the test marked. */
+const widget = (tab: Tab) =>
+  tab.evaluate(() => {
+    const hosts = [...document.querySelectorAll('practice-chat-q7x')] as (HTMLElement & { marked?: boolean })[];
+    return {
+      launchers: hosts.length,
+      marked: !!hosts[0]?.marked,
+      framed: !!hosts[0]?.shadowRoot?.querySelector('iframe'),
+    };
+  });
+const messages = (tab: Tab, kind: string) =>
+  tab.evaluateInFrame(
+    (selector) => [...document.querySelectorAll(selector)].map((node) => node.textContent ?? ''),
+    `.message${kind} .text`,
+  );
+
+async function openPanel(tab: Tab) {
+  await tab.click({ launcher: true });
+  await expect
+    .poll(() => tab.evaluateInFrame(() => document.querySelector('.greeting')?.textContent ?? '').catch(() => ''), {
+      timeout: 15_000,
+    })
+    .toMatch(/^Hi, I'm Sunny/);
+}
+
+async function send(tab: Tab, text: string) {
+  const replies = (await messages(tab, '.bot')).length;
+  await tab.click({ css: 'textarea' });
+  await tab.type(text);
+  await expect.poll(() => tab.evaluateInFrame(() => document.querySelector('textarea')!.value)).toBe(text);
+  await tab.press('Enter');
+  await expect.poll(() => messages(tab, '.visitor'), { timeout: 10_000 }).toContain(text);
+  await expect.poll(async () => (await messages(tab, '.bot')).length, { timeout: 10_000 }).toBeGreaterThan(replies);
+}
+
+/** What the relay's upstream holds of the visitor's side: each message sent, once. */
+const sentUpstream = (pattern: RegExp) =>
+  [...product.simulator.store.messages.values()]
+    .flat()
+    .filter((message) => message.sender === 'visitor' && pattern.test(message.text))
+    .map((message) => message.text);
+
+/** The page's view of itself: errors, console lines, changed globals. */
+const pageReport = async (tab: Tab) => withoutDriverGlobals(await tab.evaluate(readPageReport));
+
+describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, {
+  timeout: 60_000,
+}, () => {
+  it.each(Object.keys(SITES))(
+    '%s: after a link click the library navigated, the launcher is back, and the open conversation goes on',
+    async (name) => {
+      const base = `/${slug(name)}/`;
+      const first = `${slug(name)}: do you see children?`;
+      const second = `${slug(name)}: thank you`;
+      const tab = await engine.newTab();
+      try {
+        await tab.goto(`http://www.smile-dental.test:${host.port}${base}`);
+        await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
+        // The element, and the page itself, marked: a library's visit keeps both; a page loaded again keeps neither.
+        await tab.evaluate(() => {
+          (document.querySelector('practice-chat-q7x') as HTMLElement & { marked?: boolean }).marked = true;
+          (document as unknown as { sameDocument: boolean }).sameDocument = true;
+        });
+        await openPanel(tab);
+        await send(tab, first);
+
+        await tab.click({ inPage: '#next' });
+        await expect
+          .poll(() => tab.evaluate(() => [location.pathname, document.querySelector('h1')?.textContent]), {
+            timeout: 10_000,
+          })
+          .toEqual([`${base}services`, 'Our services']);
+        expect(await tab.evaluate(() => (document as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+
+        await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
+        expect(await widget(tab)).toEqual({ launchers: 1, marked: true, framed: true });
+        await expect.poll(() => messages(tab, '.visitor').catch(() => []), { timeout: 15_000 }).toEqual([first]);
+        await send(tab, second);
+        expect(await messages(tab, '.visitor')).toEqual([first, second]);
+        expect(sentUpstream(new RegExp(`^${slug(name)}:`))).toEqual([first, second]);
+        expect(await pageReport(tab)).toEqual({ errors: [], lines: [], changes: WIDGET_GLOBALS });
+      } finally {
+        await tab.close();
+      }
+    },
+  );
+
+  it.each([18, 19] as const)(
+    'React %s hydrates the server markup beside the widget: its app works, and a message gets its reply',
+    async (version) => {
+      const tab = await engine.newTab();
+      try {
+        await tab.goto(`http://www.smile-dental.test:${host.port}/react-${version}`);
+        await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
+        await openPanel(tab);
+        await send(tab, `React ${version}: can I book online?`);
+        await tab.click({ inPage: '#book' });
+        await expect.poll(() => tab.evaluate(() => document.querySelector('#book')?.textContent)).toBe('Booked 1');
+        expect((await widget(tab)).launchers).toBe(1);
+        expect(await pageReport(tab)).toEqual({ errors: [], lines: [], changes: WIDGET_GLOBALS });
+      } finally {
+        await tab.close();
+      }
+    },
+  );
+
+  it.each([18, 19] as const)(
+    'React %s hydrates the whole document after the launcher is in <html>: the app works, one launcher, a reply',
+    async (version) => {
+      const tab = await engine.newTab();
+      try {
+        await tab.goto(`http://www.smile-dental.test:${host.port}/react-${version}-document`);
+        await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
+        await expect
+          .poll(
+            async () => {
+              await tab.click({ inPage: '#book' });
+              return tab.evaluate(() => document.querySelector('#book')?.textContent);
+            },
+            { timeout: 10_000 },
+          )
+          .not.toBe('Booked 0');
+        await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
+        await openPanel(tab);
+        await send(tab, `React ${version} document: can I book online?`);
+        const { errors, ...report } = await pageReport(tab);
+        expect(report).toEqual({ lines: [], changes: WIDGET_GLOBALS });
+        // React 18 takes any element after <body> in <html> for a mismatch of its own markup, reports it (#418) and
+        // its recovery (#423), and renders the document again; the launcher comes back, and the app works. React 19
+        // leaves elements it did not render alone. A known gap (docs/known-gaps.md): the launcher hangs from <html>
+        // so that body swaps and transforms leave it be.
+        expect(errors.map((error) => /React error #(\d+)/.exec(error)?.[1] ?? error)).toEqual(
+          version === 18 ? ['418', '423'] : [],
+        );
+      } finally {
+        await tab.close();
+      }
+    },
+  );
+});
