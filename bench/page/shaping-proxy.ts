@@ -30,38 +30,49 @@ export async function startShapingProxy(targetPort: number): Promise<{
   const down: Direction = { freeAt: 0 };
   const sockets = new Set<Socket>();
 
-  /** Forwards `from`'s bytes to `to` through one direction of the link, in order. */
+  /** Forwards `from`'s bytes to `to` through one direction of the link, in order: one queue and one timer per
+   * connection and direction, so no timer's rounding can let a later chunk overtake an earlier one. */
   function pipeShaped(from: Socket, to: Socket, direction: Direction, notBefore = 0) {
-    let deliveredAt = notBefore;
-    from.on('data', (chunk: Buffer) => {
-      if (shape.oneWayMs === 0 && shape.bitsPerSecond === Infinity) {
-        // Unshaped: still after anything queued before, so bytes never overtake each other.
-        if (deliveredAt <= performance.now()) return void to.write(chunk);
+    const queue: Array<{ at: number; chunk: Buffer | null }> = [];
+    let lastAt = notBefore;
+    let timer: NodeJS.Timeout | undefined;
+    const drain = () => {
+      timer = undefined;
+      while (queue.length && queue[0]!.at <= performance.now()) {
+        const { chunk } = queue.shift()!;
+        // null: the sending side has ended.
+        if (chunk) to.writable && to.write(chunk);
+        else to.end();
       }
+      if (queue.length) timer = setTimeout(drain, queue[0]!.at - performance.now());
+    };
+    const enqueue = (chunk: Buffer | null) => {
       const now = performance.now();
+      const bits = (chunk?.length ?? 0) * 8;
       const sendStart = Math.max(now, direction.freeAt);
-      direction.freeAt = sendStart + (chunk.length * 8 * 1000) / shape.bitsPerSecond;
-      // Never before an earlier chunk of this connection (a timer's lateness must not reorder the stream).
-      deliveredAt = Math.max(deliveredAt, direction.freeAt + shape.oneWayMs);
-      setTimeout(() => to.writable && to.write(chunk), deliveredAt - now);
-    });
-    from.on('end', () => setTimeout(() => to.end(), Math.max(0, deliveredAt - performance.now())));
+      direction.freeAt = sendStart + (bits * 1000) / shape.bitsPerSecond;
+      lastAt = Math.max(lastAt, direction.freeAt + shape.oneWayMs);
+      queue.push({ at: lastAt, chunk });
+      if (!timer) drain();
+    };
+    from.on('data', (chunk: Buffer) => enqueue(chunk));
+    from.on('end', () => enqueue(null));
   }
 
-  const server = createServer((client) => {
-    const upstream = connect(targetPort, '127.0.0.1');
+  // Half-open on both sides: a side that has finished sending still receives what the link holds for it, and its
+  // end reaches the other side only after its last bytes, as on a real link.
+  const server = createServer({ allowHalfOpen: true }, (client) => {
+    const upstream = connect({ port: targetPort, host: '127.0.0.1', allowHalfOpen: true });
     client.setNoDelay(true);
     upstream.setNoDelay(true);
     sockets.add(client);
-    const end = () => {
+    const fail = () => {
       client.destroy();
       upstream.destroy();
-      sockets.delete(client);
     };
-    client.on('error', end);
-    upstream.on('error', end);
-    client.on('close', end);
-    upstream.on('close', end);
+    client.on('error', fail);
+    upstream.on('error', fail);
+    client.on('close', () => sockets.delete(client));
     // The connection's own set-up crosses the link too. The kernel answers a loopback SYN at once, so the client's
     // first bytes are held for the round trip a TCP handshake takes (its SYN and SYN-ACK), on top of their own way.
     pipeShaped(client, upstream, up, performance.now() + 2 * shape.oneWayMs);
