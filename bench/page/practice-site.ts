@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { serveHostPages } from '../../tools/host-pages.ts';
 
 /** A practice's home page: headings and text, four images, a ~20 KB font, a little CSS. */
-function practicePage(widget: string): string {
+export function practicePage(widget: string): string {
   const paragraph =
     '<p>Our friendly team offers check-ups, hygiene visits, fillings, crowns, implants and emergency appointments. ' +
     'New patients are welcome; we accept most insurance plans and offer evening hours on Tuesdays and Thursdays.</p>';

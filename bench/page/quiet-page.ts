@@ -1,5 +1,5 @@
 // A fresh context and page whose window has finished starting up, for the loads bench:page times.
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, CDPSession, Page } from 'playwright-core';
 
 const POLL_MS = 100;
 /** Polls in a row in which no process of the browser used CPU time before the window counts as settled. */
@@ -30,10 +30,13 @@ function anyBusy(before: Map<number, number>, after: Map<number, number>): boole
  * start-up. This waits, on the blank page, until no process of the browser has used CPU for a few polls, or gives
  * up, counts it, and lets the load be timed anyway.
  */
-export async function openQuietPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+export async function openQuietPage(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const session = await browser.newBrowserCDPSession();
   try {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, ...options });
     const page = await context.newPage();
     const giveUp = Date.now() + GIVE_UP_MS;
     let last = await cpuSecondsByProcess(session);

@@ -39,11 +39,14 @@ async function startTlsFront(): Promise<{ port: number; forwardTo(port: number):
   };
 }
 
-export async function startRelayProcess(): Promise<{ origin: string; child: ChildProcess; front: { close(): void } }> {
+/** `through`, given the TLS front's port, puts something before it (a shaped link) and returns the port to use. */
+export async function startRelayProcess(
+  through?: (frontPort: number) => Promise<number>,
+): Promise<{ origin: string; child: ChildProcess; front: { close(): void } }> {
   const port = await freePort();
   const front = await startTlsFront();
   front.forwardTo(port);
-  const origin = `https://chat.vendor-relay.test:${front.port}`;
+  const origin = `https://chat.vendor-relay.test:${through ? await through(front.port) : front.port}`;
   // The built relay, as production runs it (npm run serve): a relay under tsx would take CPU from the browser on this
   // shared machine at the very moment the loader runs.
   // The built relay embeds no simulator: it gets one on its own port, in this process, as it would get the service.

@@ -48,9 +48,11 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   // Tells the frame whether it is open, from a timer chain that the patient's click starts and that waits for the
   // frame's code, never from that code's arrival: WebKit lets a click's timers carry its permission to move focus into
   // the panel (frame.ts, flush), and an import's promise carries none.
-  // A chain still running when destroy() removes the frame must not post to it: that would throw into the page.
+  // A chain still running when destroy() removes the frame must not post to it: that would throw into the page. Each
+  // link of the chain is the shortest timer the browser gives (a few milliseconds once nested), not a fixed pause: a
+  // tap's open waits for the code anyway, and should not wait longer than its arrival.
   const tell = (): unknown =>
-    destroyed || (frame ? frame.post({ type: isOpen ? 'open' : 'close' }) : loading && setTimeout(tell, 20));
+    destroyed || (frame ? frame.post({ type: isOpen ? 'open' : 'close' }) : loading && setTimeout(tell));
   // open()/close() called before the launcher exists: applied once it does.
   let wanted: boolean | undefined;
 

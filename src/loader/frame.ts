@@ -64,8 +64,9 @@ export function createChatFrame(
   // Focus moves into the frame here, once it is ready, and only while the page's focus is still on the widget (or on
   // nothing): focused while still loading, Chromium went on sending keys to the page's <iframe> element after the
   // panel had put the caret in its composer; and a patient who moved on in the page meanwhile keeps their place.
+  // The chain's timers are the shortest the browser gives, so the open follows `ready` within a few milliseconds.
   function flush() {
-    if (!ready) iframe && setTimeout(flush, 20);
+    if (!ready) iframe && setTimeout(flush);
     else if (pending) {
       // Still on the widget, or on nothing (<body>, or <html> while the page has no body): the elements that contain
       // the widget's host, and the body beside it.

@@ -1,0 +1,194 @@
+// `npm run bench:first-open` (also part of `npm run bench`): from a patient's first tap, click or key on the launcher
+// to the panel's composer on screen with the caret in it, on a cold page (a new browser context: no cache, no open
+// connection). The relay runs as bench:page runs it (its own process, another site, a TLS front), with a shaping
+// proxy in front (bench/page/shaping-proxy.ts): every byte to and from the relay, the page's requests and the
+// frame's alike, crosses a link of SHAPED's round trip and rate, or, unshaped, the same proxy without delay. The
+// floor, in the same run and through the same link: the same page without the widget, whose button creates an empty
+// cross-site frame from the relay's origin (its robots.txt) when tapped or clicked, timed until that frame is
+// painted. Run `npm run build` first: the relay serves dist/.
+import { existsSync } from 'node:fs';
+import { cpus } from 'node:os';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../tools/chromium.ts';
+import { serveHostPages } from '../tools/host-pages.ts';
+import { practicePage } from './page/practice-site.ts';
+import { openQuietPage } from './page/quiet-page.ts';
+import { startRelayProcess } from './page/relay-process.ts';
+import { type LinkShape, startShapingProxy, UNSHAPED } from './page/shaping-proxy.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** "Slow 4G" as the issue puts it: 150 ms round trip, 1.6 Mbit/s each way. */
+const SHAPED: LinkShape = { oneWayMs: 75, bitsPerSecond: 1.6e6 };
+/** How long the pointer rests on the launcher, or focus on it, before the click or the Enter. */
+const INTENT_BEFORE_MS = 300;
+/** After the launcher has appeared, before the patient reaches for it: the page has finished loading. */
+const SETTLE_MS = 1000;
+const OPEN_TIMEOUT_MS = 20_000;
+
+if (
+  !existsSync(new URL('../dist/loader.js', import.meta.url)) ||
+  !existsSync(new URL('../dist-server/server.js', import.meta.url))
+) {
+  console.error('dist/loader.js or dist-server/server.js is missing: run `npm run build` first.');
+  process.exit(1);
+}
+
+/**
+ * In every document of the page, the frames included: the host page notes its first pointerdown (a tap's or a
+ * click's) or Enter; a frame says on the console when its composer, once focused, or the floor's empty document, once
+ * loaded, has been painted (the next animation frame). Both as wall-clock time (timeOrigin + a page's own clock),
+ * which the page's and the frame's processes share.
+ */
+// A string, not a function: tsx wraps a function's named consts in a helper the page does not have.
+const MARKS = `(() => {
+  const at = (timeStamp) => performance.timeOrigin + timeStamp;
+  if (window === window.top) {
+    const start = (event) => (window.benchStart ??= at(event.timeStamp));
+    addEventListener('pointerdown', start, true);
+    addEventListener('keydown', (event) => event.key === 'Enter' && start(event), true);
+    return;
+  }
+  const painted = () => requestAnimationFrame(() => console.debug('bench:shown ' + at(performance.now())));
+  if (location.pathname === '/robots.txt') addEventListener('load', painted);
+  else document.addEventListener('focusin', (event) => event.target.localName === 'textarea' && painted());
+})()`;
+
+type Way = 'tap' | 'click' | 'hover, then click' | 'Tab, then Enter' | 'floor: tap' | 'floor: click';
+/** `BENCH_WAYS=tap,click` times only those. */
+const WAYS = (process.env.BENCH_WAYS?.split(',') as Way[] | undefined) ?? [
+  'tap',
+  'click',
+  'hover, then click',
+  'Tab, then Enter',
+  'floor: tap',
+  'floor: click',
+];
+
+/** The floor's page: the practice's page without the widget, and a button where the launcher would be. */
+const floorPage = (relay: string) =>
+  practicePage(
+    '<button id="floor" style="position:fixed;bottom:20px;right:20px;width:56px;height:56px">Chat</button>' +
+      `<script>floor.onclick=()=>{const f=document.createElement('iframe');f.src='${relay}/robots.txt';f.style.cssText='position:fixed;bottom:88px;right:20px';document.body.append(f)}</script>`,
+  );
+
+/** One cold open: the time from the first input to the composer (or the floor's frame) painted; and, for a click
+ * on the widget, the second open after closing (the frame already loaded). */
+async function openOnce(browser: Browser, url: (path: string) => string, way: Way): Promise<[number, number?]> {
+  const touch = way.includes('tap');
+  const { context, page } = await openQuietPage(browser, touch ? { hasTouch: true, isMobile: true } : {});
+  try {
+    await context.addInitScript(MARKS);
+    const floor = way.startsWith('floor');
+    await page.goto(url(floor ? '/floor' : '/'), { waitUntil: 'load' });
+    const target = floor ? page.locator('#floor') : page.locator('practice-chat-q7x button');
+    await target.waitFor({ timeout: OPEN_TIMEOUT_MS });
+    await page.waitForTimeout(SETTLE_MS);
+    const first = await timed(page, async () => {
+      if (touch) await target.tap();
+      else if (way === 'hover, then click') {
+        await target.hover();
+        await page.waitForTimeout(INTENT_BEFORE_MS);
+        await target.click();
+      } else if (way === 'Tab, then Enter') {
+        // The last link of the page, then Tab: the launcher follows the page's content.
+        await page.locator('a[href="#contact"]').focus();
+        await page.keyboard.press('Tab');
+        await page.waitForTimeout(INTENT_BEFORE_MS);
+        await page.keyboard.press('Enter');
+      } else await target.click();
+    });
+    if (way !== 'click') return [first];
+    // Closed, then opened again: the open-later path, with the frame loaded.
+    await target.click();
+    await page.locator('practice-chat-q7x iframe').waitFor({ state: 'hidden' });
+    await page.evaluate(() => delete (window as unknown as { benchStart?: number }).benchStart);
+    return [first, await timed(page, () => target.click())];
+  } finally {
+    await context.close();
+  }
+}
+
+async function timed(page: Page, act: () => Promise<void>): Promise<number> {
+  const shown = new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`nothing shown: ${page.url()}`)), OPEN_TIMEOUT_MS);
+    page.on('console', (message) => {
+      const [mark, at] = message.text().split(' ');
+      if (mark !== 'bench:shown') return;
+      clearTimeout(timer);
+      resolve(Number(at));
+    });
+  });
+  await act();
+  const end = await shown;
+  const start = await page.evaluate(() => (window as unknown as { benchStart: number }).benchStart);
+  return end - start;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+let shaper: Awaited<ReturnType<typeof startShapingProxy>> | undefined;
+const {
+  origin: relay,
+  child,
+  front,
+} = await startRelayProcess(async (frontPort) => {
+  shaper = await startShapingProxy(frontPort);
+  return shaper.port;
+});
+const site = await serveHostPages({
+  '/': practicePage(`<script async src="${relay}/loader.js" data-client-id="smile-dental"></script>`),
+  '/floor': floorPage(relay),
+});
+const url = (path: string) => `http://www.smile-dental.test:${site.port}${path}`;
+const browser = await launchBrowser();
+
+try {
+  shaper!.shape(UNSHAPED);
+  // Warm-up (the relay's configuration cache, compile caches), not counted.
+  for (const way of WAYS) await openOnce(browser, url, way);
+  const results = new Map<string, number[]>();
+  const add = (key: string, ms: number | undefined) =>
+    ms !== undefined && results.set(key, [...(results.get(key) ?? []), ms]);
+  for (let run = 0; run < RUNS; run++)
+    for (const [name, shape] of [
+      ['shaped', SHAPED],
+      ['unshaped', UNSHAPED],
+    ] as const) {
+      shaper!.shape(shape);
+      for (const way of WAYS) {
+        const [first, second] = await openOnce(browser, url, way);
+        add(`${name}|${way}`, first);
+        add(`${name}|second open (click, frame loaded)`, second);
+      }
+    }
+  console.log(
+    `\nFirst open, cold: ${RUNS} runs each, interleaved; medians (ms). ${cpus().length} × ${cpus()[0]?.model}, Node ${process.version}. ` +
+      `Shaped: ${SHAPED.oneWayMs * 2} ms round trip, ${SHAPED.bitsPerSecond / 1e6} Mbit/s each way (relay only).`,
+  );
+  console.log(
+    '| from the input to the composer shown and focused | shaped | round trips | unshaped | unshaped ÷ floor |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  const rtt = SHAPED.oneWayMs * 2;
+  for (const way of [...WAYS, 'second open (click, frame loaded)']) {
+    const shaped = median(results.get(`shaped|${way}`) ?? []);
+    const unshaped = median(results.get(`unshaped|${way}`) ?? []);
+    const floorOf = way.includes('tap') ? 'floor: tap' : 'floor: click';
+    const floor = median(results.get(`unshaped|${floorOf}`) ?? []);
+    console.log(
+      `| ${way} | ${shaped.toFixed(0)} | ${(shaped / rtt).toFixed(1)} | ${unshaped.toFixed(0)} | ${way.startsWith('floor') ? '' : `${(unshaped / floor).toFixed(2)}×`} |`,
+    );
+  }
+  console.log('\nper run (ms):');
+  for (const [key, values] of results) console.log(`  ${key}: ${values.map((v) => v.toFixed(0)).join(' ')}`);
+} finally {
+  await browser.close();
+  await site.close();
+  shaper?.close();
+  child.kill('SIGTERM');
+  front.close();
+}
