@@ -96,7 +96,6 @@ export function createRedisSharedState(
       client,
       resultSchema: sentRecordSchema,
       sealer: createRecordSealer(recordSecret, 'sent-record'),
-      readsRecordsInClear: true,
       ...waitMs,
       onRecordLost: () => logger.warn('A message was sent but its idempotency record could not be written to Redis.'),
     }),

@@ -11,8 +11,7 @@ import type { UnknownAttempt, UnknownOutcomeStore } from './unknown-outcomes.ts'
 const SET_UNLESS_KEPT =
   "local kept = redis.call('get', KEYS[1]) if kept then return kept end redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return false";
 
-// A record written before `settlesBy` existed was written only after its attempt had failed: already settled.
-const attemptSchema = z.object({ bodyHash: z.string(), startedAt: z.number(), settlesBy: z.number().default(0) });
+const attemptSchema = z.object({ bodyHash: z.string(), startedAt: z.number(), settlesBy: z.number() });
 
 export function createRedisUnknownOutcomeStore(client: RedisClient, ttlMs = 24 * 60 * 60 * 1000): UnknownOutcomeStore {
   // The key as a digest too: a create's key is what its maker presents to be answered. `scopeDigest`: the scope's, when

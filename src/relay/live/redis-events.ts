@@ -28,13 +28,12 @@ const SEAL_SCOPE = 'events';
 /** Sealed as `<kind>:<conversation id>`. */
 const KIND_SEPARATOR = ':';
 
-/** A change sealed without its kind (by an instance of an older version, during a rolling deploy) counts as a status
- * change: the listener then reads the status too, as before kinds travelled. */
-function changeOf(opened: string): ConversationChange {
+/** The change, or null for text that is not `<kind>:<conversation id>` with a kind this relay knows. */
+function changeOf(opened: string): ConversationChange | null {
   const at = opened.indexOf(KIND_SEPARATOR);
   const kind = opened.slice(0, at);
   if (kind === 'messages' || kind === 'status') return { kind, conversationId: opened.slice(at + 1) };
-  return { kind: 'status', conversationId: opened };
+  return null;
 }
 
 export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): EventBus {
@@ -48,8 +47,8 @@ export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): 
   const channel = sealer.bound(SEAL_SCOPE, EVENTS_CHANNEL);
   subscriber.on('message', (name: string, sealed: string) => {
     const opened = name === EVENTS_CHANNEL ? channel.open(sealed) : null;
-    if (opened === null) return;
-    const change = changeOf(opened);
+    const change = opened === null ? null : changeOf(opened);
+    if (change === null) return;
     listeners.forEach((listener) => {
       listener(change);
     });
