@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
 import { digest } from './digest.ts';
 import { storageCauseOf, storageConflict, storageUnavailable } from '../shared-state/storage-error.ts';
-import { bodyFingerprint, type IdempotencyStore, type IdempotentOutcome, type WorkRecord } from './idempotency.ts';
+import type { IdempotencyStore, IdempotentOutcome, WorkRecord } from './idempotency.ts';
 import type { RecordSealer } from './record-seal.ts';
 
 export interface RedisIdempotencyOptions<T> {
@@ -115,7 +115,7 @@ export function createRedisIdempotencyStore<T>({
       // Filed under a digest of the scope (an upstream conversation id, or a visitor's address and configuration) and
       // the key: Redis holds neither, nor the key, which a visitor chose and which opens a create's conversation.
       const id = `${keyPrefix}${digest(`${scope}\u0000${key}`)}`;
-      const fingerprint = bodyFingerprint(body);
+      const fingerprint = digest(body);
       const lease = JSON.stringify({ state: 'sending', fingerprint, owner: randomUUID() });
       const work = workRecord?.(fingerprint);
       const waitUntil = Date.now() + waitMs;
