@@ -9,7 +9,7 @@ declare const WorkerGlobalScope: unknown;
 try {
   // Partytown runs the script in a worker with a stand-in for the page's window: names the worker has, such as its
   // global scope's interface, still show through it, and a launcher drawn through the stand-in could not work.
-  if (typeof WorkerGlobalScope != 'undefined') console.warn(REPORT_PREFIX + WORKER_REPORT);
+  if (typeof WorkerGlobalScope !== 'undefined') console.warn(REPORT_PREFIX + WORKER_REPORT);
   else
     boot({
       win: window,
