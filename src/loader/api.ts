@@ -59,7 +59,7 @@ export function createApi(actions: ApiActions, isReady: () => boolean): { api: P
       list.add(listener);
       // A page that subscribes to `ready` after it happened still hears it, once, asynchronously (unless it unsubscribed
       // or the widget was destroyed meanwhile).
-      if (event == 'ready' && isReady()) queueMicrotask(() => listeners.get(event)!.has(listener) && listener());
+      if (event === 'ready' && isReady()) queueMicrotask(() => listeners.get(event)!.has(listener) && listener());
       return () => void list.delete(listener);
     },
   };

@@ -59,19 +59,19 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   // The launcher, the page's events and the frame follow at once; a frame whose code is still on its way hears the
   // latest state when it arrives (ensureFrame).
   function setOpen(want: boolean | 'toggle', fromFrame?: boolean) {
-    const next = want == 'toggle' ? !(launcher ? isOpen : wanted) : want;
+    const next = want === 'toggle' ? !(launcher ? isOpen : wanted) : want;
     if (destroyed || !launcher) {
       wanted = next;
       return;
     }
-    if (next == isOpen) return;
+    if (next === isOpen) return;
     isOpen = next;
     ensureFrame();
     keep();
     launcher.setOpen(next);
     tell();
     // Closing from inside the panel (Escape, its close button) returns focus to the launcher.
-    if (!next && (fromFrame || doc.activeElement == launcher.host)) launcher.button.focus();
+    if (!next && (fromFrame || doc.activeElement === launcher.host)) launcher.button.focus();
     events.emit(next ? 'open' : 'close');
   }
 
@@ -83,7 +83,7 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
     frame?.remove();
     launcher?.host.remove();
     events.removeAllListeners();
-    if (win.PracticeChat == api) delete win.PracticeChat;
+    if (win.PracticeChat === api) delete win.PracticeChat;
   }
 
   const { api, events } = createApi({ setOpen, destroy }, () => !!launcher);
@@ -106,12 +106,12 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   const show = (tag: string): Promise<unknown> =>
     fetchConfiguration(relayOrigin, clientId, tag, fetch, wait).then(async (configuration) => {
       const pick = launcher ? '' : await earlierPick;
-      if (destroyed || tag != locale) return;
+      if (destroyed || tag !== locale) return;
       // A pick whose words could not be fetched leaves the launcher as it is, without a word on the console.
       if (typeof configuration === 'string') return launcher || refuse(configuration);
       // In the visitor's language, chosen by the relay (the patient's pick, data-locale, else the browser's languages).
       const look = configuration.launcher;
-      if (pick && pick != tag) {
+      if (pick && pick !== tag) {
         locale = pick;
         return show(pick);
       }
@@ -152,15 +152,15 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       // The message taken apart once (`count` is there for `unread`, `locale` for `language`): the loader's size budget
       // pays for each `message.` that survives minification.
       const onMessage = ({ type, count, locale: picked }: FrameMessage & { count?: number; locale?: string }) => {
-        if (type == 'close') setOpen(false, true);
+        if (type === 'close') setOpen(false, true);
         // The patient picked a language in the panel: kept for the site's later pages, and the launcher and the
         // frame renamed in it once the relay has written the words (only the latest pick, if answers cross).
-        if (type == 'language' && picked != locale) {
+        if (type === 'language' && picked !== locale) {
           locale = picked!;
           chosenLanguage(win, locale);
           show(locale);
         }
-        if (type == 'unread') {
+        if (type === 'unread') {
           launcher.setUnread(count!);
           events.emit('unread', count!);
         }
@@ -188,7 +188,7 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       for (const type of ['pointerenter', 'focus']) button.addEventListener(type, ensureFrame);
       button.addEventListener('click', () => setOpen('toggle'));
       events.emit('ready');
-      if (wanted != null) setOpen(wanted);
+      if (wanted !== undefined) setOpen(wanted);
     });
   show(locale).catch(() => refuse('an unexpected error'));
 }

@@ -52,8 +52,8 @@ export async function fetchConfiguration(
         if (!String(configuration.logo_url).startsWith(relayOrigin + '/')) configuration.logo_url = null;
         return configuration;
       }
-      if (status == 404) return `no configuration ${clientId}`;
-      if (status < 500 && status != 429) return `the relay answered ${status}`;
+      if (status === 404) return `no configuration ${clientId}`;
+      if (status < 500 && status !== 429) return `the relay answered ${status}`;
     } catch {
       // A network failure: try again below.
     }

@@ -40,12 +40,12 @@ export function createChatFrame(
   function receive(event: MessageEvent) {
     // Only while the frame is there: remove() takes this listener away with it.
     const message =
-      event.origin == relayOrigin && event.source == iframe!.contentWindow && parseFrameMessage(event.data);
+      event.origin === relayOrigin && event.source === iframe!.contentWindow && parseFrameMessage(event.data);
     if (!message) return;
     // What is pending goes out on flush()'s next tick, not from here (see flush). A second `ready` is a frame that has
     // loaded again (the page took the widget out of the document, and the loader put it back): it resumed the
     // conversation from its own storage, and hears from here whether it is open.
-    if (message.type == 'ready') {
+    if (message.type === 'ready') {
       if (ready && open) {
         pending = { type: 'open' };
         flush();
@@ -54,7 +54,7 @@ export function createChatFrame(
     }
     // Only "(N) " before the page's title, never anything else. The pattern takes the prefix already there, or (its
     // empty alternative) nothing, so the page's own title stays.
-    if (message.type != 'alert') onMessage(message);
+    if (message.type !== 'alert') onMessage(message);
     else if (alert) doc.title = doc.title.replace(/^\(\d+\) |/, message.count ? `(${message.count}) ` : '');
   }
 
@@ -70,7 +70,7 @@ export function createChatFrame(
     else if (pending) {
       // Still on the widget, or on nothing (<body>, or <html> while the page has no body): the elements that contain
       // the widget's host, and the body beside it.
-      if (pending.type == 'open' && (doc.activeElement == doc.body || doc.activeElement!.contains(shadow.host)))
+      if (pending.type === 'open' && (doc.activeElement === doc.body || doc.activeElement!.contains(shadow.host)))
         iframe!.focus();
       iframe!.contentWindow!.postMessage(envelope(pending), relayOrigin);
       pending = null;
@@ -94,7 +94,7 @@ export function createChatFrame(
       : small
         ? `inset:0;width:100vw;border-radius:0;height:${viewport.height}px;top:${viewport.offsetTop}px`
         : '';
-    if (covers != !!behind.length) {
+    if (covers !== !!behind.length) {
       for (const element of behind) element.inert = false;
       // The widget's host hangs from <html>, beside the body, so the page's elements are the body's children.
       behind = covers
@@ -126,7 +126,7 @@ export function createChatFrame(
   return {
     post(message) {
       pending = message;
-      open = message.type == 'open';
+      open = message.type === 'open';
       // Shown before flush() may focus it: a browser does not focus a frame that is not displayed.
       fitViewport();
       flush();

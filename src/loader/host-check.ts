@@ -11,7 +11,7 @@ export function refusalFor({ is_active, domains }: LoaderConfiguration, hostname
   // matches no entry, since the relay's entries carry no dot at the end, and is refused like any other host: a CSP
   // host-source cannot carry the dot either, so the relay's frame-ancestors would refuse the panel under a launcher
   // that shows. The console line shows the dot.
-  return domains.some((entry) => entry == hostname || (entry.startsWith('*.') && hostname.endsWith(entry.slice(1))))
+  return domains.some((entry) => entry === hostname || (entry.startsWith('*.') && hostname.endsWith(entry.slice(1))))
     ? null
     : `${hostname} is not an allowed domain`;
 }

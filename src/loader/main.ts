@@ -8,7 +8,7 @@ try {
   // tag stand-ins for the page's window and document (drawing through them, the launcher half-mounts), and the sign
   // of it is the type it gives the tag. The second `?.`: markup can name an element "currentScript" (DOM clobbering),
   // which the document then answers with, and which may have no type.
-  if (typeof document == 'undefined' || document.currentScript?.type?.includes('partytown'))
+  if (typeof document === 'undefined' || document.currentScript?.type?.includes('partytown'))
     console.warn(REPORT_PREFIX + WORKER_REPORT);
   else
     boot({

@@ -37,7 +37,7 @@ export function findOwnScript(doc: Document, stack = new Error().stack!): OwnScr
   // Markup can name an element "currentScript" (DOM clobbering: <img name=currentScript src=...>), which the document
   // then answers instead: only a script element is the browser's word. By its local name, which is lower-case in any
   // document (tagName is upper-case only in HTML documents: an XHTML page's script is "script").
-  if (current?.localName == 'script') return [current];
+  if (current?.localName === 'script') return [current];
   // The first URL in the trace: V8 writes "at f (https://...:1:2)", Firefox and WebKit "f@https://...:1:2".
   const at = stack.indexOf('http');
   const [tag, another] = doc.querySelectorAll<HTMLScriptElement>('script[data-client-id]');
@@ -69,6 +69,6 @@ export function readScriptTag(own: OwnScript): ScriptSettings | string {
     relayOrigin,
     nonce: script.nonce || script.getAttribute('nonce') || '',
     locale: languageTag(data.locale),
-    alert: data.titleAlert != 'off',
+    alert: data.titleAlert !== 'off',
   };
 }

@@ -10,6 +10,8 @@ import { StorageError } from './shared-state/storage-error.ts';
 import { createClientAddress, createSourceAddress } from './http/client-address.ts';
 import type { RelayEnv } from './http/env.ts';
 import { createConfigurationService } from './configuration/configuration-service.ts';
+import { ConfigurationError } from './configuration/configuration-error.ts';
+import { apiErrorFromConfiguration } from './routes/configuration-errors.ts';
 import { createMemoryStores, type RelayStores } from './stores.ts';
 import { createMemoryEventBus, type EventBus } from './live/event-bus.ts';
 import { createLogoFetcher } from './logo/logo-fetcher.ts';
@@ -106,6 +108,7 @@ export function createRelayApp({
     if (error instanceof ApiError) return errorResponse(c, error);
     // A store that could not be used: said as storage's failure, in the answer, the log's cause and the metrics.
     if (error instanceof StorageError) return errorResponse(c, apiErrorFromStorage(error));
+    if (error instanceof ConfigurationError) return errorResponse(c, apiErrorFromConfiguration(error));
     // Only the error's class name: its message could quote request data.
     logger.warn(`unexpected ${error.name} while answering ${c.req.method} request ${c.get('requestId')}`);
     return errorResponse(c, new ApiError('internal'));

@@ -27,6 +27,7 @@ import type { RedisTarget } from './shared-state/redis-target.ts';
 import { createMemoryEventBus, type EventBus } from './live/event-bus.ts';
 import { createMemoryEventIdStore, type EventIdStore } from './live/event-ids.ts';
 import { createRedisEventBus, createRedisEventIdStore } from './live/redis-events.ts';
+import { createChangeSealer } from './live/change-seal.ts';
 
 export interface RelayStores {
   idempotency: IdempotencyStore<SentRecord>;
@@ -74,8 +75,9 @@ export function createMemorySharedState(now: () => number = Date.now): SharedSta
 
 /**
  * `duplicateWaitMs`: how long a duplicate send waits for the first's result (the relay's request deadline).
- * `recordSecret`: mixed into the key each idempotency record is sealed with (the relay passes HANDLE_SECRET), so that
- * reading Redis and guessing a scope is not enough to open one; the same on every instance.
+ * `recordSecret`: what the keys that seal idempotency records and the channel's changes are derived from (the relay
+ * passes HANDLE_SECRET), so that reading Redis and guessing a scope is not enough to open one; the same on every
+ * instance.
  */
 export function createRedisSharedState(
   target: RedisTarget,
@@ -90,13 +92,12 @@ export function createRedisSharedState(
   const unavailable = () =>
     quotasFailOpen('Redis is unreachable: quotas are not enforced and retired handles not checked until it is back.');
   const waitMs = duplicateWaitMs === undefined ? {} : { waitMs: duplicateWaitMs };
-  const events = createRedisEventBus(client, createRecordSealer(recordSecret, 'events'));
+  const events = createRedisEventBus(client, createChangeSealer(recordSecret));
   const stores: RelayStores = {
     idempotency: createRedisIdempotencyStore({
       client,
       resultSchema: sentRecordSchema,
       sealer: createRecordSealer(recordSecret, 'sent-record'),
-      readsRecordsInClear: true,
       ...waitMs,
       onRecordLost: () => logger.warn('A message was sent but its idempotency record could not be written to Redis.'),
     }),

@@ -6,8 +6,7 @@
 import { normalizeConfiguration, type WebchatConfiguration } from '../../shared/configuration.ts';
 import type { UpstreamClient } from '../upstream/index.ts';
 import type { Logo, LogoFetcher } from '../logo/logo-fetcher.ts';
-import type { ApiError } from '../http/api-error.ts';
-import { apiErrorFromUpstream } from '../http/upstream-errors.ts';
+import { type ConfigurationError, configurationErrorFrom } from './configuration-error.ts';
 import { withoutPublicSuffixWildcards } from './public-suffix.ts';
 
 export interface ResolvedConfiguration {
@@ -23,7 +22,7 @@ export interface ResolvedConfiguration {
 }
 
 export interface ConfigurationService {
-  /** The configuration, or an ApiError (`not_found`, `upstream_unavailable`, `upstream_timeout`). */
+  /** The configuration, or a ConfigurationError (`not_found`, `unavailable`). */
   get(clientId: string): Promise<ResolvedConfiguration>;
 }
 
@@ -111,9 +110,9 @@ export function createConfigurationService({
       const value = load(clientId, cached?.value).catch((error: unknown) => {
         // A failed load never stays cached as the in-flight answer; only "not found" is remembered, briefly.
         if (cache.get(clientId)?.value === value) cache.delete(clientId);
-        const apiError = apiErrorFromUpstream(error);
-        if (apiError.code === 'not_found') remember(clientId, settledRejection(apiError), now() + notFoundCacheMs);
-        throw apiError;
+        const failure = configurationErrorFrom(error);
+        if (failure.code === 'not_found') remember(clientId, settledRejection(failure), now() + notFoundCacheMs);
+        throw failure;
       });
       value.then((resolved) => remember(clientId, Promise.resolve(resolved), now() + cacheMs)).catch(() => {});
       remember(clientId, value, Number.POSITIVE_INFINITY);
@@ -123,7 +122,7 @@ export function createConfigurationService({
 }
 
 /** A rejected promise that can sit in the cache without Node reporting it as unhandled. */
-function settledRejection(error: ApiError): Promise<never> {
+function settledRejection(error: ConfigurationError): Promise<never> {
   const rejected = Promise.reject(error);
   rejected.catch(() => {});
   return rejected;

@@ -12,7 +12,8 @@
 // it.
 import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
 import type { UnknownAttempt, UnknownOutcomeStore } from './unknown-outcomes.ts';
-import { bodyFingerprint, type RecordedWith } from './idempotency.ts';
+import { digest } from './digest.ts';
+import type { RecordedWith } from './idempotency.ts';
 
 /** The relay's and upstream's clocks may differ a little; a stored message up to this much "earlier" still counts. */
 export const CLOCK_SKEW_ALLOWANCE_MS = 5_000;
@@ -93,7 +94,7 @@ export function createDeliverOnce({
         if (
           message.sender === 'visitor' &&
           Date.parse(message.created_at) >= since &&
-          bodyFingerprint(message.text) === attempt.bodyHash &&
+          digest(message.text) === attempt.bodyHash &&
           !(await outcomes.isClaimed(conversationId, message.id))
         ) {
           return message;
@@ -134,7 +135,7 @@ export function createDeliverOnce({
     conversationId: string,
     key: string,
     text: string,
-    hash = bodyFingerprint(text),
+    hash = digest(text),
     recorded?: { fresh: UnknownAttempt; earlier: UnknownAttempt | null },
   ): Promise<Message> {
     // Recorded before it goes: if this instance dies during the send, the retry on another one finds this record.

@@ -46,9 +46,6 @@ export interface IdempotencyStore<T = unknown> {
   ): Promise<IdempotentOutcome<T>>;
 }
 
-/** What a store keeps of a body: enough to tell "the same body" from "another body", nothing to read it back. */
-export const bodyFingerprint = digest;
-
 interface Entry<T> {
   fingerprint: string;
   result: Promise<T>;
@@ -87,7 +84,7 @@ export function createIdempotencyStore<T = unknown>({
     async run(scope, key, body, send, onWait) {
       evict();
       const id = `${scope}\u0000${key}`;
-      const fingerprint = bodyFingerprint(body);
+      const fingerprint = digest(body);
       const existing = entries.get(id);
       if (existing !== undefined) {
         if (existing.fingerprint !== fingerprint) return { kind: 'conflict' };

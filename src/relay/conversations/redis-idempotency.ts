@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
 import { digest } from './digest.ts';
 import { storageCauseOf, storageConflict, storageUnavailable } from '../shared-state/storage-error.ts';
-import { bodyFingerprint, type IdempotencyStore, type IdempotentOutcome, type WorkRecord } from './idempotency.ts';
+import type { IdempotencyStore, IdempotentOutcome, WorkRecord } from './idempotency.ts';
 import type { RecordSealer } from './record-seal.ts';
 
 export interface RedisIdempotencyOptions<T> {
@@ -23,13 +23,6 @@ export interface RedisIdempotencyOptions<T> {
   keyPrefix?: string;
   /** Seals each result under its scope and Idempotency-Key, so what Redis holds answers only that request. */
   sealer: RecordSealer;
-  /**
-   * Reads, besides its own records, those that relays from before keys were digested filed under the key in clear
-   * (`<prefix><digest of scope>:<key>`, the sends'), so that a send an older instance made during a rolling upgrade is
-   * answered rather than sent again. Records are only ever written under the digest. Can go once every instance runs
-   * this version and `ttlMs` has passed.
-   */
-  readsRecordsInClear?: boolean;
   /**
    * How long a lease lives unless its owner renews it (every third of it, while the send runs): how soon a retry can
    * take over from an instance that died.
@@ -52,23 +45,15 @@ const RELEASE_IF_OWNER = "if redis.call('get', KEYS[1]) == ARGV[1] then return r
 const RENEW_IF_OWNER =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
 
-// Takes the lease unless a record holds the key under either name, and answers that record: one round trip, like the
-// plain take, and one step, so a record an older instance already wrote is never missed. One it begins just after is
-// a concurrent attempt, which deliver-once's own record (named alike in both versions) keeps from sending twice.
-const TAKE_UNLESS_RECORDED =
-  "local older = redis.call('get', KEYS[2]) if older then return older end " +
-  "if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return false end " +
-  "return redis.call('get', KEYS[1])";
-
-// The same take, and with it the work's own record (a send's attempt, deliver-once.ts), kept unless one is there: so
-// the attempt is on record before anything goes upstream, in the one round trip that takes the key. Answers
+// Takes the lease unless a record holds the key, and with it keeps the work's own record (a send's attempt,
+// deliver-once.ts) unless one is there: so the attempt is on record before anything goes upstream, in the one round
+// trip that takes the key. Answers
 // {0, the record that was there or ''} when the key was taken, {1, the record that holds the key} otherwise ({1}:
-// it went meanwhile). KEYS[2] is KEYS[1] when there is no older name to look at.
+// it went meanwhile).
 const TAKE_AND_RECORD =
-  "if KEYS[2] ~= KEYS[1] then local older = redis.call('get', KEYS[2]) if older then return {1, older} end end " +
   "if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then " +
-  "local kept = redis.call('get', KEYS[3]) " +
-  "if not kept then redis.call('set', KEYS[3], ARGV[3], 'PX', ARGV[4]) end " +
+  "local kept = redis.call('get', KEYS[2]) " +
+  "if not kept then redis.call('set', KEYS[2], ARGV[3], 'PX', ARGV[4]) end " +
   "return {0, kept or ''} end " +
   "return {1, redis.call('get', KEYS[1])}";
 
@@ -82,7 +67,6 @@ export function createRedisIdempotencyStore<T>({
   ttlMs = 24 * 60 * 60 * 1000,
   keyPrefix = SEND_KEY_PREFIX,
   sealer,
-  readsRecordsInClear = false,
   leaseMs = DEFAULT_LEASE_MS,
   pollMs = 100,
   waitMs = 8_000,
@@ -92,9 +76,6 @@ export function createRedisIdempotencyStore<T>({
     z.object({ state: z.literal('sending'), fingerprint: z.string(), owner: z.string() }),
     z.object({ state: z.literal('sent'), fingerprint: z.string(), sealed: z.string() }),
   ]);
-  // Written by a relay from before results were sealed: still answered, so a send retried across the upgrade is not
-  // sent again.
-  const legacySentSchema = z.object({ state: z.literal('sent'), fingerprint: z.string(), result: resultSchema });
 
   async function redis<R>(command: () => Promise<R>): Promise<R> {
     if (isReconnecting(client)) throw storageUnavailable('redis_unreachable');
@@ -105,15 +86,8 @@ export function createRedisIdempotencyStore<T>({
     }
   }
 
-  /**
-   * Takes the lease (null), or answers the record that holds the key (undefined: it went between the two calls). With
-   * `idInClear`, an older instance's record there holds the key too, looked at in the same step as the take.
-   */
-  async function takeLease(id: string, idInClear: string | null, lease: string): Promise<string | null | undefined> {
-    if (idInClear !== null) {
-      const found = await redis(() => client.eval(TAKE_UNLESS_RECORDED, 2, id, idInClear, lease, leaseMs));
-      return typeof found === 'string' ? found : null;
-    }
+  /** Takes the lease (null), or answers the record that holds the key (undefined: it went between the two calls). */
+  async function takeLease(id: string, lease: string): Promise<string | null | undefined> {
     if ((await redis(() => client.set(id, lease, 'PX', leaseMs, 'NX'))) === 'OK') return null;
     return (await redis(() => client.get(id))) ?? undefined;
   }
@@ -124,12 +98,11 @@ export function createRedisIdempotencyStore<T>({
    */
   async function takeLeaseAndRecord<E>(
     id: string,
-    idInClear: string | null,
     lease: string,
     work: WorkRecord<T, E>,
   ): Promise<{ earlier: E | null } | string | undefined> {
     const answer = await redis(() =>
-      client.eval(TAKE_AND_RECORD, 3, id, idInClear ?? id, work.key, lease, leaseMs, work.value, work.ttlMs),
+      client.eval(TAKE_AND_RECORD, 2, id, work.key, lease, leaseMs, work.value, work.ttlMs),
     );
     if (!Array.isArray(answer)) throw storageUnavailable('record_unreadable');
     const [taken, stored] = answer as [number, string | undefined];
@@ -142,17 +115,13 @@ export function createRedisIdempotencyStore<T>({
       // Filed under a digest of the scope (an upstream conversation id, or a visitor's address and configuration) and
       // the key: Redis holds neither, nor the key, which a visitor chose and which opens a create's conversation.
       const id = `${keyPrefix}${digest(`${scope}\u0000${key}`)}`;
-      const idInClear = readsRecordsInClear ? `${keyPrefix}${bodyFingerprint(scope)}:${key}` : null;
-      const fingerprint = bodyFingerprint(body);
+      const fingerprint = digest(body);
       const lease = JSON.stringify({ state: 'sending', fingerprint, owner: randomUUID() });
       const work = workRecord?.(fingerprint);
       const waitUntil = Date.now() + waitMs;
       let recorded: { earlier: NonNullable<Parameters<typeof send>[1]>['earlier'] } | undefined;
       for (;;) {
-        const taken =
-          work === undefined
-            ? await takeLease(id, idInClear, lease)
-            : await takeLeaseAndRecord(id, idInClear, lease, work);
+        const taken = work === undefined ? await takeLease(id, lease) : await takeLeaseAndRecord(id, lease, work);
         if (taken !== null && typeof taken === 'object') {
           recorded = taken;
           break;
@@ -220,8 +189,6 @@ export function createRedisIdempotencyStore<T>({
     } catch {
       return null;
     }
-    const legacy = legacySentSchema.safeParse(value);
-    if (legacy.success) return legacy.data;
     const parsed = recordSchema.safeParse(value);
     if (!parsed.success) return null;
     if (parsed.data.state === 'sending') return parsed.data;

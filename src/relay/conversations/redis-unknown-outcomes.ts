@@ -4,23 +4,22 @@
 import { z } from 'zod';
 import { isReconnecting, type RedisClient } from '../shared-state/redis-client.ts';
 import { storageCauseOf, storageUnavailable } from '../shared-state/storage-error.ts';
-import { bodyFingerprint } from './idempotency.ts';
+import { digest } from './digest.ts';
 import type { UnknownAttempt, UnknownOutcomeStore } from './unknown-outcomes.ts';
 
 // Keeps the attempt unless a record is there already, which it answers instead.
 const SET_UNLESS_KEPT =
   "local kept = redis.call('get', KEYS[1]) if kept then return kept end redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return false";
 
-// A record written before `settlesBy` existed was written only after its attempt had failed: already settled.
-const attemptSchema = z.object({ bodyHash: z.string(), startedAt: z.number(), settlesBy: z.number().default(0) });
+const attemptSchema = z.object({ bodyHash: z.string(), startedAt: z.number(), settlesBy: z.number() });
 
 export function createRedisUnknownOutcomeStore(client: RedisClient, ttlMs = 24 * 60 * 60 * 1000): UnknownOutcomeStore {
   // The key as a digest too: a create's key is what its maker presents to be answered. `scopeDigest`: the scope's, when
   // the caller has it already (one digest of the conversation per send).
-  const attemptKey = (scope: string, key: string, scopeDigest = bodyFingerprint(scope)) =>
-    `pwc:lost:${scopeDigest}:${bodyFingerprint(key)}`;
-  const claimKey = (scope: string, messageId: string, scopeDigest = bodyFingerprint(scope)) =>
-    `pwc:answered:${scopeDigest}:${bodyFingerprint(messageId)}`;
+  const attemptKey = (scope: string, key: string, scopeDigest = digest(scope)) =>
+    `pwc:lost:${scopeDigest}:${digest(key)}`;
+  const claimKey = (scope: string, messageId: string, scopeDigest = digest(scope)) =>
+    `pwc:answered:${scopeDigest}:${digest(messageId)}`;
 
   /** Not knowing whether an earlier attempt was lost must not turn into sending blind: refuse, and the panel retries. */
   async function redis<R>(command: () => Promise<R>): Promise<R> {
@@ -55,7 +54,7 @@ export function createRedisUnknownOutcomeStore(client: RedisClient, ttlMs = 24 *
       return (await redis(() => client.exists(claimKey(scope, messageId)))) === 1;
     },
     sharedRecords(scope, key, attempt) {
-      const scopeDigest = bodyFingerprint(scope);
+      const scopeDigest = digest(scope);
       return {
         key: attemptKey(scope, key, scopeDigest),
         value: JSON.stringify(attempt),

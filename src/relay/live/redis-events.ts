@@ -1,10 +1,9 @@
 // The upstream events' shared state in Redis: accepted event ids (SET NX with an expiry, by digest) and the pub/sub
 // channel that carries "this conversation changed" to every instance. Subscribing needs a connection of its own. The
-// conversation's id crosses the channel sealed (the relay's secret, the same on every instance): whoever watches Redis
-// (MONITOR, a subscriber of their own) learns no upstream id.
+// change crosses the channel sealed (change-seal.ts, the relay's secret, the same on every instance).
 import { digest } from '../conversations/digest.ts';
-import type { RecordSealer } from '../conversations/record-seal.ts';
 import type { RedisClient } from '../shared-state/redis-client.ts';
+import type { ChangeSealer } from './change-seal.ts';
 import type { ConversationChange, EventBus } from './event-bus.ts';
 import { EVENT_ID_TTL_MS, type EventIdStore } from './event-ids.ts';
 
@@ -24,32 +23,16 @@ export function createRedisEventIdStore(client: RedisClient): EventIdStore {
   };
 }
 
-const SEAL_SCOPE = 'events';
-/** Sealed as `<kind>:<conversation id>`. */
-const KIND_SEPARATOR = ':';
-
-/** A change sealed without its kind (by an instance of an older version, during a rolling deploy) counts as a status
- * change: the listener then reads the status too, as before kinds travelled. */
-function changeOf(opened: string): ConversationChange {
-  const at = opened.indexOf(KIND_SEPARATOR);
-  const kind = opened.slice(0, at);
-  if (kind === 'messages' || kind === 'status') return { kind, conversationId: opened.slice(at + 1) };
-  return { kind: 'status', conversationId: opened };
-}
-
-export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): EventBus {
+export function createRedisEventBus(client: RedisClient, changes: ChangeSealer): EventBus {
   // Subscribed again on every (re)connection by us rather than by ioredis: its own re-subscription after a reconnect
   // is a promise nobody awaits, which rejects unhandled when the connection drops again at once.
   const subscriber = client.duplicate({ autoResubscribe: false });
   // Its failures are the main client's to report (redis-client.ts); this one just reconnects.
   subscriber.on('error', () => {});
   const listeners: ((change: ConversationChange) => void)[] = [];
-  // The channel's key never changes: derived once, not on every publish and every message heard.
-  const channel = sealer.bound(SEAL_SCOPE, EVENTS_CHANNEL);
   subscriber.on('message', (name: string, sealed: string) => {
-    const opened = name === EVENTS_CHANNEL ? channel.open(sealed) : null;
-    if (opened === null) return;
-    const change = changeOf(opened);
+    const change = name === EVENTS_CHANNEL ? changes.open(sealed) : null;
+    if (change === null) return;
     listeners.forEach((listener) => {
       listener(change);
     });
@@ -67,9 +50,8 @@ export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): 
     subscribed = false;
   });
   return {
-    publish: async ({ kind, conversationId }) => {
-      const sealed = channel.seal(`${kind}${KIND_SEPARATOR}${conversationId}`);
-      await client.publish(EVENTS_CHANNEL, sealed).catch(() => {});
+    publish: async (change) => {
+      await client.publish(EVENTS_CHANNEL, changes.seal(change)).catch(() => {});
     },
     subscribe: (listener) => void listeners.push(listener),
     linked: () => subscribed,

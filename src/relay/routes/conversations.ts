@@ -12,10 +12,6 @@ import { addEventsRoute } from './conversation-events.ts';
 import { addLanguageRoute } from './conversation-language.ts';
 import { addMessageRoutes } from './conversation-messages.ts';
 
-export type { ConversationRouteOptions } from './conversation-calls.ts';
-/** Where the grace lives now (read-policy.ts); kept here for those who import it from the routes. */
-export { RESOLVED_READ_GRACE_MS } from '../conversations/read-policy.ts';
-
 // Mounted at /v1: creating is `/conversations`; every call on a conversation is `/conversation/...`, its handle in
 // the Authorization header. The old `/conversations/HANDLE/...` paths are no route at all (404).
 export function conversationRoutes(options: ConversationRouteOptions) {

@@ -9,14 +9,13 @@
 // is connected; one that is reconnecting asks the Sentinels anyway, and ioredis checks the role of whatever node it
 // reaches.
 import { Redis } from 'ioredis';
-import type { RedisClient } from './redis-client.ts';
 import type { RedisSentinelTarget } from './redis-target.ts';
 
 export const SWITCH_MASTER = '+switch-master';
 
 export interface SentinelFailovers {
   /** Drops `client`'s connection at each failover of the target's group, until the client ends. */
-  follow(client: RedisClient): void;
+  follow(client: Redis): void;
   close(): void;
 }
 
@@ -29,12 +28,12 @@ export function parseSwitchMaster(message: string): { name: string; host: string
 }
 
 /** Whether the client is connected to `host:port` (as the Sentinels name it), or may be to another node. */
-function connectedTo(client: RedisClient, host: string, port: number): boolean {
+function connectedTo(client: Redis, host: string, port: number): boolean {
   return client.stream?.remoteAddress === host && client.stream.remotePort === port;
 }
 
 export function followSentinelFailovers(target: RedisSentinelTarget): SentinelFailovers {
-  const followed = new Set<RedisClient>();
+  const followed = new Set<Redis>();
   const onSwitch = (channel: string, message: string) => {
     const switched = channel === SWITCH_MASTER ? parseSwitchMaster(message) : null;
     if (switched === null || switched.name !== target.masterName) return;

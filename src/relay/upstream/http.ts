@@ -1,37 +1,12 @@
-// Authorized requests: the only place that puts the Bearer token on the wire. A 401 invalidates exactly the
-// token that was used and retries once with a new one (the service says: on 401, request a new token); a second
-// 401 is final, so a broken account can never make a loop.
+// Authorized requests, as the contract asks for them (contract/upstream-http.ts): the only place that puts the
+// Bearer token on the wire. A 401 invalidates exactly the token that was used and retries once with a new one (the
+// service says: on 401, request a new token); a second 401 is final, so a broken account can never make a loop.
 import type { z } from 'zod';
+import type { Method, UpstreamHttp } from './contract/index.ts';
 import { UpstreamError, errorForStatus } from './errors.ts';
 import type { TokenSource } from './token-manager.ts';
 import { decode, transportOf, type FetchLike, type RawResponse, type Transport } from './transport.ts';
 import { withoutTrailingSlashes } from './trailing-slashes.ts';
-
-export type QueryValue = string | number | boolean | null | undefined;
-export type Query = Readonly<Record<string, QueryValue>>;
-export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-
-export interface RequestOptions<S extends z.ZodType> {
-  schema: S;
-  /** Values for `{name}` placeholders of the path, encoded here. Errors name the template, never the values
-   * (a patient identifier or a conversation id has no place in a log line). */
-  params?: Readonly<Record<string, string>>;
-  query?: Query;
-  json?: unknown;
-  signal?: AbortSignal;
-}
-
-export interface UpstreamHttp {
-  /** `path` is a template relative to baseUrl, starting with '/', e.g. '/api/conversations/{id}/'. */
-  request<S extends z.ZodType>(method: Method, path: string, options: RequestOptions<S>): Promise<z.output<S>>;
-  /** GET an absolute URL taken from a response (links.next). Only the upstream's own origin gets the token.
-   * `route` names it in errors (the template it came from). */
-  getAbsolute<S extends z.ZodType>(
-    url: string,
-    schema: S,
-    options?: { route?: string; signal?: AbortSignal },
-  ): Promise<z.output<S>>;
-}
 
 export interface UpstreamHttpOptions {
   baseUrl: string;

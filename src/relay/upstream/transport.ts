@@ -5,6 +5,7 @@
 // connections, what a server talking to one upstream should use), and `fetchTransport` around any fetch function,
 // which tests and in-process setups inject.
 import type { z } from 'zod';
+import type { Method } from './contract/index.ts';
 import { UpstreamError } from './errors.ts';
 import { networkReason } from './failure-cause.ts';
 
@@ -18,7 +19,7 @@ export interface RawResponse {
 }
 
 export interface OutgoingRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  method: Method;
   url: URL;
   /** How errors name the request: a path template, without ids or query. */
   route: string;

@@ -1,11 +1,12 @@
 // The Redis event bus carries the kind of change with the conversation, so the instance holding the streams knows
-// whether its status reading still holds; a change sealed by an older instance (no kind) counts as a status change.
+// whether its status reading still holds; a sealed text without a kind it knows is not a change, and wakes nothing.
 import * as crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, expect, it, vi } from 'vitest';
-import { createRecordSealer } from '../../../src/relay/conversations/record-seal.ts';
 import type { ConversationChange } from '../../../src/relay/live/event-bus.ts';
+import { CHANGE_PURPOSE, createChangeSealer } from '../../../src/relay/live/change-seal.ts';
 import { EVENTS_CHANNEL, createRedisEventBus } from '../../../src/relay/live/redis-events.ts';
+import { purposeKey, sealText } from '../../../src/relay/shared-state/sealing.ts';
 import { startTestRedis } from '../../support/redis-server.ts';
 
 // Counts key derivations: the channel's key is the same for every change, so it is derived once.
@@ -19,13 +20,13 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-it('a change reaches the subscriber with its kind; an unkinded one is heard as a status change', async () => {
+it('a change reaches the subscriber with its kind; a text without a known kind is dropped', async () => {
   const redis = await startTestRedis();
   cleanups.push(() => redis.close());
   const client = new Redis(redis.url);
   cleanups.push(() => client.quit());
-  const sealer = createRecordSealer(new Uint8Array(32).fill(9), 'events');
-  const bus = createRedisEventBus(client, sealer);
+  const secret = new Uint8Array(32).fill(9);
+  const bus = createRedisEventBus(client, createChangeSealer(secret));
   cleanups.push(() => bus.close());
   const heard: ConversationChange[] = [];
   bus.subscribe((change) => void heard.push(change));
@@ -33,12 +34,16 @@ it('a change reaches the subscriber with its kind; an unkinded one is heard as a
 
   await bus.publish({ conversationId: 'conv:1', kind: 'messages' });
   await bus.publish({ conversationId: 'conv:2', kind: 'status' });
-  await client.publish(EVENTS_CHANNEL, sealer.seal('events', EVENTS_CHANNEL, 'conv_3'));
+  const channelKey = purposeKey(secret, CHANGE_PURPOSE);
+  await client.publish(EVENTS_CHANNEL, sealText(channelKey, 'conv_3'));
+  await client.publish(EVENTS_CHANNEL, sealText(channelKey, 'typing:conv_4'));
+  // Published after the two on the same connection, so heard after them: once it is in, they were dropped.
+  await bus.publish({ conversationId: 'conv:5', kind: 'messages' });
   while (heard.length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
   expect(heard).toEqual([
     { conversationId: 'conv:1', kind: 'messages' },
     { conversationId: 'conv:2', kind: 'status' },
-    { conversationId: 'conv_3', kind: 'status' },
+    { conversationId: 'conv:5', kind: 'messages' },
   ]);
 });
 
@@ -47,7 +52,7 @@ it("derives the channel's key once, however many changes it carries and hears", 
   cleanups.push(() => redis.close());
   const client = new Redis(redis.url);
   cleanups.push(() => client.quit());
-  const bus = createRedisEventBus(client, createRecordSealer(new Uint8Array(32).fill(9), 'events'));
+  const bus = createRedisEventBus(client, createChangeSealer(new Uint8Array(32).fill(9)));
   cleanups.push(() => bus.close());
   const heard: ConversationChange[] = [];
   bus.subscribe((change) => void heard.push(change));

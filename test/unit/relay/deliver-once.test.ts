@@ -9,7 +9,7 @@ import {
   LANDING_ALLOWANCE_MS,
   SendOutcomeUnknown,
 } from '../../../src/relay/conversations/deliver-once.ts';
-import { bodyFingerprint } from '../../../src/relay/conversations/idempotency.ts';
+import { digest } from '../../../src/relay/conversations/digest.ts';
 import { createUnknownOutcomeStore } from '../../../src/relay/conversations/unknown-outcomes.ts';
 import { UpstreamError, type Message } from '../../../src/relay/upstream/index.ts';
 
@@ -84,7 +84,7 @@ describe('deliver once', () => {
     // The dead instance's attempt: on record, and stored upstream, but never answered.
     const started = clock.now;
     await outcomes.remember('c', 'key-2', {
-      bodyHash: bodyFingerprint('can I come at 3?'),
+      bodyHash: digest('can I come at 3?'),
       startedAt: started,
       settlesBy: started + WINDOW_MS + LANDING_ALLOWANCE_MS,
     });
@@ -126,7 +126,7 @@ describe('deliver once', () => {
   it('a retry after a dead attempt that stored nothing sends, once', async () => {
     const { clock, upstream, outcomes, deliverOnce } = setUp();
     await outcomes.remember('c', 'key-3', {
-      bodyHash: bodyFingerprint('hello'),
+      bodyHash: digest('hello'),
       startedAt: clock.now,
       settlesBy: clock.now + WINDOW_MS,
     });
@@ -149,7 +149,7 @@ describe('deliver once', () => {
       expect(await failure).toMatchObject({ cause: { code: 'upstream_timeout' }, retryAfterMs: SETTLE_MS });
       // Cut at the window's end, the service may still store it: the record keeps the whole settle window.
       expect(await outcomes.get('c', 'key-4')).toMatchObject({
-        bodyHash: bodyFingerprint('hello'),
+        bodyHash: digest('hello'),
         settlesBy: Date.UTC(2026, 10, 24, 9, 0, 0) + SETTLE_MS,
       });
     } finally {

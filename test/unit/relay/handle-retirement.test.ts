@@ -2,7 +2,7 @@
 // the whole history after the practice resolved the conversation, for its 12-hour life.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandleSealer } from '../../../src/relay/conversations/handles.ts';
-import { RESOLVED_READ_GRACE_MS } from '../../../src/relay/routes/conversations.ts';
+import { RESOLVED_READ_GRACE_MS } from '../../../src/relay/conversations/read-policy.ts';
 import { createRelayHarness, UPSTREAM_BASE_URL } from './relay-harness.ts';
 import { CONVERSATION, MESSAGES } from '../../support/conversation-calls.ts';
 

@@ -20,6 +20,10 @@
 //
 // Besides, the relay imports nothing from src/ but src/shared (ARCHITECTURE.md, "Parts and the direction of
 // dependencies"). A new folder gets a place in LAYERS below, or this test fails.
+//
+// Within a folder the layers say nothing, so the last test looks at files: no source file anywhere in src/ reaches
+// itself through its imports, type-only ones included. A loop means no file of it can be read, tested or changed
+// without all the others; the way out is to move what two files share into the one the others build on.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,6 +140,73 @@ function cycles(edges: Edge[]): string[][] {
   return [...found.values()];
 }
 
+/** Every source file of src/ with the source files it imports (relative specifiers; packages are not ours). */
+function fileGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(SRC)) {
+    const targets = importedSpecifiers(readFileSync(file, 'utf8'))
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => relative(SRC, resolve(dirname(file), specifier)));
+    graph.set(relative(SRC, file), [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** The files that reach one another through their imports (Tarjan's strongly connected components), each group
+ * shown as one loop through it: `a.ts → b.ts → a.ts`. */
+function importLoops(graph: Map<string, string[]>): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) {
+        low.set(file, Math.min(low.get(file)!, index.get(target)!));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    for (let member = ''; member !== file; ) {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(member);
+    }
+    if (group.length > 1 || graph.get(file)?.includes(file)) groups.push(group.sort());
+  };
+  for (const file of [...graph.keys()].sort()) if (!index.has(file)) visit(file);
+  return groups.map((group) => loopThrough(group, graph).join(' → '));
+}
+
+/** The shortest way from the group's first file back to itself, staying inside the group. */
+function loopThrough(group: string[], graph: Map<string, string[]>): string[] {
+  const start = group[0]!;
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const file = queue[head]!;
+    for (const target of graph.get(file) ?? []) {
+      if (!group.includes(target) || cameFrom.has(target)) continue;
+      cameFrom.set(target, file);
+      if (target === start) {
+        const path = [start];
+        for (let at = cameFrom.get(start)!; at !== start; at = cameFrom.get(at)!) path.unshift(at);
+        return [start, ...path];
+      }
+      queue.push(target);
+    }
+  }
+  return group;
+}
+
 it('finds imports the ways a file can write them', () => {
   const source = [
     "import { a } from './a.ts';",
@@ -166,4 +237,21 @@ it('no part of the relay imports a part above it', () => {
 
 it('no parts of the relay import one another around a loop', () => {
   expect(cycles(relayEdges().edges)).toEqual([]);
+});
+
+it('finds a loop of files, and shows it as the way around', () => {
+  const graph = new Map([
+    ['a.ts', ['b.ts']],
+    ['b.ts', ['c.ts', 'd.ts']],
+    ['c.ts', ['a.ts']],
+    ['d.ts', []],
+    ['e.ts', ['e.ts']],
+  ]);
+  expect(importLoops(graph)).toEqual(['a.ts → b.ts → c.ts → a.ts', 'e.ts → e.ts']);
+});
+
+it('no source file in src/ imports itself around a loop', () => {
+  const graph = fileGraph();
+  expect(graph.size).toBeGreaterThan(200);
+  expect(importLoops(graph)).toEqual([]);
 });

@@ -3,7 +3,7 @@
 // changed the conversation (escalate). Issue 9: the second upstream call per poll was a third of the relay's cost.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createStatusReadings, stillCurrent } from '../../../src/relay/conversations/status-readings.ts';
-import { RESOLVED_READ_GRACE_MS } from '../../../src/relay/routes/conversations.ts';
+import { RESOLVED_READ_GRACE_MS } from '../../../src/relay/conversations/read-policy.ts';
 import { createRelayHarness } from './relay-harness.ts';
 import { ESCALATE, MESSAGES } from '../../support/conversation-calls.ts';
 

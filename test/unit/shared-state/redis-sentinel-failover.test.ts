@@ -4,8 +4,8 @@
 // Real redis-server and redis-sentinel processes (test/support/redis-sentinel-group.ts). Each wait is bounded; the
 // bound of a failover under load is the relay-process test's (test/unit/multi-instance/sentinel-failover.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecordSealer } from '../../../src/relay/conversations/record-seal.ts';
 import type { ConversationChange } from '../../../src/relay/live/event-bus.ts';
+import { createChangeSealer } from '../../../src/relay/live/change-seal.ts';
 import { createRedisEventBus } from '../../../src/relay/live/redis-events.ts';
 import { createJsonLogger } from '../../../src/relay/log.ts';
 import { createPrometheusMetrics } from '../../../src/relay/metrics/prometheus.ts';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   };
   const logger = createJsonLogger((line) => lines.push(line));
   client = createRedisClient(target, logger, prometheus.metrics);
-  bus = createRedisEventBus(client, createRecordSealer(new Uint8Array(32).fill(7), 'events'));
+  bus = createRedisEventBus(client, createChangeSealer(new Uint8Array(32).fill(7)));
   bus.subscribe((change) => heard.push(change));
   const deadline = Date.now() + 10_000;
   while (!(client.status === 'ready' && bus.linked()) && Date.now() < deadline)

@@ -2,7 +2,7 @@
 // operations (operations.ts), the token request, the failure causes and the metrics all read this one table, so a
 // path changes here and nowhere else. Templates carry `{placeholders}` that the HTTP layer fills with encoded values,
 // and errors name the template, never the values.
-import type { Method } from '../http.ts';
+import type { Method } from './upstream-http.ts';
 
 interface Exchange {
   method: Method;

@@ -15,6 +15,7 @@
 //   pagination.ts  walking a list by links.next
 //   operations.ts  the operations: what each sends, which exchange, which answer; the `language` field
 //   events.ts      the events the service posts to the relay, and their signature
+//   upstream-http.ts  what the operations ask of the HTTP layer (which implements it, in ../http.ts)
 export { EXCHANGES, MAX_PAGE_SIZE, TOKEN_PATH, operationOf } from './exchanges.ts';
 export {
   UPSTREAM_EVENT_MAX_AGE_SECONDS,
@@ -30,6 +31,7 @@ export {
 export { type MessagesAfter, type UpstreamContract, createContract } from './operations.ts';
 export { DEFAULT_MAX_PAGES, type WalkOptions, collectAll, walkPages } from './pagination.ts';
 export type { CallQuery, ConversationFilters, PageQuery } from './queries.ts';
+export type { Method, Query, QueryValue, RequestOptions, UpstreamHttp } from './upstream-http.ts';
 export {
   type Call,
   type Conversation,

@@ -2,7 +2,7 @@
 // its answer is parsed (schemas.ts). The conversation operations' bodies and answers are ASSUMED, as the contract's
 // entry (index.ts) says, and the simulator implements exactly this.
 import { z } from 'zod';
-import type { UpstreamHttp } from '../http.ts';
+import type { UpstreamHttp } from './upstream-http.ts';
 import { EXCHANGES, MAX_PAGE_SIZE } from './exchanges.ts';
 import { collectAll, walkPages } from './pagination.ts';
 import { type CallQuery, type ConversationFilters, callQuery, conversationQuery, pageSize } from './queries.ts';

@@ -2,7 +2,7 @@
 // guards so that a broken or hostile upstream cannot make us loop: a link seen before, or too many pages.
 import type { z } from 'zod';
 import { UpstreamError } from '../errors.ts';
-import type { Query, UpstreamHttp } from '../http.ts';
+import type { Query, UpstreamHttp } from './upstream-http.ts';
 import { page } from './schemas.ts';
 
 export const DEFAULT_MAX_PAGES = 1_000;

@@ -1,7 +1,7 @@
 // The list endpoints' query strings: the documented conventions (`page`, `page_size` at most 100, `__in` lists,
 // `__gte`/`__lte` bounds, `ordering`) applied to the filters the relay may ask for. `client_reference` is ASSUMED
 // (see operations.ts, createConversation).
-import type { Query } from '../http.ts';
+import type { Query } from './upstream-http.ts';
 import type { Call, Conversation } from './schemas.ts';
 import { MAX_PAGE_SIZE } from './exchanges.ts';
 
