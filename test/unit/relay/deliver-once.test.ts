@@ -102,7 +102,7 @@ describe('deliver once', () => {
     const { clock, upstream, outcomes, deliverOnce } = setUp();
     const started = clock.now;
     await outcomes.remember('c', 'key-8', {
-      bodyHash: bodyFingerprint('still on its way'),
+      bodyHash: digest('still on its way'),
       startedAt: started,
       settlesBy: started + WINDOW_MS + LANDING_ALLOWANCE_MS,
     });
