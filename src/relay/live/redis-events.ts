@@ -10,6 +10,11 @@ import { EVENT_ID_TTL_MS, type EventIdStore } from './event-ids.ts';
 
 const EVENT_ID_PREFIX = 'pwc:evt:';
 export const EVENTS_CHANNEL = 'pwc:events';
+/**
+ * The patient's sends and escalations, on a channel of their own: an instance of an older version, during a rolling
+ * deploy, does not subscribe to it, and so never takes a send for the service's event.
+ */
+export const ACTIVITY_CHANNEL = 'pwc:activity';
 
 /** While Redis is unreachable an event counts as new: the worst a replay can then do is wake one read. */
 export function createRedisEventIdStore(client: RedisClient): EventIdStore {
@@ -44,9 +49,19 @@ export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): 
   // Its failures are the main client's to report (redis-client.ts); this one just reconnects.
   subscriber.on('error', () => {});
   const listeners: ((change: ConversationChange) => void)[] = [];
-  // The channel's key never changes: derived once, not on every publish and every message heard.
+  const activityListeners: ((conversationId: string) => void)[] = [];
+  // The channels' keys never change: derived once, not on every publish and every message heard.
   const channel = sealer.bound(SEAL_SCOPE, EVENTS_CHANNEL);
+  const activityChannel = sealer.bound(SEAL_SCOPE, ACTIVITY_CHANNEL);
   subscriber.on('message', (name: string, sealed: string) => {
+    if (name === ACTIVITY_CHANNEL) {
+      const conversationId = activityChannel.open(sealed);
+      if (conversationId !== null)
+        activityListeners.forEach((listener) => {
+          listener(conversationId);
+        });
+      return;
+    }
     const opened = name === EVENTS_CHANNEL ? channel.open(sealed) : null;
     if (opened === null) return;
     const change = changeOf(opened);
@@ -56,7 +71,7 @@ export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): 
   });
   let subscribed = false;
   subscriber.on('ready', () => {
-    subscriber.subscribe(EVENTS_CHANNEL).then(
+    subscriber.subscribe(EVENTS_CHANNEL, ACTIVITY_CHANNEL).then(
       () => {
         subscribed = true;
       },
@@ -72,6 +87,10 @@ export function createRedisEventBus(client: RedisClient, sealer: RecordSealer): 
       await client.publish(EVENTS_CHANNEL, sealed).catch(() => {});
     },
     subscribe: (listener) => void listeners.push(listener),
+    announceActivity: async (conversationId) => {
+      await client.publish(ACTIVITY_CHANNEL, activityChannel.seal(conversationId)).catch(() => {});
+    },
+    onActivity: (listener) => void activityListeners.push(listener),
     linked: () => subscribed,
     close: async () => {
       await subscriber.quit().catch(() => subscriber.disconnect());
