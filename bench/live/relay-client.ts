@@ -8,15 +8,25 @@ export const frameHeaders = (relay: Relay) => ({
   'Content-Type': 'application/json',
 });
 
-/** A new conversation's handle, through `relay`. */
+/**
+ * A new conversation's handle, through `relay`. Tried again with the same key when the connection drops (a kept-alive
+ * connection the relay closed as it was reused): tens of thousands of creates meet that race now and then.
+ */
 export async function createHandle(relay: Relay): Promise<string> {
-  const answer = await fetch(`${relay.url}/v1/conversations`, {
-    method: 'POST',
-    headers: { ...frameHeaders(relay), 'Idempotency-Key': `bench-${randomBytes(8).toString('hex')}` },
-    body: JSON.stringify({ client_id: 'demo-client' }),
-  });
-  if (answer.status !== 201) throw new Error(`create answered ${answer.status}`);
-  return ((await answer.json()) as { conversation: string }).conversation;
+  const key = `bench-${randomBytes(8).toString('hex')}`;
+  for (let attempt = 1; ; attempt++) {
+    const answer = await fetch(`${relay.url}/v1/conversations`, {
+      method: 'POST',
+      headers: { ...frameHeaders(relay), 'Idempotency-Key': key },
+      body: JSON.stringify({ client_id: 'demo-client' }),
+    }).catch((error: unknown) => {
+      if (attempt >= 3) throw error;
+      return null;
+    });
+    if (answer === null) continue;
+    if (answer.status !== 201) throw new Error(`create answered ${answer.status}`);
+    return ((await answer.json()) as { conversation: string }).conversation;
+  }
 }
 
 /** A conversation through `relay`: its handle, and its upstream id. */
