@@ -5,8 +5,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import type { Relay } from './relay-process.ts';
 import type { HolderAnswer, HolderRequest } from './stream-holder.ts';
 
-/** Sockets per holder: well under a process's usual 20,000 open files, and under one address's ephemeral ports. */
-const STREAMS_PER_HOLDER = 12_500;
+/** Sockets per holder (and per source address): well under a process's usual 20,000 open files and one address's ephemeral ports. */
+export const STREAMS_PER_HOLDER = 12_500;
 /** Streams each holder opens at once: the relay answers each with a catch-up read upstream. */
 const OPENING_AT_ONCE = 100;
 
@@ -30,7 +30,12 @@ function ask(child: ChildProcess, request: HolderRequest, expect: HolderAnswer['
 }
 
 /** Opens a stream for each handle and resolves once every one has caught up. */
-export async function startStreamHolders(relay: Relay, handles: string[]): Promise<StreamHolders> {
+export async function startStreamHolders(
+  relay: Relay,
+  handles: string[],
+  /** The last byte of the first holder's source address: a second set of holders leaves from addresses of its own. */
+  firstAddress = 2,
+): Promise<StreamHolders> {
   const url = new URL(relay.url);
   const children: ChildProcess[] = [];
   for (let start = 0; start < handles.length; start += STREAMS_PER_HOLDER)
@@ -54,7 +59,7 @@ export async function startStreamHolders(relay: Relay, handles: string[]): Promi
           host: url.hostname,
           port: Number(url.port),
           origin: relay.url,
-          localAddress: `127.0.0.${2 + index}`,
+          localAddress: `127.0.0.${firstAddress + index}`,
           handles: handles.slice(index * STREAMS_PER_HOLDER, (index + 1) * STREAMS_PER_HOLDER),
           concurrency: OPENING_AT_ONCE,
         },
