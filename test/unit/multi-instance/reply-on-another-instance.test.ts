@@ -13,6 +13,7 @@ import { startRelayProcess, type RelayProcess } from '../../support/relay-proces
 import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
 
 const REPLIES = 50;
+const AT_ONCE = 10;
 const BOUND_MS = 2000;
 /** How long one reply is waited for: past the idle cadence, so the old behaviour fails by its numbers, not a hang. */
 const WAIT_MS = 22_000;
@@ -38,7 +39,7 @@ beforeAll(async () => {
     CONVERSATIONS_PER_HOUR_PER_IP: '1000',
   };
   relays = await Promise.all(Array.from({ length: 3 }, () => startRelayProcess(environment)));
-}, 60_000);
+}, 90_000);
 afterAll(async () => {
   await Promise.all(relays.map((relay) => relay.stop('SIGKILL')));
   await Promise.all([upstream?.close(), redis?.close()]);
@@ -83,32 +84,17 @@ describe('three instances sharing Redis, without upstream events', () => {
     // The watches have settled into their idle cadence: the next read, without a send, is 15 s or more away.
     await pause(1500);
 
-    const delays = await Promise.all(
-      conversations.map(async ({ handle, conversationId }, index) => {
-        // Spread over a few seconds, and each reply at another moment after its send, so the replies fall at every
-        // phase of the fast reads.
-        await pause(index * 80);
-        const sendOn = relays[(index + 2) % relays.length]!.url;
-        const sent = await fetch(`${sendOn}${MESSAGES}`, {
-          method: 'POST',
-          headers: { ...frame(), ...bearer(handle), 'Idempotency-Key': randomBytes(16).toString('hex') },
-          body: JSON.stringify({ text: 'When can I come in?' }),
-        });
-        expect(sent.status).toBe(201);
-        await pause((index % 10) * 130);
-        const text = `staff reply ${index}`;
-        expect(upstream.simulator.writeAs(conversationId, 'agent', text)).toBe(true);
-        const storedAt = Date.parse(upstream.simulator.store.messages.get(conversationId)!.at(-1)!.created_at);
-        const arrived = await streams[index]!.next(
-          (event) => event.event === 'message' && (event.data as { text: string }).text === text,
-          WAIT_MS,
-        ).then(
-          () => Date.now(),
-          () => Number.POSITIVE_INFINITY,
-        );
-        return arrived - storedAt;
-      }),
-    );
+    // Ten conversations at a time: fifty watches reading every second at once would make the test's own load (the
+    // simulator runs in this process) the measure on a small machine.
+    const delays: number[] = [];
+    for (let batch = 0; batch < REPLIES; batch += AT_ONCE)
+      delays.push(
+        ...(await Promise.all(
+          conversations
+            .slice(batch, batch + AT_ONCE)
+            .map((conversation, offset) => reply(conversation, batch + offset)),
+        )),
+      );
     await Promise.all(streams.map((stream) => stream.cancel()));
 
     const sorted = [...delays].sort((a, b) => a - b);
@@ -116,5 +102,30 @@ describe('three instances sharing Redis, without upstream events', () => {
       `reply on another instance, no events: ${REPLIES} replies, p50 ${sorted[Math.floor(REPLIES / 2)]} ms, p99 ${p99(delays)} ms, slowest ${sorted.at(-1)} ms`,
     );
     expect(p99(delays)).toBeLessThanOrEqual(BOUND_MS);
-  }, 90_000);
+
+    async function reply({ handle, conversationId }: { handle: string; conversationId: string }, index: number) {
+      // Spread over a second, and each reply at another moment after its send, so the replies fall at every
+      // phase of the fast reads.
+      await pause((index % AT_ONCE) * 100);
+      const sendOn = relays[(index + 2) % relays.length]!.url;
+      const sent = await fetch(`${sendOn}${MESSAGES}`, {
+        method: 'POST',
+        headers: { ...frame(), ...bearer(handle), 'Idempotency-Key': randomBytes(16).toString('hex') },
+        body: JSON.stringify({ text: 'When can I come in?' }),
+      });
+      expect(sent.status).toBe(201);
+      await pause((index % 10) * 130);
+      const text = `staff reply ${index}`;
+      expect(upstream.simulator.writeAs(conversationId, 'agent', text)).toBe(true);
+      const storedAt = Date.parse(upstream.simulator.store.messages.get(conversationId)!.at(-1)!.created_at);
+      const arrived = await streams[index]!.next(
+        (event) => event.event === 'message' && (event.data as { text: string }).text === text,
+        WAIT_MS,
+      ).then(
+        () => Date.now(),
+        () => Number.POSITIVE_INFINITY,
+      );
+      return arrived - storedAt;
+    }
+  }, 150_000);
 });
