@@ -91,3 +91,8 @@ export function cpuMs(pid: number): number {
 export function rssKb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 }
+
+/** The soft limit on open files of process `pid`: the most sockets it can hold. */
+export function openFilesLimit(pid: number): number {
+  return Number(/Max open files\s+(\d+)/.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'))![1]);
+}

@@ -40,6 +40,7 @@ export function wireLiveReads({ settings, upstream, stores, events, metrics, lif
     // A handful of tabs; more is a script, and it polls instead.
     maxStreamsPerConversation: 5,
     maxUnsentBytes: settings.streamMaxUnsentBytes,
+    announceActivity: (conversationId) => void events.announceActivity(conversationId),
     now,
   });
   metrics.liveState(() => ({
@@ -57,6 +58,9 @@ export function wireLiveReads({ settings, upstream, stores, events, metrics, lif
     if (kind === 'status') statusReadings.forget(conversationId);
     live.serviceEvent(conversationId);
   });
+  // Without the service's events, a reply is found only by reading: the instance holding the patient's stream reads
+  // fast after a send wherever the send landed. This instance hears its own notice too, which changes nothing.
+  events.onActivity((conversationId) => live.activityElsewhere(conversationId));
   return { statusReadings, readPolicy, live };
 }
 

@@ -5,11 +5,16 @@ import { openText, purposeKey, sealText } from '../shared-state/sealing.ts';
 import type { ConversationChange } from './event-bus.ts';
 
 export const CHANGE_PURPOSE = 'conversation-change';
+/** A patient's send or escalation, announced so that the instance holding the stream reads fast: a purpose apart. */
+export const ACTIVITY_PURPOSE = 'conversation-activity';
 
 export interface ChangeSealer {
   seal(change: ConversationChange): string;
   /** The change, or null for a text not sealed by this secret or not a change this relay knows. */
   open(sealed: string): ConversationChange | null;
+  sealActivity(conversationId: string): string;
+  /** The conversation id of an activity notice, or null for a text not sealed as one by this secret. */
+  openActivity(sealed: string): string | null;
 }
 
 /** Sealed as `<kind>:<conversation id>`. */
@@ -17,7 +22,10 @@ const KIND_SEPARATOR = ':';
 
 export function createChangeSealer(secret: Uint8Array): ChangeSealer {
   const key = purposeKey(secret, CHANGE_PURPOSE);
+  const activityKey = purposeKey(secret, ACTIVITY_PURPOSE);
   return {
+    sealActivity: (conversationId) => sealText(activityKey, conversationId),
+    openActivity: (sealed) => openText(activityKey, sealed),
     seal: ({ kind, conversationId }) => sealText(key, `${kind}${KIND_SEPARATOR}${conversationId}`),
     open(sealed) {
       const opened = openText(key, sealed);

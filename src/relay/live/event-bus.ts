@@ -1,7 +1,8 @@
 // "This conversation changed", from the instance that received the service's event to the instance that holds the
-// conversation's streams. In memory (one instance) it is a direct call; with Redis, pub/sub on one channel
-// (redis-events.ts). Only the conversation's upstream id and the kind of change travel (sealed, through Redis), never
-// text.
+// conversation's streams; and, beside it, "the patient just wrote", from the instance that took the send to the one
+// holding the patient's stream, so that the instance able to deliver a reply is the one that reads fast for it. In
+// memory (one instance) both are direct calls; with Redis, pub/sub on a channel each (redis-events.ts). Only the
+// conversation's upstream id and the kind of change travel (sealed, through Redis), never text.
 
 export interface ConversationChange {
   conversationId: string;
@@ -15,6 +16,9 @@ export interface ConversationChange {
 export interface EventBus {
   publish(change: ConversationChange): Promise<void>;
   subscribe(listener: (change: ConversationChange) => void): void;
+  /** The patient wrote or asked for a person: every instance holding the conversation's streams reads fast a while. */
+  announceActivity(conversationId: string): Promise<void>;
+  onActivity(listener: (conversationId: string) => void): void;
   /** Whether this instance hears the other instances' events now (always, in memory). */
   linked(): boolean;
   close(): Promise<void>;
@@ -22,12 +26,18 @@ export interface EventBus {
 
 export function createMemoryEventBus(): EventBus {
   const listeners: ((change: ConversationChange) => void)[] = [];
+  const activityListeners: ((conversationId: string) => void)[] = [];
   return {
     publish: async (change) =>
       listeners.forEach((listener) => {
         listener(change);
       }),
     subscribe: (listener) => void listeners.push(listener),
+    announceActivity: async (conversationId) =>
+      activityListeners.forEach((listener) => {
+        listener(conversationId);
+      }),
+    onActivity: (listener) => void activityListeners.push(listener),
     linked: () => true,
     close: async () => {},
   };

@@ -24,6 +24,11 @@ export interface LiveHubOptions {
   maxStreamsPerConversation: number;
   /** The most bytes a stream may have written that its client has not taken; past it, its connection is cut. */
   maxUnsentBytes: number;
+  /**
+   * Tells the other instances that the patient wrote here (the event bus): the instance holding the patient's stream
+   * may be another one, and it is the one that must read fast.
+   */
+  announceActivity?: (conversationId: string) => void;
   now?: () => number;
   random?: () => number;
 }
@@ -34,7 +39,7 @@ export type OpenRefusal = 'too_many_streams' | 'too_many_for_conversation';
 const EVENTS_LIVE_FOR_MS = 10 * 60_000;
 
 export function createLiveHub(options: LiveHubOptions) {
-  const { policy, scheduler, now = Date.now, random = Math.random } = options;
+  const { policy, scheduler, announceActivity = () => {}, now = Date.now, random = Math.random } = options;
   const watches = new Map<string, Watch>();
   /**
    * When the patient last wrote, for conversations nobody watches here yet: the panel opens its stream just before its
@@ -133,6 +138,15 @@ export function createLiveHub(options: LiveHubOptions) {
 
     /** The patient wrote or asked for a person through this instance: a reply is likely, read quickly for a while. */
     activity(conversationId: string) {
+      this.activityElsewhere(conversationId);
+      announceActivity(conversationId);
+    },
+
+    /**
+     * The patient wrote or asked for a person, on this instance or another (the event bus): if this instance holds
+     * the conversation's streams, or soon will, its watch reads quickly for a while.
+     */
+    activityElsewhere(conversationId: string) {
       const watch = watches.get(conversationId);
       if (watch === undefined) {
         const t = now();

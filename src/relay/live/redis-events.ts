@@ -9,6 +9,11 @@ import { EVENT_ID_TTL_MS, type EventIdStore } from './event-ids.ts';
 
 const EVENT_ID_PREFIX = 'pwc:evt:';
 export const EVENTS_CHANNEL = 'pwc:events';
+/**
+ * The patient's sends and escalations, on a channel of their own: an instance of an older version, during a rolling
+ * deploy, does not subscribe to it, and so never takes a send for the service's event.
+ */
+export const ACTIVITY_CHANNEL = 'pwc:activity';
 
 /** While Redis is unreachable an event counts as new: the worst a replay can then do is wake one read. */
 export function createRedisEventIdStore(client: RedisClient): EventIdStore {
@@ -30,7 +35,16 @@ export function createRedisEventBus(client: RedisClient, changes: ChangeSealer):
   // Its failures are the main client's to report (redis-client.ts); this one just reconnects.
   subscriber.on('error', () => {});
   const listeners: ((change: ConversationChange) => void)[] = [];
+  const activityListeners: ((conversationId: string) => void)[] = [];
   subscriber.on('message', (name: string, sealed: string) => {
+    if (name === ACTIVITY_CHANNEL) {
+      const conversationId = changes.openActivity(sealed);
+      if (conversationId !== null)
+        activityListeners.forEach((listener) => {
+          listener(conversationId);
+        });
+      return;
+    }
     const change = name === EVENTS_CHANNEL ? changes.open(sealed) : null;
     if (change === null) return;
     listeners.forEach((listener) => {
@@ -39,7 +53,7 @@ export function createRedisEventBus(client: RedisClient, changes: ChangeSealer):
   });
   let subscribed = false;
   subscriber.on('ready', () => {
-    subscriber.subscribe(EVENTS_CHANNEL).then(
+    subscriber.subscribe(EVENTS_CHANNEL, ACTIVITY_CHANNEL).then(
       () => {
         subscribed = true;
       },
@@ -54,6 +68,10 @@ export function createRedisEventBus(client: RedisClient, changes: ChangeSealer):
       await client.publish(EVENTS_CHANNEL, changes.seal(change)).catch(() => {});
     },
     subscribe: (listener) => void listeners.push(listener),
+    announceActivity: async (conversationId) => {
+      await client.publish(ACTIVITY_CHANNEL, changes.sealActivity(conversationId)).catch(() => {});
+    },
+    onActivity: (listener) => void activityListeners.push(listener),
     linked: () => subscribed,
     close: async () => {
       await subscriber.quit().catch(() => subscriber.disconnect());

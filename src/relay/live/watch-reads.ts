@@ -21,8 +21,9 @@ export interface WatchReadsOptions {
 export function createWatchReads({ policy, scheduler, writes, eventsLive, now, random }: WatchReadsOptions) {
   const { end, deliverMessages, deliverStatus } = writes;
 
-  function schedule(watch: Watch, delayMs: number) {
+  function schedule(watch: Watch, requestedMs: number) {
     if (watch.streams.size === 0) return;
+    const delayMs = roundedDelayMs(requestedMs);
     const dueAt = now() + delayMs;
     // Only ever sooner: a wake or a send does not push back a read already due.
     if (watch.timer !== null && watch.dueAt <= dueAt) return;
@@ -113,5 +114,15 @@ export function createWatchReads({ policy, scheduler, writes, eventsLive, now, r
 
   return { schedule, nextDelay };
 }
+
+/** Delays from here on are rounded up to whole seconds; shorter ones (the fast cadence, a wake) are kept as they are. */
+const ROUNDED_FROM_MS = 5000;
+
+/**
+ * Node keeps a list of timers per distinct delay: tens of thousands of idle watches with jittered delays would make
+ * as many lists, each with its own bookkeeping. Whole seconds make a few dozen lists, the spread stays (in steps of a
+ * second) and a read is never sooner than its cadence says.
+ */
+export const roundedDelayMs = (ms: number): number => (ms < ROUNDED_FROM_MS ? ms : Math.ceil(ms / 1000) * 1000);
 
 export type WatchReads = ReturnType<typeof createWatchReads>;

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterEach, expect, it, vi } from 'vitest';
 import type { ConversationChange } from '../../../src/relay/live/event-bus.ts';
 import { CHANGE_PURPOSE, createChangeSealer } from '../../../src/relay/live/change-seal.ts';
-import { EVENTS_CHANNEL, createRedisEventBus } from '../../../src/relay/live/redis-events.ts';
+import { ACTIVITY_CHANNEL, EVENTS_CHANNEL, createRedisEventBus } from '../../../src/relay/live/redis-events.ts';
 import { purposeKey, sealText } from '../../../src/relay/shared-state/sealing.ts';
 import { startTestRedis } from '../../support/redis-server.ts';
 
@@ -62,4 +62,36 @@ it("derives the channel's key once, however many changes it carries and hears", 
   for (let i = 0; i < 5; i++) await bus.publish({ conversationId: `conv:${i}`, kind: 'messages' });
   while (heard.length < 5) await new Promise((resolve) => setTimeout(resolve, 20));
   expect(vi.mocked(crypto.hkdfSync)).not.toHaveBeenCalled();
+});
+
+it("a patient's send reaches the other instances as activity, never as the service's event, and sealed", async () => {
+  const redis = await startTestRedis();
+  cleanups.push(() => redis.close());
+  const client = new Redis(redis.url);
+  cleanups.push(() => client.quit());
+  // Whoever watches Redis: a subscriber of their own on the activity channel.
+  const watcher = new Redis(redis.url);
+  cleanups.push(() => watcher.quit());
+  const seen: string[] = [];
+  watcher.on('message', (_channel: string, payload: string) => void seen.push(payload));
+  await watcher.subscribe(ACTIVITY_CHANNEL);
+  const bus = createRedisEventBus(client, createChangeSealer(new Uint8Array(32).fill(9)));
+  cleanups.push(() => bus.close());
+  const changes: ConversationChange[] = [];
+  const activity: string[] = [];
+  bus.subscribe((change) => void changes.push(change));
+  bus.onActivity((conversationId) => void activity.push(conversationId));
+  while (!bus.linked()) await new Promise((resolve) => setTimeout(resolve, 20));
+
+  await bus.announceActivity('conv-activity-1');
+  // Forged or garbled: not sealed with the relay's secret, so nothing is heard.
+  await client.publish(ACTIVITY_CHANNEL, 'conv-activity-2');
+  await bus.announceActivity('conv-activity-3');
+  while (activity.length < 2 || seen.length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(activity).toEqual(['conv-activity-1', 'conv-activity-3']);
+  // A send read as a service event would put this instance's watches on the slow safety net.
+  expect(changes).toEqual([]);
+  expect(seen.filter((payload) => payload.includes('conv-activity-1') || payload.includes('conv-activity-3'))).toEqual(
+    [],
+  );
 });
