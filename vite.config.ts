@@ -2,6 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
+import { LongestFirstSequencer } from './test/support/longest-first-sequencer.ts';
 import { panelOwnPropertiesPattern } from './src/frame/model/own-properties.ts';
 import { loaderOwnPropertiesPattern } from './src/loader/own-properties.ts';
 
@@ -169,6 +170,7 @@ export default defineConfig(({ mode }) => ({
   oxc: preactH,
   ...(builds[mode]?.() ?? frame),
   test: {
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
