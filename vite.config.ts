@@ -166,6 +166,37 @@ const builds: Record<string, () => UserConfig> = {
   simulator: () => simulator,
 };
 
+/** The browser tests that run in every engine, not in Chromium only. */
+const PATIENT_BROWSER_TESTS = [
+  'test/browser/patient.test.ts',
+  'test/browser/accessibility.test.ts',
+  'test/browser/reflow.test.ts',
+  'test/browser/chosen-language.test.ts',
+  'test/browser/covering-panel.test.ts',
+  'test/browser/page-lifecycle.test.ts',
+];
+
+/**
+ * A project of browser test files, in the engine its name says ('browser' is Chromium, the default). Each file starts
+ * its own browser; two files at a time, since a browser keeps a core busy, and after the unit files (a group of its
+ * own, since Vitest runs one worker limit per group).
+ */
+function browserProject(name: 'browser' | 'firefox' | 'webkit', include: string[]) {
+  return {
+    extends: true,
+    test: {
+      name,
+      include,
+      environment: 'node',
+      ...(name === 'browser' ? {} : { env: { BROWSER_ENGINE: name } }),
+      maxWorkers: 2,
+      sequence: { groupOrder: 1 },
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  } as const;
+}
+
 export default defineConfig(({ mode }) => ({
   oxc: preactH,
   ...(builds[mode]?.() ?? frame),
@@ -184,18 +215,10 @@ export default defineConfig(({ mode }) => ({
           maxWorkers: 4,
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'browser',
-          include: ['test/browser/**/*.test.ts'],
-          environment: 'node',
-          // Real Chromium on a 2-core shared machine: one file at a time keeps timings sane.
-          fileParallelism: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      browserProject('browser', ['test/browser/**/*.test.ts']),
+      // The patient's tests once more in Firefox and in WebKit (test/browser/engines), in the same run as Chromium's.
+      browserProject('firefox', PATIENT_BROWSER_TESTS),
+      browserProject('webkit', PATIENT_BROWSER_TESTS),
     ],
   },
 }));
