@@ -2,6 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
+import { LongestFirstSequencer } from './test/support/longest-first-sequencer.ts';
 import { panelOwnPropertiesPattern } from './src/frame/model/own-properties.ts';
 import { loaderOwnPropertiesPattern } from './src/loader/own-properties.ts';
 
@@ -165,10 +166,43 @@ const builds: Record<string, () => UserConfig> = {
   simulator: () => simulator,
 };
 
+/** The browser tests that run in every engine, not in Chromium only. */
+const PATIENT_BROWSER_TESTS = [
+  'test/browser/patient.test.ts',
+  'test/browser/accessibility.test.ts',
+  'test/browser/reflow.test.ts',
+  'test/browser/chosen-language.test.ts',
+  'test/browser/covering-panel.test.ts',
+  'test/browser/page-lifecycle.test.ts',
+  'test/browser/real-navigations.test.ts',
+];
+
+/**
+ * A project of browser test files, in the engine its name says ('browser' is Chromium, the default). Each file starts
+ * its own browser; two files at a time, since a browser keeps a core busy, and after the unit files (a group of its
+ * own, since Vitest runs one worker limit per group).
+ */
+function browserProject(name: 'browser' | 'firefox' | 'webkit', include: string[]) {
+  return {
+    extends: true,
+    test: {
+      name,
+      include,
+      environment: 'node',
+      ...(name === 'browser' ? {} : { env: { BROWSER_ENGINE: name } }),
+      maxWorkers: 2,
+      sequence: { groupOrder: 1 },
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  } as const;
+}
+
 export default defineConfig(({ mode }) => ({
   oxc: preactH,
   ...(builds[mode]?.() ?? frame),
   test: {
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
@@ -177,20 +211,15 @@ export default defineConfig(({ mode }) => ({
           include: ['test/unit/**/*.test.{ts,tsx}'],
           benchmark: { include: ['test/bench/**/*.bench.{ts,tsx}'] },
           environment: 'node',
+          // Most of a unit file's time is spent waiting (on real servers, relay processes, redis-server, timers), not
+          // computing: four files at a time keep both cores busy. Vitest's default on two cores would be one.
+          maxWorkers: 4,
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'browser',
-          include: ['test/browser/**/*.test.ts'],
-          environment: 'node',
-          // Real Chromium on a 2-core shared machine: one file at a time keeps timings sane.
-          fileParallelism: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      browserProject('browser', ['test/browser/**/*.test.ts']),
+      // The patient's tests once more in Firefox and in WebKit (test/browser/engines), in the same run as Chromium's.
+      browserProject('firefox', PATIENT_BROWSER_TESTS),
+      browserProject('webkit', PATIENT_BROWSER_TESTS),
     ],
   },
 }));
