@@ -14,7 +14,6 @@ import { startProduct } from '../support/product.ts';
 import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
 
 const OUT_DIR = fileURLToPath(new URL('../../docs/screen-reader/', import.meta.url));
-const DISPLAY = ':77';
 const LOCALES = process.argv.slice(2).length ? (process.argv.slice(2) as ('en' | 'ar')[]) : (['en', 'ar'] as const);
 const MESSAGES = {
   en: { question: 'What are your opening hours?', lost: 'Is this sent?', card: 'My card is 4111 1111 1111 1111' },
@@ -43,6 +42,22 @@ function stopAll() {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
 }
 process.on('exit', stopAll);
+
+/** Starts Xvfb on a display it finds free, and returns that display (":N"). */
+async function startXvfb(env: NodeJS.ProcessEnv): Promise<string> {
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  xvfb.stderr?.resume();
+  children.push(xvfb);
+  let written = '';
+  xvfb.stdio[3]?.on('data', (chunk: Buffer) => {
+    written += chunk.toString();
+  });
+  await waitFor(() => /^\d+\n/.test(written), 'Xvfb to choose a display');
+  return `:${written.trim()}`;
+}
 
 async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
   const until = Date.now() + ms;
@@ -85,14 +100,14 @@ async function runLocale(locale: 'en' | 'ar') {
   const debugFile = join(scratch, 'orca-debug.out');
   const baseEnv: NodeJS.ProcessEnv = {
     ...process.env,
-    DISPLAY,
     HOME: scratch,
     XDG_RUNTIME_DIR: scratch,
     XDG_CONFIG_HOME: join(scratch, 'config'),
   };
 
-  start('Xvfb', [DISPLAY, '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], baseEnv);
-  await waitFor(() => existsSync(`/tmp/.X11-unix/X${DISPLAY.slice(1)}`), 'Xvfb');
+  // Xvfb picks a free display itself and writes its number on fd 3: other programs on the machine (other test runs)
+  // may hold any fixed number.
+  baseEnv.DISPLAY = await startXvfb(baseEnv);
   const dbus = spawnSync('dbus-launch', ['--sh-syntax'], { env: baseEnv, encoding: 'utf8' }).stdout;
   const address = /DBUS_SESSION_BUS_ADDRESS='([^']+)'/.exec(dbus)?.[1];
   const dbusPid = Number(/DBUS_SESSION_BUS_PID=(\d+)/.exec(dbus)?.[1]);
