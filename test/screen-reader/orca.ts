@@ -4,7 +4,7 @@
 // `npm run test:screen-reader` (builds first). Not part of `npm test`: it needs Orca, Xvfb, D-Bus and AT-SPI, and
 // speech is timed by Orca, not by the page (see docs/accessibility.md).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +86,30 @@ function secondsOfDay(): number {
   return now.getHours() * 3600 + now.getMinutes() * 60 + now.getSeconds() + now.getMilliseconds() / 1000;
 }
 
+/**
+ * Waits until Orca has spoken each of `words` since `from` (an index into its utterances), then until its debug log
+ * stops growing: Orca is done with what the step made it say. Both waits are bounded, so an announcement Orca never
+ * makes fails the run's count rather than hanging it. Waiting on Orca itself, not on the clock: on a loaded machine
+ * Orca works through its event queue seconds behind the page, and a fixed pause ended the run before it had spoken.
+ */
+async function orcaSaid(debugFile: string, from: number, words: string[], ms = 45_000) {
+  const spoken = () => spokenLines(readFileSync(debugFile, 'utf8')).slice(from);
+  const bare = (text: string) => text.replace(/[\u2066-\u2069]/g, '');
+  const until = Date.now() + ms;
+  while (Date.now() < until && !words.every((word) => spoken().some((line) => bare(line.text).includes(word))))
+    await sleep(250);
+  let size = -1;
+  const quietUntil = Date.now() + 20_000;
+  while (Date.now() < quietUntil) {
+    const now = statSync(debugFile).size;
+    if (now === size) break;
+    size = now;
+    await sleep(1500);
+  }
+}
+/** How many utterances Orca has spoken so far: where a step's waiting starts. */
+const utterances = (debugFile: string) => spokenLines(readFileSync(debugFile, 'utf8')).length;
+
 /** Ends a process and waits for it to exit (Orca writes the end of its debug log as it exits). */
 async function stop(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -140,7 +164,7 @@ async function runLocale(locale: 'en' | 'ar') {
     'Orca to start',
     30_000,
   );
-  await sleep(3000);
+  await orcaSaid(debugFile, 0, ['Screen reader on']);
 
   const product = await startProduct({ relayHost: 'chat.vendor-relay.test' });
   const relay = `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
@@ -164,8 +188,15 @@ async function runLocale(locale: 'en' | 'ar') {
     ],
   });
   const marks: { at: number; label: string }[] = [];
+  let from = 0;
   /** Marks a step in the transcript by its time, so the transcript shows what each action made Orca say. */
-  const step = (label: string) => marks.push({ at: secondsOfDay(), label });
+  const step = (label: string) => {
+    marks.push({ at: secondsOfDay(), label });
+    from = utterances(debugFile);
+  };
+  /** Waits for Orca to have said these words since the step began (and to have gone quiet). */
+  const said = (...words: string[]) => orcaSaid(debugFile, from, words);
+  const newMessage = strings.newMessageAnnouncement.split('{author}')[0]!;
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page: Page = await context.newPage();
@@ -176,45 +207,45 @@ async function runLocale(locale: 'en' | 'ar') {
     // active tab" in its log).
     await page.bringToFront();
     await page.locator('practice-chat-q7x button').waitFor();
-    await sleep(3000);
+    await said(strings.panelLabel.replace('{bot}', 'Sunny'));
     step('open the chat (click the launcher)');
     await page.locator('practice-chat-q7x button').click();
     const frame: Frame = (await (await page.locator('practice-chat-q7x iframe').elementHandle())!.contentFrame())!;
     await frame.locator('textarea').waitFor();
-    await sleep(5000);
+    await said(strings.greeting.replace('{bot}', 'Sunny'));
     step(`type and send "${MESSAGES[locale].question}"`);
     await frame.locator('textarea').pressSequentially(MESSAGES[locale].question);
-    await sleep(1000);
+    await said();
     step('press Enter; the bot replies');
     await frame.locator('textarea').press('Enter');
     await frame.locator('.message.bot').first().waitFor({ timeout: 10_000 });
-    await sleep(6000);
+    await said(newMessage);
     step(`click ${strings.talkToPerson}; a team member joins and replies`);
     await frame.locator('button', { hasText: strings.talkToPerson }).click();
     await frame.locator('.message.agent').first().waitFor({ timeout: 15_000 });
-    await sleep(8000);
+    await said(strings.escalated, newMessage);
     step(`send "${MESSAGES[locale].lost}" while every send fails upstream`);
     product.simulator.faults.set({ errorRate: 1, match: /messages\/$/ });
     await frame.locator('textarea').pressSequentially(MESSAGES[locale].lost);
     await frame.locator('textarea').press('Enter');
     await frame.locator('.message.visitor', { hasText: strings.failed }).waitFor({ timeout: 60_000 });
-    await sleep(6000);
+    await said(`${strings.failed} ${strings.retry}`);
     product.simulator.faults.reset();
     step(`click ${strings.retry}: the message is sent again, the connection recovers`);
     await frame.locator('button', { hasText: strings.retry }).click();
     await frame.locator('.message.visitor .failed').waitFor({ state: 'detached', timeout: 30_000 });
-    await sleep(6000);
+    await said(strings.sending, strings.reconnected);
     step(`type a card number and press Enter: the sensitive-data warning`);
     await frame.locator('textarea').pressSequentially(MESSAGES[locale].card);
-    await sleep(1000);
+    await said();
     await frame.locator('textarea').press('Enter');
-    await sleep(6000);
+    await said(strings.sensitiveTitle);
     step('Escape: the warning closes, the text stays in the composer');
     await page.keyboard.press('Escape');
-    await sleep(4000);
+    await said();
     step(`click ${strings.endChat}`);
     await frame.locator('button', { hasText: strings.endChat }).click();
-    await sleep(8000);
+    await said(strings.ended);
     step('end of run');
   } finally {
     await browser.close();
