@@ -2,7 +2,7 @@
 // Xvfb on a practice page with the relay on another site, the product built as shipped (dist/). It writes what Orca
 // spoke, read from its debug log's SPEECH OUTPUT lines, to docs/screen-reader/orca-<locale>.txt.
 // `npm run test:screen-reader` (builds first). Not part of `npm test`: it needs Orca, Xvfb, D-Bus and AT-SPI, and
-// speech is timed by Orca, not by the page (see docs/accessibility.md).
+// Orca sometimes misses the greeting on opening (a focus race, see docs/accessibility.md).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
