@@ -4,7 +4,16 @@
 // `npm run test:screen-reader` (builds first). Not part of `npm test`: it needs Orca, Xvfb, D-Bus and AT-SPI, and
 // Orca sometimes misses the greeting on opening (a focus race, see docs/accessibility.md).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +23,7 @@ import { startProduct } from '../support/product.ts';
 import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
 
 const OUT_DIR = fileURLToPath(new URL('../../docs/screen-reader/', import.meta.url));
+const SETTINGS = fileURLToPath(new URL('./orca-user-settings.conf', import.meta.url));
 const LOCALES = process.argv.slice(2).length ? (process.argv.slice(2) as ('en' | 'ar')[]) : (['en', 'ar'] as const);
 const MESSAGES = {
   en: { question: 'What are your opening hours?', lost: 'Is this sent?', card: 'My card is 4111 1111 1111 1111' },
@@ -154,6 +164,9 @@ async function runLocale(locale: 'en' | 'ar') {
     { env },
   );
   mkdirSync(join(scratch, 'orca-prefs'), { recursive: true });
+  // Orca's settings spelled out (those Orca 43.1 writes on a first start), not whatever defaults the installed Orca or
+  // a distribution's patches bring: the description read after a control's name (the greeting), live regions, verbosity.
+  copyFileSync(SETTINGS, join(scratch, 'orca-prefs', 'user-settings.conf'));
   const orca = start(
     'orca',
     ['--replace', '--user-prefs', join(scratch, 'orca-prefs'), '--debug-file', debugFile],
