@@ -83,6 +83,14 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
 }
 
+/** Read and write system calls a process has made so far (/proc/PID/io): a count that noise cannot move, and on a
+ * loopback machine each socket write is among the dearest things a request does. */
+function syscalls(pid) {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const count = (name) => Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(io)?.[1] ?? NaN);
+  return count('syscr') + count('syscw');
+}
+
 function rssMb(pid) {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : NaN;
@@ -361,6 +369,7 @@ for (let round = 0; round < ROUNDS; round++) {
           : setInterval(() => (loadRss[rssName] = Math.max(loadRss[rssName], rssMb(target.process.child.pid))), 250);
       const before = {
         own: cpuMs(target.process.child.pid),
+        ownSyscalls: syscalls(target.process.child.pid),
         upstream: cpuMs(simulator.child.pid),
         redis: cpuMs(redis.child.pid),
       };
@@ -370,6 +379,8 @@ for (let round = 0; round < ROUNDS; round++) {
       result.loadCpuPerRequestMs = (benchCpu.user + benchCpu.system) / 1000 / Math.max(result.requests.total, 1);
       const perRequest = (pid, from) => (cpuMs(pid) - from) / Math.max(result.requests.total, 1);
       result.cpuPerRequestMs = perRequest(target.process.child.pid, before.own);
+      result.syscallsPerRequest =
+        (syscalls(target.process.child.pid) - before.ownSyscalls) / Math.max(result.requests.total, 1);
       // What the same requests cost the upstream (the simulator's CPU) and Redis: a status read per poll, or a
       // round trip more per request, shows there.
       result.upstreamCpuPerRequestMs = perRequest(simulator.child.pid, before.upstream);
@@ -383,7 +394,7 @@ for (let round = 0; round < ROUNDS; round++) {
       const key = `${target.name}@${connections}`;
       runs.set(key, [...(runs.get(key) ?? []), result]);
       process.stderr.write(
-        `round ${round + 1} ${key}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ${(1000 * result.cpuPerRequestMs).toFixed(0)} µs CPU/request, upstream ${(1000 * result.upstreamCpuPerRequestMs).toFixed(0)} µs, Redis ${(1000 * result.redisCpuPerRequestMs).toFixed(0)} µs, autocannon ${(1000 * result.loadCpuPerRequestMs).toFixed(0)} µs\n`,
+        `round ${round + 1} ${key}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ${(1000 * result.cpuPerRequestMs).toFixed(0)} µs CPU/request, ${result.syscallsPerRequest.toFixed(1)} system calls/request, upstream ${(1000 * result.upstreamCpuPerRequestMs).toFixed(0)} µs, Redis ${(1000 * result.redisCpuPerRequestMs).toFixed(0)} µs, autocannon ${(1000 * result.loadCpuPerRequestMs).toFixed(0)} µs\n`,
       );
     }
   }
@@ -402,6 +413,7 @@ const summary = (name, connections) => {
     p50: median(results.map((r) => r.latency.p50)),
     p99: median(results.map((r) => r.latency.p99)),
     cpuUs: median(results.map((r) => 1000 * r.cpuPerRequestMs)),
+    syscalls: median(results.map((r) => r.syscallsPerRequest)),
     upstreamCpuUs: median(results.map((r) => 1000 * r.upstreamCpuPerRequestMs)),
     redisCpuUs: median(results.map((r) => 1000 * r.redisCpuPerRequestMs)),
   };
@@ -410,8 +422,8 @@ const summary = (name, connections) => {
 const lines = [
   `Relay bench: ${ROUNDS} interleaved rounds × ${SECONDS} s per target and level (medians). poll: GET messages?after=0; send: POST messages, a new Idempotency-Key each.`,
   '',
-  '| connections | target | req/s | p50 ms | p99 ms | own CPU µs/request | upstream CPU µs/request | Redis CPU µs/request | relay/floor req/s | relay p99 / floor p99 |',
-  '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| connections | target | req/s | p50 ms | p99 ms | own CPU µs/request | own system calls/request | upstream CPU µs/request | Redis CPU µs/request | relay/floor req/s | relay p99 / floor p99 |',
+  '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 ];
 const verdicts = [];
 for (const connections of LEVELS) {
@@ -423,7 +435,7 @@ for (const connections of LEVELS) {
     const ratios = share === null ? ' | ' : `${Math.round(100 * share)} % | ${p99Times.toFixed(2)}×`;
     const redisCpu = target.name.endsWith('Redis') ? Math.round(row.redisCpuUs) : '';
     lines.push(
-      `| ${connections} | ${target.name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${Math.round(row.cpuUs)} | ${Math.round(row.upstreamCpuUs)} | ${redisCpu} | ${ratios} |`,
+      `| ${connections} | ${target.name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${Math.round(row.cpuUs)} | ${row.syscalls.toFixed(1)} | ${Math.round(row.upstreamCpuUs)} | ${redisCpu} | ${ratios} |`,
     );
     if (connections === 100 && share !== null && /^relay( send)?(, Redis)?$/.test(target.name)) {
       const met = share >= GOAL.share && p99Times <= GOAL.p99Times;

@@ -6,6 +6,7 @@ import type { Logger } from '../log.ts';
 import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
 import { connectionOptions, type RedisTarget, redisTargetName } from './redis-target.ts';
 import { followSentinelFailovers } from './sentinel-failovers.ts';
+import { coalesceWrites } from './coalesced-writes.ts';
 
 export type RedisClient = Redis;
 
@@ -133,6 +134,7 @@ export function createRedisClient(
     command.promise.catch(() => metrics.redisCommandError());
     return sendCommand(command, stream);
   };
+  coalesceWrites(client);
   metrics.redisUp(false);
   return client;
 }
