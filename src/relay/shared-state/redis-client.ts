@@ -37,6 +37,10 @@ export function createRedisClient(
   const options: RedisOptions = {
     maxRetriesPerRequest: 1,
     commandTimeout: 1_000,
+    // A command written before the connection dropped, and never answered, has an unknown outcome: its caller has
+    // already been told it failed (the timeout above) and answered the visitor. ioredis would write it again after
+    // reconnecting; the relay never repeats an attempt whose outcome is unknown.
+    autoResendUnfulfilledCommands: false,
     // CLIENT SETINFO, which ioredis sends on connecting, is an unknown command before Redis 7.2: a failure on every
     // healthy connection, counted as a command error. The relay does not need its name in CLIENT LIST.
     disableClientInfo: true,
