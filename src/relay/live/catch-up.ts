@@ -5,7 +5,8 @@ import { toWireMessage } from '../conversations/wire-message.ts';
 import { MAX_BACKOFF_MS } from './cadence.ts';
 import type { ReadScheduler } from './read-scheduler.ts';
 import { sseEvent } from './sse.ts';
-import { refusalEvent, statusFrame, statusOf, type Stream, type StreamWrites } from './stream-writes.ts';
+import type { Stream } from './live-records.ts';
+import { refusalEvent, statusFrame, statusOf, type StreamWrites } from './stream-writes.ts';
 
 /**
  * Messages per catch-up read: a stream whose client stops reading holds at most one such page, and a reconnecting

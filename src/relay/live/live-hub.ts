@@ -7,11 +7,12 @@ import type { StreamReconnect } from '../../shared/wire.ts';
 import type { ReadPolicy, ReadSubject } from '../conversations/read-policy.ts';
 import { FAST_FOR_MS, FAST_MS } from './cadence.ts';
 import { createCatchUp } from './catch-up.ts';
+import type { Stream, Watch } from './live-records.ts';
 import type { ReadScheduler } from './read-scheduler.ts';
 import { sseComment, sseEvent } from './sse.ts';
 import type { StreamSink } from './stream-sink.ts';
 import { createStreamSweep } from './stream-sweep.ts';
-import { createStreamWrites, type Stream, type Watch } from './stream-writes.ts';
+import { createStreamWrites } from './stream-writes.ts';
 import { createWatchReads } from './watch-reads.ts';
 
 export interface LiveHubOptions {

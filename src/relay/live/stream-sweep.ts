@@ -3,8 +3,9 @@
 import type { StreamReconnect } from '../../shared/wire.ts';
 import { STREAM_HEARTBEAT_MS } from '../../shared/wire.ts';
 import type { ReadPolicy } from '../conversations/read-policy.ts';
+import type { Stream, Watch } from './live-records.ts';
 import { sseComment, sseEvent } from './sse.ts';
-import { refusalEvent, type Stream, type StreamWrites, type Watch } from './stream-writes.ts';
+import { refusalEvent, type StreamWrites } from './stream-writes.ts';
 
 /** Encoded once: every stream writes these same bytes every 15 s. */
 const HEARTBEAT = Buffer.from(sseComment('heartbeat'));

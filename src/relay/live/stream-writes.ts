@@ -1,41 +1,10 @@
 // What the hub writes to one stream, and how a stream ends. Every write goes through here so that the cap on unsent
 // bytes holds for all of them: a client that stops reading is cut, not buffered for.
 import type { StreamStatus, WireMessage } from '../../shared/wire.ts';
-import type { ReadRefusal, ReadSubject } from '../conversations/read-policy.ts';
+import type { ReadRefusal } from '../conversations/read-policy.ts';
 import { asOf } from '../conversations/wire-message.ts';
+import type { Stream, Watch } from './live-records.ts';
 import { sseEvent } from './sse.ts';
-import type { StreamSink } from './stream-sink.ts';
-
-export interface Stream {
-  sink: StreamSink;
-  subject: ReadSubject;
-  /** The newest sequence this stream has delivered. */
-  cursor: number;
-  /**
-   * Reading the history after its cursor with reads of its own, a page at a time and only as fast as its client takes
-   * it; the watch's reads reach it once it has caught up.
-   */
-  catchingUp: boolean;
-  /** Taken out of its watch: nothing more is written but its last frame. It still counts until its connection is gone. */
-  ended: boolean;
-  status: string | null;
-  statusAsOf: number;
-  endsAt: number;
-  lastWriteAt: number;
-}
-
-/** One conversation's shared upstream reads, and the streams they serve (watch-reads.ts). */
-export interface Watch {
-  conversationId: string;
-  streams: Set<Stream>;
-  timer: NodeJS.Timeout | null;
-  dueAt: number;
-  reading: boolean;
-  wakeAgain: boolean;
-  lastActivityAt: number;
-  failures: number;
-  retryAfterMs: number;
-}
 
 const REFUSAL_TEXT: Record<ReadRefusal, string> = {
   session_expired: 'The conversation has expired; start a new one.',

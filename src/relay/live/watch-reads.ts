@@ -5,8 +5,9 @@ import type { ReadPolicy } from '../conversations/read-policy.ts';
 import { toWireMessage } from '../conversations/wire-message.ts';
 import { UpstreamError } from '../upstream/index.ts';
 import { EVENTS_STATUS_AGE_MS, nextReadDelayMs } from './cadence.ts';
+import type { Watch } from './live-records.ts';
 import type { ReadScheduler } from './read-scheduler.ts';
-import { messageFrames, refusalEvent, statusFrame, statusOf, type StreamWrites, type Watch } from './stream-writes.ts';
+import { messageFrames, refusalEvent, statusFrame, statusOf, type StreamWrites } from './stream-writes.ts';
 
 export interface WatchReadsOptions {
   policy: ReadPolicy;

@@ -145,6 +145,16 @@ export function createConversationCalls(options: ConversationRouteOptions) {
     if (refusal !== null) throw new ApiError(refusal);
   }
 
+  /**
+   * Counts one upstream write the patient makes in a conversation (a message, a language switch) against the
+   * conversation's message quota; `rate_limited` thrown once it is spent. Asked after the body is read, so a malformed
+   * request costs nothing, and before the policy's status check, so a flood costs the service nothing either.
+   */
+  async function chargeMessageQuota(subject: AdmittedClaims) {
+    const decision = await options.messageLimiter.hit(subject.conversationId);
+    if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
+  }
+
   return {
     upstreamCall,
     explainRefusal,
@@ -152,6 +162,7 @@ export function createConversationCalls(options: ConversationRouteOptions) {
     openedClaims,
     admittedClaims,
     admitWrite,
+    chargeMessageQuota,
     metrics: options.metrics ?? noMetrics,
     now: options.now ?? Date.now,
   };

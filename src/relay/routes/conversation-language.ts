@@ -19,7 +19,7 @@ import type { ConversationCalls, ConversationRouteOptions } from './conversation
 const languageBody = z.strictObject({ language: patientLanguage });
 
 export function addLanguageRoute(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
-  const { upstreamCall, admittedClaims, admitWrite } = calls;
+  const { upstreamCall, admittedClaims, admitWrite, chargeMessageQuota } = calls;
   app.put('/conversation/language', requireJson(), async (c) => {
     const claims = await admittedClaims(c);
     const body = languageBody.safeParse(await readJson(c));
@@ -29,8 +29,7 @@ export function addLanguageRoute(app: Hono<RelayEnv>, options: ConversationRoute
         undefined,
         `The body must be {"language": "..."}, one of ${LOCALE_TAGS.join(', ')}.`,
       );
-    const decision = await options.messageLimiter.hit(claims.conversationId);
-    if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
+    await chargeMessageQuota(claims);
     await admitWrite(claims, { statusAgeMs: 0 });
     await upstreamCall(options.upstream.updateConversation(claims.conversationId, { language: body.data.language }));
     return c.body(null, 204);

@@ -16,7 +16,8 @@ const KEY_RULE = '8–128 letters, digits, - or _';
 
 export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
   const { upstream, idempotency } = options;
-  const { upstreamCall, explainRefusal, admittedClaims, admitWrite, openedClaims, metrics, now } = calls;
+  const { upstreamCall, explainRefusal, admittedClaims, admitWrite, chargeMessageQuota, openedClaims, metrics, now } =
+    calls;
   const deliverOnce = createDeliverOnce({
     upstream,
     outcomes: options.unknownOutcomes,
@@ -46,8 +47,7 @@ export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRoute
         `The body must be {"text": "..."}, not blank, at most ${options.messageMaxLength} characters.`,
       );
     }
-    const decision = await options.messageLimiter.hit(claims.conversationId);
-    if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
+    await chargeMessageQuota(claims);
     // A recent status will do: the service itself refuses a message in a resolved conversation (explainRefusal).
     await admitWrite(claims);
     const text = body.data.text;
