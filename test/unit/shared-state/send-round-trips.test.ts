@@ -20,6 +20,10 @@ beforeAll(async () => {
     redis.url,
     createJsonLogger(() => {}),
   );
+  // The relay's connections finish starting (the presence key, the bus's subscription) before MONITOR does: ioredis
+  // takes a line that Redis reports in the same packet as MONITOR's own "OK" for the answer to a command.
+  await shared.stores.readiness.redis?.();
+  while (!shared.events.linked()) await new Promise((resolve) => setTimeout(resolve, 20));
   monitor = await new Redis(redis.url).monitor();
 });
 afterAll(async () => {
