@@ -1,13 +1,12 @@
 // The demo page in real Chromium: the real launcher and the real panel in preview mode, live edits, checks, the host
 // tester, the snippet, and proof that a preview conversation never reaches upstream.
-import { createRequire } from 'node:module';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './harness.ts';
+import { axeViolations } from './axe.ts';
 import { startProduct } from '../support/product.ts';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ARTIFACTS = new URL('../../test-results/', import.meta.url);
 
 let browser: Browser;
@@ -137,20 +136,7 @@ describe('the demo page', () => {
       await page.frameLocator('iframe.preview-frame').locator('.messages .bubble').waitFor();
       await page.locator('#icon-color-text').fill('nonsense');
       await expect.poll(() => page.locator('#iconColor-note').count()).toBe(1);
-      await page.evaluate(AXE_SOURCE);
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run(context: Document): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }>;
-            };
-          }
-        ).axe;
-        const result = await axe.run(document);
-        return result.violations.map(
-          (violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
-        );
-      });
+      const violations = await axeViolations(page);
       expect(violations, `${width}×${height} ${colorScheme}`).toEqual([]);
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: new URL(`demo-${width}-${colorScheme}.png`, ARTIFACTS).pathname, fullPage: true });

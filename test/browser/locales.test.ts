@@ -3,18 +3,17 @@
 // axe-core finds nothing, Arabic and Persian are mirrored, a whole conversation works (greeting, a message, a reply,
 // asking for a person), and no text overflows its box. Screenshots go to /tmp/locales/<tag>.png (and <tag>-greeting.png)
 // for a person to look at.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
+import { axeViolations } from './axe.ts';
 import { startProduct } from '../support/product.ts';
 import { createStrings, type Strings } from '../../src/frame/i18n.ts';
 import { botReply } from '../../src/simulator/bot.ts';
 import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
 import { LOCALE_TAGS, localeInfo, type LocaleTag } from '../../src/shared/locales/locale-list.ts';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SCREENSHOTS = '/tmp/locales';
 const BOT = 'Sunny';
 
@@ -149,26 +148,6 @@ const overflowing = (frame: Frame) =>
     }
     return found;
   });
-
-async function axeViolations(frame: Frame): Promise<string[]> {
-  await frame.evaluate(AXE_SOURCE);
-  return frame.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            context: Document,
-            options: object,
-          ): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map(
-      (violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
-    );
-  });
-}
 
 async function openPanel(page: Page): Promise<Frame> {
   await page.locator('practice-chat-q7x button').click();

@@ -1,13 +1,10 @@
 // The chat panel in real Chromium, through the real loader, relay and simulator.
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
+import { axeViolations } from './axe.ts';
 import { startProduct } from '../support/product.ts';
 import { smileDentalPage } from '../support/host-page.ts';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
@@ -157,21 +154,7 @@ describe('the chat panel in real Chromium', () => {
         const frame = await openPanel(page);
         await send(frame, 'What are your opening hours? https://smile.example/hours');
         await expect.poll(() => messagesText(frame), { timeout: 10_000 }).toMatch(/Monday/);
-        await frame.evaluate(AXE_SOURCE);
-        const violations = await frame.evaluate(async () => {
-          const axe = (
-            window as unknown as {
-              axe: {
-                run(
-                  context: Document,
-                  options: object,
-                ): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }>;
-              };
-            }
-          ).axe;
-          const result = await axe.run(document, { resultTypes: ['violations'] });
-          return result.violations.map((violation) => `${violation.id} (${violation.nodes.length})`);
-        });
+        const violations = await axeViolations(frame);
         expect(violations, colorScheme).toEqual([]);
       } finally {
         await context.close();

@@ -1,16 +1,13 @@
 // What a patient does, in the browser engine of this run (BROWSER_ENGINE: chromium by default, firefox, webkit; see
 // engines/). npm test runs this file once in each. The practice's page is www.smile-dental.test and the relay is on
 // another site, chat.vendor-relay.test, as in the field; everything is done with real clicks and key presses.
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHostPages, type HostPageServer } from './harness.ts';
+import { AXE_SOURCE, scanWhenStill } from './axe.ts';
 import { launchEngine, type Engine, type Tab } from './engines/index.ts';
 import { startProduct } from '../support/product.ts';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let engine: Engine;
 let product: Awaited<ReturnType<typeof startProduct>>;
@@ -346,17 +343,7 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
       await openPanel(tab);
       await sendAndWaitForReply(tab, 'What are your opening hours? https://smile.example/hours');
       await tab.injectIntoFrame(AXE_SOURCE);
-      const violations = await tab.evaluateInFrame(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }>;
-            };
-          }
-        ).axe;
-        const result = await axe.run(document, { resultTypes: ['violations'] });
-        return result.violations.map((violation) => `${violation.id} (${violation.nodes.length})`);
-      });
+      const violations = await tab.evaluateInFrame(scanWhenStill);
       expect(violations).toEqual([]);
     });
   });

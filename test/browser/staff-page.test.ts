@@ -1,14 +1,11 @@
 // The simulator's staff page in real Chromium: a newcomer plays the practice's team member. It lists conversations,
 // shows one as it grows, and a reply typed there (keyboard only) reaches the conversation, read back through the
 // simulator's upstream API as the relay would read it; axe-core finds nothing to fix.
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage } from './harness.ts';
+import { axeViolations } from './axe.ts';
 import { startSimulatorServer, type SimulatorServer } from '../../src/simulator/server.ts';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Browser;
 let upstream: SimulatorServer;
@@ -49,21 +46,6 @@ async function openConversation(practice: string, visitorText: string, language?
   });
   await api(`/api/conversations/${id}/messages/`, 'POST', { text: visitorText, sender: 'visitor' });
   return id;
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((violation) => `${violation.id} (${violation.nodes.length})`);
-  });
 }
 
 describe('the simulator’s staff page', () => {
