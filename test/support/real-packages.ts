@@ -20,6 +20,8 @@ const VENDOR_FILES = {
   'turbo.js': '@hotwired/turbo/dist/turbo.es2017-umd.js',
   'htmx.js': 'htmx.org/dist/htmx.min.js',
   'swup.js': 'swup/dist/Swup.umd.js',
+  'cookieconsent.js': 'vanilla-cookieconsent/dist/cookieconsent.umd.js',
+  'cookieconsent.css': 'vanilla-cookieconsent/dist/cookieconsent.css',
 } as const;
 
 export type VendorFile = keyof typeof VENDOR_FILES;
