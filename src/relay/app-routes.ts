@@ -79,7 +79,7 @@ export function mountRelayRoutes(
     configurations,
     stores,
     events,
-    reads: { statusReadings, readPolicy, live },
+    reads,
     quota,
     addressOf,
     dependencies,
@@ -127,32 +127,31 @@ export function mountRelayRoutes(
       }),
     );
   }
-  const handles = createHandleSealer(settings.handleSecret, now);
-  const messageLimiter = quota('messages-per-conversation', settings.messagesPerMinutePerConversation, MINUTE);
   app.route(
     '/v1',
     conversationRoutes({
       upstream,
       configurations,
-      handles,
-      idempotency: stores.idempotency,
-      creations: stores.creations,
-      revocations: stores.revocations,
-      statusReadings,
-      readPolicy,
-      live,
-      unknownOutcomes: stores.unknownOutcomes,
-      conversationLimiter: quota('conversations-per-address', settings.conversationsPerHourPerIp, HOUR),
-      messageLimiter,
-      addressOf,
-      handleTtlMs: settings.handleTtlMs,
-      messageMaxLength: settings.messageMaxLength,
-      deadlineMs,
-      sendWindowMs: sendWindowMs(settings.upstreamTimeoutMs),
-      sendSettleMs: settings.sendSettleMs,
-      logger,
-      now,
-      metrics,
+      handles: {
+        sealer: createHandleSealer(settings.handleSecret, now),
+        revocations: stores.revocations,
+        ttlMs: settings.handleTtlMs,
+      },
+      stores,
+      reads,
+      limits: {
+        addressOf,
+        conversationLimiter: quota('conversations-per-address', settings.conversationsPerHourPerIp, HOUR),
+        messageLimiter: quota('messages-per-conversation', settings.messagesPerMinutePerConversation, MINUTE),
+        messageMaxLength: settings.messageMaxLength,
+      },
+      timing: {
+        deadlineMs,
+        sendWindowMs: sendWindowMs(settings.upstreamTimeoutMs),
+        sendSettleMs: settings.sendSettleMs,
+        now,
+      },
+      telemetry: { logger, metrics },
     }),
   );
   app.route(
