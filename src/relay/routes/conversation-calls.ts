@@ -83,7 +83,7 @@ export function createConversationCalls({
 
   const openedClaims = createHandleClaims(handles.sealer);
 
-  /** Opened claims the policy admits (not retired, not resolved past its grace), or its refusal, thrown. */
+  /** Opened claims the policy admits (not expired, not retired), or its refusal, thrown. */
   async function admit(claims: HandleClaims): Promise<AdmittedClaims> {
     const refusal = await readPolicy.admit(claims);
     if (refusal !== null) throw new ApiError(refusal);
