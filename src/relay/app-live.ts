@@ -15,14 +15,21 @@ import type { RelayMetrics } from './metrics/metrics.ts';
 export interface LiveReadsOptions {
   settings: RelaySettings;
   upstream: UpstreamClient;
-  stores: RelayStores;
-  events: EventBus;
+  /** What every instance shares: the handles' and resolutions' stores, and the bus that carries changes. */
+  shared: { stores: Pick<RelayStores, 'revocations' | 'resolutions'>; events: EventBus };
   metrics: RelayMetrics;
   lifecycle: Lifecycle;
   now: () => number;
 }
 
-export function wireLiveReads({ settings, upstream, stores, events, metrics, lifecycle, now }: LiveReadsOptions) {
+export function wireLiveReads({
+  settings,
+  upstream,
+  shared: { stores, events },
+  metrics,
+  lifecycle,
+  now,
+}: LiveReadsOptions) {
   const statusReadings = createStatusReadings({ maxAgeMs: settings.statusRefreshSeconds * 1000, now });
   // The one policy every call on a conversation goes through: the poll's and the stream's reads, and every write.
   const readPolicy = createReadPolicy({

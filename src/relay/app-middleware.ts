@@ -22,16 +22,21 @@ export const MINUTE = 60_000;
 /** A quota under its fixed name, counting its refusals (app.ts). */
 export type NamedQuota = (name: string, limit: number, windowMs: number) => RateLimiter;
 
-export interface RelayMiddlewareOptions {
-  settings: RelaySettings;
-  logger: Logger;
-  metrics: RelayMetrics;
-  lifecycle: Lifecycle;
+/** How a request is counted: under which quota, as which client. */
+export interface RequestCounting {
   quota: NamedQuota;
   /** The visitor a request counts as (http/client-address.ts). */
   addressOf: (c: Context<RelayEnv>) => string;
   /** The client's whole address, never its network: what the events path counts (event-flood-guard.ts). */
   sourceAddressOf: (c: Context<RelayEnv>) => string;
+}
+
+export interface RelayMiddlewareOptions {
+  settings: RelaySettings;
+  /** What the request log writes to and counts in. */
+  telemetry: { logger: Logger; metrics: RelayMetrics };
+  lifecycle: Lifecycle;
+  visitors: RequestCounting;
   now: () => number;
 }
 
@@ -45,7 +50,13 @@ function bodiesOnly(middleware: MiddlewareHandler<RelayEnv>): MiddlewareHandler<
 
 export function useRelayMiddleware(
   app: Hono<RelayEnv>,
-  { settings, logger, metrics, lifecycle, quota, addressOf, sourceAddressOf, now }: RelayMiddlewareOptions,
+  {
+    settings,
+    telemetry: { logger, metrics },
+    lifecycle,
+    visitors: { quota, addressOf, sourceAddressOf },
+    now,
+  }: RelayMiddlewareOptions,
 ): void {
   app.use(requestLog({ logger, metrics }));
   // Headers every answer carries are set before the route runs (a route may still override them, e.g. the frame's

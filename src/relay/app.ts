@@ -1,5 +1,7 @@
 // The relay: the only server a practice runs. Browsers talk to this app; it talks to the upstream service through
-// the upstream client, which alone holds the credentials and the access token.
+// the upstream client, which alone holds the credentials and the access token. Read top to bottom: the parts every
+// route shares, the middleware around them, the live reads, then each group of routes mounted where it answers, each
+// built from the few things it needs.
 import { Hono } from 'hono';
 import type { RelaySettings } from './settings.ts';
 import type { Logger } from './log.ts';
@@ -16,13 +18,25 @@ import { createMemoryStores, type RelayStores } from './stores.ts';
 import { createMemoryEventBus, type EventBus } from './live/event-bus.ts';
 import { createLogoFetcher } from './logo/logo-fetcher.ts';
 import { createLifecycle, type Lifecycle } from './health/lifecycle.ts';
-import type { DependencyCheck } from './health/readiness.ts';
 import { createEventLoopDelaySampler } from './health/event-loop-delay.ts';
 import { noMetrics, type RelayMetrics } from './metrics/metrics.ts';
 import { countingRefusals } from './protection/counting-refusals.ts';
-import { useRelayMiddleware } from './app-middleware.ts';
+import { createHandleSealer } from './conversations/handles.ts';
+import { createReadiness, type DependencyCheck } from './health/readiness.ts';
+import { readFramePage } from './frame/frame-page.ts';
+import { LOGO_ROUTE } from './logo/logo-url.ts';
+import { UPSTREAM_EVENTS_PATH } from './upstream/contract/index.ts';
+import { configurationRoutes } from './routes/configuration.ts';
+import { conversationRoutes } from './routes/conversations.ts';
+import { frameRoutes } from './routes/frame.ts';
+import { localeRoutes } from './routes/locales.ts';
+import { logoRoutes } from './routes/logo.ts';
+import { pageRoutes } from './routes/pages.ts';
+import { readinessRoutes } from './routes/readiness.ts';
+import { staticRoutes } from './routes/static-assets.ts';
+import { upstreamEventRoutes } from './routes/upstream-events.ts';
+import { MINUTE, useRelayMiddleware } from './app-middleware.ts';
 import { wireLiveReads } from './app-live.ts';
-import { mountRelayRoutes } from './app-routes.ts';
 
 export interface RelayAppOptions {
   settings: RelaySettings;
@@ -49,6 +63,27 @@ export interface RelayAppOptions {
   metrics?: RelayMetrics;
 }
 
+const HOUR = 60 * MINUTE;
+
+/** The stores' own checks (Redis answers a PING) as /readyz dependencies: "ok" or "unreachable". */
+function storeChecks(checks: RelayStores['readiness']): Record<string, DependencyCheck> {
+  return Object.fromEntries(
+    Object.entries(checks).map(([name, answers]) => [name, async () => ((await answers()) ? 'ok' : 'unreachable')]),
+  );
+}
+
+/**
+ * The longest one message send may run upstream: a token request and the send, each under the upstream timeout. A
+ * send still running then is aborted, so a retry that finds its instance gone knows when it is over (deliver-once.ts).
+ */
+const sendWindowMs = (upstreamTimeoutMs: number) => 2 * upstreamTimeoutMs;
+
+/** Remembers the first non-null answer: the built frame page does not change while the relay runs. */
+function cacheOnceFound<T>(read: () => Promise<T | null>): () => Promise<T | null> {
+  let found: T | null = null;
+  return async () => (found ??= await read());
+}
+
 export function createRelayApp({
   settings,
   upstream,
@@ -65,9 +100,15 @@ export function createRelayApp({
   lifecycle = createLifecycle(),
   metrics = noMetrics,
 }: RelayAppOptions) {
+  const telemetry = { logger, metrics };
   // Every quota counts its refusals under its own fixed name.
   const quota = (name: string, limit: number, windowMs: number) =>
     countingRefusals(stores.quota(name, limit, windowMs), name, metrics);
+  const visitors = {
+    quota,
+    addressOf: createClientAddress(settings.trustProxy, settings.quotaIpv6Prefix),
+    sourceAddressOf: createSourceAddress(settings.trustProxy),
+  };
   const configurations = createConfigurationService({
     upstream,
     fetchLogo: createLogoFetcher(fetchLogo ? { fetch: fetchLogo } : {}),
@@ -76,30 +117,86 @@ export function createRelayApp({
     now,
     onLookup: metrics.configurationCache,
   });
-  const addressOf = createClientAddress(settings.trustProxy, settings.quotaIpv6Prefix);
-  const sourceAddressOf = createSourceAddress(settings.trustProxy);
+  const deadlineMs = settings.requestDeadlineMs;
+
   const app = new Hono<RelayEnv>();
-  useRelayMiddleware(app, { settings, logger, metrics, lifecycle, quota, addressOf, sourceAddressOf, now });
-  const reads = wireLiveReads({ settings, upstream, stores, events, metrics, lifecycle, now });
-  mountRelayRoutes(app, {
-    settings,
-    upstream,
-    logger,
-    distDir,
-    publicDir,
-    configurations,
-    stores,
-    events,
-    reads,
-    quota,
-    addressOf,
-    dependencies,
-    dependencyTimeoutMs,
-    eventLoopDelayMs,
-    lifecycle,
-    metrics,
-    now,
+  useRelayMiddleware(app, { settings, telemetry, lifecycle, visitors, now });
+  const reads = wireLiveReads({ settings, upstream, shared: { stores, events }, lifecycle, metrics, now });
+
+  app.get('/healthz', (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json({ status: 'ok' });
   });
+  app.route(
+    '/readyz',
+    readinessRoutes({
+      lifecycle,
+      report: createReadiness({
+        tokenState: () => upstream.tokenState(),
+        dependencies: { ...storeChecks(stores.readiness), ...dependencies },
+        ...(dependencyTimeoutMs === undefined ? {} : { timeoutMs: dependencyTimeoutMs }),
+        eventLoopDelayMs,
+        maxEventLoopDelayMs: settings.maxEventLoopDelayMs,
+      }),
+    }),
+  );
+  app.route(
+    '/v1/webchat-configuration',
+    configurationRoutes({ configurations, deadlineMs, publicOrigin: settings.publicOrigin }),
+  );
+  app.route(LOGO_ROUTE, logoRoutes({ configurations, deadlineMs }));
+  app.route('/v1/locales', localeRoutes());
+  if (settings.upstreamEventsSecret !== null) {
+    app.route(
+      UPSTREAM_EVENTS_PATH,
+      upstreamEventRoutes({
+        secret: settings.upstreamEventsSecret,
+        eventIds: stores.eventIds,
+        events,
+        now,
+        onEvent: metrics.upstreamEvent,
+      }),
+    );
+  }
+  app.route(
+    '/v1',
+    conversationRoutes({
+      upstream,
+      configurations,
+      handles: {
+        sealer: createHandleSealer(settings.handleSecret, now),
+        revocations: stores.revocations,
+        ttlMs: settings.handleTtlMs,
+      },
+      stores,
+      reads,
+      limits: {
+        addressOf: visitors.addressOf,
+        conversationLimiter: quota('conversations-per-address', settings.conversationsPerHourPerIp, HOUR),
+        messageLimiter: quota('messages-per-conversation', settings.messagesPerMinutePerConversation, MINUTE),
+        messageMaxLength: settings.messageMaxLength,
+      },
+      timing: {
+        deadlineMs,
+        sendWindowMs: sendWindowMs(settings.upstreamTimeoutMs),
+        sendSettleMs: settings.sendSettleMs,
+        now,
+      },
+      telemetry,
+    }),
+  );
+  app.route(
+    '/frame',
+    frameRoutes({
+      configurations,
+      deadlineMs,
+      readFramePage: cacheOnceFound(() => readFramePage(distDir)),
+      publicOrigin: settings.publicOrigin,
+      previewAllowed: settings.demoPages,
+    }),
+  );
+  app.route('/', staticRoutes({ distDir, publicDir, demoPages: settings.demoPages }));
+  if (settings.demoPages) app.route('/', pageRoutes());
 
   app.notFound((c) =>
     c.req.path.startsWith('/v1/') ? errorResponse(c, new ApiError('not_found')) : c.text('Not found.', 404),

@@ -1,66 +1,19 @@
-// What every conversation route shares: its options, the handle's claims as the read policy admits them, upstream work
+// What every conversation route shares: the handle's claims as the read policy admits them, upstream work
 // under the relay's deadline, and how the service's refusal of a send or an escalation becomes an answer the visitor
 // understands. Each route first asks the policy what it can answer without the service (an expired or retired handle),
 // then reads its request, so that bad input costs the service nothing, and only then the rest (a write's status).
 import type { Context } from 'hono';
 import { z } from 'zod';
-import type { CreatedConversation } from '../../shared/wire.ts';
-import type { ConfigurationService } from '../configuration/configuration-service.ts';
 import { AttemptStillSettling, SendOutcomeUnknown } from '../conversations/deliver-once.ts';
-import type { HandleClaims, HandleSealer } from '../conversations/handles.ts';
-import type { IdempotencyStore } from '../conversations/idempotency.ts';
-import type { ReadPolicy, ReadSubject } from '../conversations/read-policy.ts';
-import type { RevocationStore } from '../conversations/revocations.ts';
-import type { SentRecord } from '../conversations/sent-record.ts';
-import type { StatusReadings } from '../conversations/status-readings.ts';
-import type { UnknownOutcomeStore } from '../conversations/unknown-outcomes.ts';
+import type { HandleClaims } from '../conversations/handles.ts';
+import type { ReadSubject } from '../conversations/read-policy.ts';
 import { ApiError, withReason } from '../http/api-error.ts';
 import { withDeadline } from '../http/deadline.ts';
 import type { RelayEnv } from '../http/env.ts';
 import { apiErrorFromUpstream } from '../http/upstream-errors.ts';
-import type { LiveHub } from '../live/live-hub.ts';
-import type { Logger } from '../log.ts';
-import { noMetrics, type RelayMetrics } from '../metrics/metrics.ts';
-import type { RateLimiter } from '../protection/rate-limiter.ts';
-import { UpstreamError, type UpstreamClient } from '../upstream/index.ts';
+import { UpstreamError } from '../upstream/index.ts';
+import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { createHandleClaims } from './handle-claims.ts';
-
-export interface ConversationRouteOptions {
-  upstream: UpstreamClient;
-  configurations: ConfigurationService;
-  handles: HandleSealer;
-  /** Keeps the sent message without its text (sent-record.ts). */
-  idempotency: IdempotencyStore<SentRecord>;
-  /** Keeps the created conversation's handle per Idempotency-Key (created-record.ts). */
-  creations: IdempotencyStore<CreatedConversation>;
-  /** Sends whose answer was lost, checked before a retry sends again. */
-  unknownOutcomes: UnknownOutcomeStore;
-  /** Which handles are live: issued at creation, retired by End chat. */
-  revocations: RevocationStore;
-  /** The last status read for each conversation, reused by polls that find nothing newer (status-readings.ts). */
-  statusReadings: StatusReadings;
-  /** New conversations per client address. */
-  conversationLimiter: RateLimiter;
-  /** Messages per conversation. */
-  messageLimiter: RateLimiter;
-  addressOf: (c: Context<RelayEnv>) => string;
-  handleTtlMs: number;
-  messageMaxLength: number;
-  deadlineMs: number;
-  /** The longest one upstream send may run before it is aborted (deliver-once.ts). */
-  sendWindowMs: number;
-  /** How long after a send began its outcome may still be unknown (SEND_SETTLE_MS, deliver-once.ts). */
-  sendSettleMs: number;
-  /** The one policy for every call on a conversation (read-policy.ts): each route goes through it. */
-  readPolicy: ReadPolicy;
-  now?: () => number;
-  /** Replays and read-backs are counted here. */
-  metrics?: RelayMetrics;
-  /** The live streams and their watches (GET /v1/conversation/events). */
-  live: LiveHub;
-  /** Where an upstream conversation left empty is told (create-once.ts). */
-  logger?: Pick<Logger, 'warn'>;
-}
 
 /** A handle's claims that the read policy admitted earlier in the same request (not expired, not retired). */
 export type AdmittedClaims = HandleClaims & { readonly admitted: true };
@@ -82,9 +35,12 @@ export const afterQuery = z.union([
     .transform(Number),
 ]);
 
-export function createConversationCalls(options: ConversationRouteOptions) {
-  const { deadlineMs } = options;
-
+export function createConversationCalls({
+  handles,
+  reads: { readPolicy },
+  limits: { messageLimiter },
+  timing: { deadlineMs },
+}: Pick<ConversationDependencies, 'handles' | 'reads' | 'limits' | 'timing'>) {
   /** Upstream work under the relay's deadline, with upstream failures turned into API codes. */
   const upstreamCall = <T>(work: Promise<T>, waiting?: Waiting) =>
     withDeadline(deadlineMs, work).catch((error: unknown) => {
@@ -118,22 +74,24 @@ export function createConversationCalls(options: ConversationRouteOptions) {
     const apiError = apiErrorFromUpstream(error);
     if (!(error instanceof UpstreamError && error.code === 'upstream_rejected')) return apiError;
     try {
-      const refusal = await withDeadline(deadlineMs, options.readPolicy.admitWrite(subject, { statusAgeMs: 0 }));
+      const refusal = await withDeadline(deadlineMs, readPolicy.admitWrite(subject, { statusAgeMs: 0 }));
       return refusal === null ? apiError : new ApiError(refusal);
     } catch {
       return apiError;
     }
   }
 
-  const openedClaims = createHandleClaims(options.handles);
+  const openedClaims = createHandleClaims(handles.sealer);
 
-  /** The claims of a handle the policy admits (not expired, not retired), or its refusal, thrown. */
-  async function admittedClaims(c: Context<RelayEnv>): Promise<AdmittedClaims> {
-    const claims = openedClaims(c);
-    const refusal = await options.readPolicy.admit(claims);
+  /** Opened claims the policy admits (not expired, not retired), or its refusal, thrown. */
+  async function admit(claims: HandleClaims): Promise<AdmittedClaims> {
+    const refusal = await readPolicy.admit(claims);
     if (refusal !== null) throw new ApiError(refusal);
     return { ...claims, admitted: true };
   }
+
+  /** The claims of a handle the policy admits (not expired, not retired), or its refusal, thrown. */
+  const admittedClaims = async (c: Context<RelayEnv>): Promise<AdmittedClaims> => admit(openedClaims(c));
 
   /**
    * Whether the policy lets this write go upstream: the conversation not resolved; its refusal thrown. The handle was
@@ -141,7 +99,7 @@ export function createConversationCalls(options: ConversationRouteOptions) {
    * recent reading, or `statusAgeMs` old at most (0: read now); reading it is upstream work like any other.
    */
   async function admitWrite(subject: AdmittedClaims, policyOptions: { statusAgeMs?: number } = {}) {
-    const refusal = await upstreamCall(options.readPolicy.admitWrite(subject, { ...policyOptions, admitted: true }));
+    const refusal = await upstreamCall(readPolicy.admitWrite(subject, { ...policyOptions, admitted: true }));
     if (refusal !== null) throw new ApiError(refusal);
   }
 
@@ -151,7 +109,7 @@ export function createConversationCalls(options: ConversationRouteOptions) {
    * request costs nothing, and before the policy's status check, so a flood costs the service nothing either.
    */
   async function chargeMessageQuota(subject: AdmittedClaims) {
-    const decision = await options.messageLimiter.hit(subject.conversationId);
+    const decision = await messageLimiter.hit(subject.conversationId);
     if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
   }
 
@@ -160,11 +118,11 @@ export function createConversationCalls(options: ConversationRouteOptions) {
     explainRefusal,
     /** For a read: a sealed, unexpired handle's claims; the read itself goes through the policy (`readPolicy.read`). */
     openedClaims,
+    /** For a route that reads its request between opening the handle and asking the policy (the stream's `after`). */
+    admit,
     admittedClaims,
     admitWrite,
     chargeMessageQuota,
-    metrics: options.metrics ?? noMetrics,
-    now: options.now ?? Date.now,
   };
 }
 

@@ -1,5 +1,5 @@
 // POST /v1/conversations: a new conversation, and the sealed handle that is the browser's only hold on it.
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
 import type { CreatedConversation } from '../../shared/wire.ts';
 import { CreateUnconfirmed, createCreateOnce } from '../conversations/create-once.ts';
@@ -11,7 +11,8 @@ import type { RelayEnv } from '../http/env.ts';
 import { readJson, requireJson } from '../http/json-body.ts';
 import { patientLanguage } from '../http/patient-language.ts';
 import { DEFAULT_RETRY_AFTER_SECONDS } from '../http/upstream-errors.ts';
-import { type ConversationCalls, type ConversationRouteOptions, Waiting } from './conversation-calls.ts';
+import { type ConversationCalls, Waiting } from './conversation-calls.ts';
+import type { ConversationDependencies } from './conversation-dependencies.ts';
 
 // Strict: a field the frame never sends is a caller that is not the frame, or a mistake; either way it is refused
 // rather than silently dropped.
@@ -36,23 +37,32 @@ function unconfirmedAsRetry(error: unknown): never {
   );
 }
 
-export function addCreateRoute(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
-  const { upstream, configurations, handles, revocations } = options;
-  const { upstreamCall, metrics, now } = calls;
+export function creationRoutes(
+  {
+    upstream,
+    configurations,
+    handles,
+    stores,
+    limits,
+    timing: { now },
+    telemetry: { logger, metrics },
+  }: Omit<ConversationDependencies, 'reads'>,
+  { upstreamCall }: ConversationCalls,
+) {
   const lookUpCheck = createReferenceLookUpCheck({
     upstream,
     now,
     recheckAfterMs: LOOKUP_RECHECK_MS,
     // Once per relay, with no practice named: what the operator acts on is the service, not a practice.
     onFirstUnusable: () =>
-      options.logger?.warn(
+      logger.warn(
         'the upstream service ignores the client_reference filter or does not echo it: creates whose answer is lost are not looked up, and answer upstream_unavailable until their key can be decided',
       ),
   });
   metrics.lostCreateLookUpsOff(lookUpCheck.unusableCount);
   const createOnce = createCreateOnce({
     upstream,
-    outcomes: options.unknownOutcomes,
+    outcomes: stores.unknownOutcomes,
     lookUpCheck,
     now,
     findWindowMs: CREATED_RECORD_TTL_MS,
@@ -60,14 +70,14 @@ export function addCreateRoute(app: Hono<RelayEnv>, options: ConversationRouteOp
     onUnconfirmed: metrics.lostCreateUnconfirmed,
     onLeftEmpty: (count) => {
       metrics.emptyConversations(count);
-      options.logger?.warn(
+      logger.warn(
         'upstream conversations left empty: a create whose answer was lost was stored more than once, and none is used',
         { count },
       );
     },
   });
 
-  app.post('/conversations', requireJson(), async (c) => {
+  return new Hono<RelayEnv>().post('/conversations', requireJson(), async (c) => {
     // Optional for any caller, always sent by the panel: a retried create with the same key gives the same handle,
     // on any instance, and opens no second conversation upstream. Since the key hands out a handle, it must be
     // unguessable.
@@ -80,11 +90,11 @@ export function addCreateRoute(app: Hono<RelayEnv>, options: ConversationRouteOp
     c.set('clientId', clientId);
     // Records and look-ups answer only the requester that made them: the same key from another visitor is another
     // conversation.
-    const requester = createScope(clientId, options.addressOf(c));
+    const requester = createScope(clientId, limits.addressOf(c));
     // Counted only when a conversation is really created: a retry that gets the first one's handle is free, and so
     // is a retry that looks for the conversation its lost first attempt made (create-once.ts).
     const beforeFirstCreate = async () => {
-      const decision = await options.conversationLimiter.hit(options.addressOf(c));
+      const decision = await limits.conversationLimiter.hit(limits.addressOf(c));
       if (!decision.allowed) throw new ApiError('rate_limited', decision.retryAfterSeconds);
     };
     const create = async (): Promise<CreatedConversation> => {
@@ -95,23 +105,20 @@ export function addCreateRoute(app: Hono<RelayEnv>, options: ConversationRouteOp
       const conversation = await createOnce({ practice, requester, key, language, beforeFirstCreate }).catch(
         unconfirmedAsRetry,
       );
-      const expiresAt = now() + options.handleTtlMs;
-      await revocations.issue(conversation.id, expiresAt);
-      const handle = handles.seal({ clientId, conversationId: conversation.id, expiresAt });
+      const expiresAt = now() + handles.ttlMs;
+      await handles.revocations.issue(conversation.id, expiresAt);
+      const handle = handles.sealer.seal({ clientId, conversationId: conversation.id, expiresAt });
       return { conversation: handle, expires_at: new Date(expiresAt).toISOString() };
     };
     if (key === undefined) return c.json(await upstreamCall(create()), 201);
     // The store holds the create itself, and the deadline applies outside it, as for a send (conversation-messages.ts).
     const waiting = new Waiting();
-    const outcome = await upstreamCall(
-      options.creations.run(requester, key, clientId, create, waiting.onWait),
-      waiting,
-    );
+    const outcome = await upstreamCall(stores.creations.run(requester, key, clientId, create, waiting.onWait), waiting);
     if (outcome.kind === 'conflict') throw new ApiError('idempotency_conflict');
     if (outcome.replayed) {
       // A conversation ended since (End chat, the resolved grace) is never handed out again.
-      const claims = handles.open(outcome.value.conversation);
-      if (claims === null || (await revocations.isRevoked(claims.conversationId))) {
+      const claims = handles.sealer.open(outcome.value.conversation);
+      if (claims === null || (await handles.revocations.isRevoked(claims.conversationId))) {
         throw new ApiError(
           'idempotency_conflict',
           undefined,

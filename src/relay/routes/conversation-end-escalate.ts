@@ -1,22 +1,25 @@
 // What a patient can do to a conversation besides writing in it: ask for a person (escalate), or end the chat.
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Escalated } from '../../shared/wire.ts';
 import { asOf } from '../conversations/wire-message.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { RelayEnv } from '../http/env.ts';
 import { readJson, requireJson } from '../http/json-body.ts';
-import type { ConversationCalls, ConversationRouteOptions } from './conversation-calls.ts';
+import type { ConversationCalls } from './conversation-calls.ts';
+import type { ConversationDependencies } from './conversation-dependencies.ts';
 
 const escalateBody = z.strictObject({});
 
-export function addEndAndEscalateRoutes(
-  app: Hono<RelayEnv>,
-  options: ConversationRouteOptions,
-  calls: ConversationCalls,
+export function endAndEscalateRoutes(
+  {
+    upstream,
+    handles: { revocations },
+    reads: { statusReadings, live },
+  }: Pick<ConversationDependencies, 'upstream' | 'handles' | 'reads'>,
+  { upstreamCall, explainRefusal, admittedClaims, admitWrite }: ConversationCalls,
 ) {
-  const { upstream, revocations, statusReadings } = options;
-  const { upstreamCall, explainRefusal, admittedClaims, admitWrite } = calls;
+  const app = new Hono<RelayEnv>();
 
   // End chat: the handle is retired on the relay for the rest of its life (any instance, when the store is shared).
   // The conversation itself stays with the practice, open, as a visitor leaving a chat does not close the case.
@@ -28,7 +31,7 @@ export function addEndAndEscalateRoutes(
     await revocations.revoke(claims.conversationId, claims.expiresAt);
     statusReadings.forget(claims.conversationId);
     // This instance's streams of the conversation (another tab's) end now, not at the watch's next read.
-    options.live.wake(claims.conversationId);
+    live.wake(claims.conversationId);
     return c.body(null, 204);
   });
 
@@ -48,7 +51,8 @@ export function addEndAndEscalateRoutes(
     const newestSequence = statusReadings.recent(claims.conversationId)?.newestSequence ?? 0;
     statusReadings.remember(claims.conversationId, { status: conversation.status, updatedAt, newestSequence });
     const answer: Escalated = { status: conversation.status, status_as_of: asOf(updatedAt) };
-    options.live.activity(claims.conversationId);
+    live.activity(claims.conversationId);
     return c.json(answer);
   });
+  return app;
 }

@@ -1,24 +1,25 @@
 // GET /v1/conversation/events, the live stream (src/shared/wire.ts): refusals before the 200 answer as every call's do;
 // after it, in the stream. The stream itself is the live hub's (live/live-hub.ts).
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import type { Context, Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '../http/api-error.ts';
 import type { RelayEnv } from '../http/env.ts';
 import { nodeSink, STREAM_HEADERS, webSink } from '../live/stream-sink.ts';
-import { afterQuery, type ConversationCalls, type ConversationRouteOptions } from './conversation-calls.ts';
+import { afterQuery, type ConversationCalls } from './conversation-calls.ts';
+import type { ConversationDependencies } from './conversation-dependencies.ts';
 
-export function addEventsRoute(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
-  const { openedClaims } = calls;
-
-  app.get('/conversation/events', async (c) => {
-    const claims = openedClaims(c);
+export function eventRoutes(
+  { reads: { live } }: Pick<ConversationDependencies, 'reads'>,
+  { openedClaims, admit }: ConversationCalls,
+) {
+  return new Hono<RelayEnv>().get('/conversation/events', async (c) => {
+    const opened = openedClaims(c);
     const after = afterQuery.safeParse(c.req.query('after'));
     if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
     // The policy's own answer before the 200; every read the stream makes after it asks the policy again.
-    const refused = await options.readPolicy.admit(claims);
-    if (refused !== null) throw new ApiError(refused);
-    const refusal = options.live.refusal(claims.conversationId);
+    const claims = await admit(opened);
+    const refusal = live.refusal(claims.conversationId);
     // The panel falls back to polling on any answer but a stream.
     if (refusal === 'too_many_streams')
       throw new ApiError(
@@ -31,11 +32,11 @@ export function addEventsRoute(app: Hono<RelayEnv>, options: ConversationRouteOp
     const subject = { conversationId: claims.conversationId, expiresAt: claims.expiresAt };
     const outgoing = serverResponseOf(c);
     if (outgoing !== null) {
-      void options.live.open(subject, after.data ?? 0, nodeSink(outgoing, requestIdHeader(c)));
+      void live.open(subject, after.data ?? 0, nodeSink(outgoing, requestIdHeader(c)));
       return RESPONSE_ALREADY_SENT;
     }
     const { sink, body } = webSink();
-    void options.live.open(subject, after.data ?? 0, sink);
+    void live.open(subject, after.data ?? 0, sink);
     return new Response(body, { status: 200, headers: { ...STREAM_HEADERS, ...requestIdHeader(c) } });
   });
 }

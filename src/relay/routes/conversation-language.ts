@@ -7,20 +7,23 @@
 // the status now rather than trust a recent reading, and a resolved conversation is never written to: the policy's
 // `conversation_resolved`, within the grace as after it. Nobody answers in a resolved conversation, so there is nothing
 // to tell the service; the panel has already redrawn itself in the new language and ignores this answer.
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
 import { LOCALE_TAGS } from '../../shared/locales/locale-list.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { RelayEnv } from '../http/env.ts';
 import { readJson, requireJson } from '../http/json-body.ts';
 import { patientLanguage } from '../http/patient-language.ts';
-import type { ConversationCalls, ConversationRouteOptions } from './conversation-calls.ts';
+import type { ConversationCalls } from './conversation-calls.ts';
+import type { ConversationDependencies } from './conversation-dependencies.ts';
 
 const languageBody = z.strictObject({ language: patientLanguage });
 
-export function addLanguageRoute(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
-  const { upstreamCall, admittedClaims, admitWrite, chargeMessageQuota } = calls;
-  app.put('/conversation/language', requireJson(), async (c) => {
+export function languageRoutes(
+  { upstream }: Pick<ConversationDependencies, 'upstream'>,
+  { upstreamCall, admittedClaims, admitWrite, chargeMessageQuota }: ConversationCalls,
+) {
+  return new Hono<RelayEnv>().put('/conversation/language', requireJson(), async (c) => {
     const claims = await admittedClaims(c);
     const body = languageBody.safeParse(await readJson(c));
     if (!body.success)
@@ -31,7 +34,7 @@ export function addLanguageRoute(app: Hono<RelayEnv>, options: ConversationRoute
       );
     await chargeMessageQuota(claims);
     await admitWrite(claims, { statusAgeMs: 0 });
-    await upstreamCall(options.upstream.updateConversation(claims.conversationId, { language: body.data.language }));
+    await upstreamCall(upstream.updateConversation(claims.conversationId, { language: body.data.language }));
     return c.body(null, 204);
   });
 }

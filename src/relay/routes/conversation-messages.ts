@@ -1,6 +1,6 @@
 // The messages of a conversation: POST sends one, exactly once however often the panel retries it; GET polls for those
 // after a cursor, with the conversation's status.
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
 import type { MessagesAfter, SentMessage } from '../../shared/wire.ts';
 import { createDeliverOnce } from '../conversations/deliver-once.ts';
@@ -9,30 +9,39 @@ import { asOf, toWireMessage } from '../conversations/wire-message.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { RelayEnv } from '../http/env.ts';
 import { readJson, requireJson } from '../http/json-body.ts';
-import { afterQuery, type ConversationCalls, type ConversationRouteOptions, Waiting } from './conversation-calls.ts';
+import { afterQuery, type ConversationCalls, Waiting } from './conversation-calls.ts';
+import type { ConversationDependencies } from './conversation-dependencies.ts';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
 const KEY_RULE = '8–128 letters, digits, - or _';
 
-export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRouteOptions, calls: ConversationCalls) {
-  const { upstream, idempotency } = options;
-  const { upstreamCall, explainRefusal, admittedClaims, admitWrite, chargeMessageQuota, openedClaims, metrics, now } =
-    calls;
+export function messageRoutes(
+  {
+    upstream,
+    stores,
+    reads,
+    limits: { messageMaxLength },
+    timing,
+    telemetry: { metrics },
+  }: Pick<ConversationDependencies, 'upstream' | 'stores' | 'reads' | 'limits' | 'timing' | 'telemetry'>,
+  { upstreamCall, explainRefusal, admittedClaims, admitWrite, chargeMessageQuota, openedClaims }: ConversationCalls,
+) {
   const deliverOnce = createDeliverOnce({
     upstream,
-    outcomes: options.unknownOutcomes,
-    sendWindowMs: options.sendWindowMs,
-    settleWindowMs: options.sendSettleMs,
-    now,
+    outcomes: stores.unknownOutcomes,
+    sendWindowMs: timing.sendWindowMs,
+    settleWindowMs: timing.sendSettleMs,
+    now: timing.now,
     onReadBack: metrics.readBack,
   });
   const messageBody = z.strictObject({
     text: z
       .string()
-      .max(options.messageMaxLength)
+      .max(messageMaxLength)
       .refine((text) => text.trim() !== ''),
   });
 
+  const app = new Hono<RelayEnv>();
   app.post('/conversation/messages', requireJson(), async (c) => {
     const claims = await admittedClaims(c);
     const key = c.req.header('Idempotency-Key');
@@ -44,7 +53,7 @@ export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRoute
       throw new ApiError(
         'bad_request',
         undefined,
-        `The body must be {"text": "..."}, not blank, at most ${options.messageMaxLength} characters.`,
+        `The body must be {"text": "..."}, not blank, at most ${messageMaxLength} characters.`,
       );
     }
     await chargeMessageQuota(claims);
@@ -58,7 +67,7 @@ export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRoute
     const waiting = new Waiting();
     const steps = deliverOnce.stepsOf(claims.conversationId, key, text);
     const outcome = await upstreamCall(
-      idempotency.run(
+      stores.idempotency.run(
         claims.conversationId,
         key,
         text,
@@ -73,7 +82,7 @@ export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRoute
     );
     if (outcome.kind === 'conflict') throw new ApiError('idempotency_conflict');
     if (outcome.replayed) metrics.idempotentReplay('send');
-    options.live.activity(claims.conversationId);
+    reads.live.activity(claims.conversationId);
     const answer: SentMessage = { message: toWireMessage(withText(outcome.value, text)) };
     return c.json(answer, 201);
   });
@@ -84,7 +93,7 @@ export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRoute
     const after = afterQuery.safeParse(c.req.query('after'));
     if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
     const cursor = after.data ?? 0;
-    const read = await upstreamCall(options.readPolicy.read(claims, cursor));
+    const read = await upstreamCall(reads.readPolicy.read(claims, cursor));
     if (read.refused !== null) throw new ApiError(read.refused);
     const { page, conversation } = read;
     const messages = page.messages.map(toWireMessage);
@@ -96,4 +105,5 @@ export function addMessageRoutes(app: Hono<RelayEnv>, options: ConversationRoute
     };
     return c.json(answer);
   });
+  return app;
 }

@@ -14,7 +14,7 @@
 //   health         readiness and lifecycle
 //   frame          the frame page
 //   routes         the /v1 API and the pages
-//   the composition root (app.ts with app-middleware.ts, app-live.ts and app-routes.ts, serve.ts, stores.ts, and
+//   the composition root (app.ts with app-middleware.ts and app-live.ts, serve.ts, stores.ts, and
 //   settings.ts with settings/ and secret-strength.ts, which read the environment it is composed from): picks one kind
 //   of every part and wires them
 //
@@ -51,7 +51,6 @@ const LAYERS: string[][] = [
     'app.ts',
     'app-middleware.ts',
     'app-live.ts',
-    'app-routes.ts',
     'serve.ts',
     'stores.ts',
     'settings.ts',
