@@ -6,8 +6,11 @@
 // scripts' first evaluation only), the main thread's CPU time (ThreadTime: everything the thread did, the promise
 // callbacks, style, layout and paint after the launcher's insertion included), task time, long tasks, layout
 // shift, heap and bytes on the wire, 3 s after load. Also: loader start → launcher painted, and click → panel interactive (first
-// and second open). Run `npm run build` first: the relay serves dist/.
+// and second open). Run `npm run build` first: the relay serves dist/. With BENCH_BASELINE_ROOT=<a built checkout>
+// (`npm run build` run in it), that build's loader, served by its own relay, is a third page in the same interleaved
+// runs, so that two loaders are compared under the same load of the machine.
 import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { cpus, totalmem } from 'node:os';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../tools/chromium.ts';
@@ -153,7 +156,12 @@ async function openTimes(browser: Browser, url: string, hoverFirstMs: number | n
 
 const { origin: relay, child, front } = await startRelayProcess();
 const loaderUrl = `${relay}/loader.js`;
-const site = await servePracticeSite(loaderUrl);
+const baselineRoot = process.env.BENCH_BASELINE_ROOT;
+const baseline = baselineRoot
+  ? await startRelayProcess(undefined, pathToFileURL(`${baselineRoot.replace(/\/$/, '')}/`))
+  : undefined;
+const baselineLoaderUrl = baseline && `${baseline.origin}/loader.js`;
+const site = await servePracticeSite(loaderUrl, baselineLoaderUrl);
 const siteUrl = site.url;
 const browser = await launchBrowser();
 
@@ -161,16 +169,20 @@ try {
   // Warm-up (compile caches, the relay's configuration cache), not counted.
   await measure(browser, siteUrl('/'), loaderUrl);
   await measure(browser, siteUrl('/plain'), loaderUrl);
+  if (baselineLoaderUrl) await measure(browser, siteUrl('/baseline'), baselineLoaderUrl);
   const withWidget: Run[] = [];
   const without: Run[] = [];
+  const withBaseline: Run[] = [];
+  const pages: Array<[Run[], string, string]> = [
+    [withWidget, '/', loaderUrl],
+    [without, '/plain', loaderUrl],
+    ...(baselineLoaderUrl ? [[withBaseline, '/baseline', baselineLoaderUrl] as [Run[], string, string]] : []),
+  ];
   for (let run = 0; run < RUNS; run++) {
-    // Interleaved, alternating which goes first, so drift on a shared machine hits both alike.
-    if (run % 2) {
-      without.push(await measure(browser, siteUrl('/plain'), loaderUrl));
-      withWidget.push(await measure(browser, siteUrl('/'), loaderUrl));
-    } else {
-      withWidget.push(await measure(browser, siteUrl('/'), loaderUrl));
-      without.push(await measure(browser, siteUrl('/plain'), loaderUrl));
+    // Interleaved, each page first in turn, so drift on a shared machine hits them alike.
+    for (let k = 0; k < pages.length; k++) {
+      const [runs, path, loader] = pages[(run + k) % pages.length]!;
+      runs.push(await measure(browser, siteUrl(path), loader));
     }
   }
   const opens: Array<[number, number]> = [];
@@ -181,9 +193,11 @@ try {
   }
   const traced: Array<Map<string, number>> = [];
   const tracedWithout: Array<Map<string, number>> = [];
+  const tracedBaseline: Array<Map<string, number>> = [];
   for (let run = 0; run < RUNS; run++) {
     traced.push(await traceScriptCpu(browser, siteUrl('/'), AFTER_LOAD_MS));
     tracedWithout.push(await traceScriptCpu(browser, siteUrl('/plain'), AFTER_LOAD_MS));
+    if (baselineLoaderUrl) tracedBaseline.push(await traceScriptCpu(browser, siteUrl('/baseline'), AFTER_LOAD_MS));
   }
 
   const rows: Array<[string, keyof Run, (n: number) => string]> = [
@@ -205,11 +219,23 @@ try {
   console.log(
     `\nHost page: ${RUNS} runs each, interleaved; medians. ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.version}`,
   );
-  console.log('| | without widget | with widget | added (difference of medians) |\n| --- | --- | --- | --- |');
+  const added = (n: number, format: (n: number) => string) => `${n >= 0 ? '+' : ''}${format(n)}`;
+  console.log(
+    baselineLoaderUrl
+      ? `| | without widget | baseline (${baselineRoot}) | with widget | added, baseline | added |\n| --- | --- | --- | --- | --- | --- |`
+      : '| | without widget | with widget | added (difference of medians) |\n| --- | --- | --- | --- |',
+  );
   for (const [label, key, format] of rows) {
     const a = median(without.map((run) => run[key] as number));
     const b = median(withWidget.map((run) => run[key] as number));
-    console.log(`| ${label} | ${format(a)} | ${format(b)} | ${b - a >= 0 ? '+' : ''}${format(b - a)} |`);
+    if (!baselineLoaderUrl) {
+      console.log(`| ${label} | ${format(a)} | ${format(b)} | ${added(b - a, format)} |`);
+      continue;
+    }
+    const c = median(withBaseline.map((run) => run[key] as number));
+    console.log(
+      `| ${label} | ${format(a)} | ${format(c)} | ${format(b)} | ${added(c - a, format)} | ${added(b - a, format)} |`,
+    );
   }
   const requestPaths = [...new Set(withWidget.flatMap((run) => run.widgetRequests.map((request) => request.path)))];
   const sizeOf = (path: string, key: 'body' | 'total') =>
@@ -226,6 +252,10 @@ try {
   console.log(
     `main-thread CPU per run (ms), with: ${withWidget.map((run) => run.threadMs.toFixed(1)).join(' ')}; without: ${without.map((run) => run.threadMs.toFixed(1)).join(' ')}`,
   );
+  if (baselineLoaderUrl)
+    console.log(
+      `baseline per run (ms), script time: ${withBaseline.map((run) => run.scriptMs.toFixed(1)).join(' ')}; main-thread CPU: ${withBaseline.map((run) => run.threadMs.toFixed(1)).join(' ')}`,
+    );
   const paint = withWidget.map((run) => run.launcherPaintMs).filter((n): n is number => n !== undefined);
   console.log(`\nloader received → launcher painted: median ${median(paint).toFixed(0)} ms (${paint.length} runs)`);
   console.log(
@@ -243,11 +273,19 @@ try {
     `  total: without ${cpu(tracedWithout, 'total').toFixed(1)} ms, with ${cpu(traced, 'total').toFixed(1)} ms, added ${(cpu(traced, 'total') - cpu(tracedWithout, 'total')).toFixed(1)} ms`,
   );
   const keys = [...new Set(traced.flatMap((run) => [...run.keys()]))].filter((key) => key !== 'total');
+  if (baselineLoaderUrl)
+    console.log(
+      `  baseline total: ${cpu(tracedBaseline, 'total').toFixed(1)} ms, added ${(cpu(tracedBaseline, 'total') - cpu(tracedWithout, 'total')).toFixed(1)} ms`,
+    );
   for (const key of keys.sort((a, b) => cpu(traced, b) - cpu(traced, a)))
-    console.log(`  ${key}: with ${cpu(traced, key).toFixed(2)} ms, without ${cpu(tracedWithout, key).toFixed(2)} ms`);
+    console.log(
+      `  ${key}: with ${cpu(traced, key).toFixed(2)} ms, without ${cpu(tracedWithout, key).toFixed(2)} ms${baselineLoaderUrl ? `, baseline ${cpu(tracedBaseline, key).toFixed(2)} ms` : ''}`,
+    );
 } finally {
   await browser.close();
   await site.close();
   child.kill('SIGTERM');
   front.close();
+  baseline?.child.kill('SIGTERM');
+  baseline?.front.close();
 }

@@ -29,15 +29,22 @@ function svgImage(n: number): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200"><rect width="320" height="200" fill="#e5f3f1"/>${shapes}</svg>`;
 }
 
-/** Serves the site on loopback; `/` carries the widget's tag for `loaderUrl`, `/plain` does not. */
+/** Serves the site on loopback; `/` carries the widget's tag for `loaderUrl`, `/plain` does not, and `/baseline`
+ * carries it for `baselineLoaderUrl` (another build's relay), when given. */
 export async function servePracticeSite(
   loaderUrl: string,
+  baselineLoaderUrl?: string,
 ): Promise<{ url(path: string): string; close(): Promise<void> }> {
   // Random base64 text: as incompressible as a real woff2, and plain ASCII so the page server sends it byte for byte.
   const fontBytes = randomBytes(15 * 1024).toString('base64');
   const host = await serveHostPages({
     '/': () => ({ body: practicePage(`<script async src="${loaderUrl}" data-client-id="smile-dental"></script>`) }),
     '/plain': () => ({ body: practicePage('') }),
+    ...(baselineLoaderUrl && {
+      '/baseline': () => ({
+        body: practicePage(`<script async src="${baselineLoaderUrl}" data-client-id="smile-dental"></script>`),
+      }),
+    }),
     ...Object.fromEntries(
       [1, 2, 3, 4].map((n) => [
         `/img/${n}.svg`,

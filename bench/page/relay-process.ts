@@ -40,8 +40,10 @@ async function startTlsFront(): Promise<{ port: number; forwardTo(port: number):
 }
 
 /** `through`, given the TLS front's port, puts something before it (a shaped link) and returns the port to use. */
+/** `root`: a built checkout whose relay and dist/ to run (another build, to compare loaders in one run). */
 export async function startRelayProcess(
   through?: (frontPort: number) => Promise<number>,
+  root: URL = new URL('../..', import.meta.url),
 ): Promise<{ origin: string; child: ChildProcess; front: { close(): void } }> {
   const port = await freePort();
   const front = await startTlsFront();
@@ -52,7 +54,7 @@ export async function startRelayProcess(
   // The built relay embeds no simulator: it gets one on its own port, in this process, as it would get the service.
   const simulator = await startSimulatorServer({ port: 0 });
   const child = spawn(process.execPath, ['dist-server/server.js'], {
-    cwd: new URL('../..', import.meta.url),
+    cwd: root,
     env: {
       ...process.env,
       NODE_ENV: 'development',

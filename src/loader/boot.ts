@@ -115,11 +115,10 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
         locale = pick;
         return show(pick);
       }
-      const label = look.label;
+      title = look.label;
       if (launcher) {
         launcher.relabel(look);
-        title = label;
-        return frame?.retitle(label);
+        return frame?.retitle(title);
       }
       const refusal = refusalFor(configuration, win.location.hostname);
       if (refusal) return refuse(refusal);
@@ -131,22 +130,24 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       // the page takes it out (a re-render of the whole document, a script that tidies <html>): the same element, with
       // the same count and the same frame, which loads again and resumes the conversation from its own storage.
       // Watching the document's and <html>'s own children, not their subtrees, costs a page nothing while it changes
-      // its content. Putting it back from a timer, not from the observer's microtask, lets the page's own scripts run
-      // between: a script that removes it as soon as it is back makes a slow loop, not a frozen page.
+      // its content; and a change that leaves the launcher in place (its own insertion among them) costs no more than
+      // the look at isConnected. Putting it back from a timer, not from the observer's microtask, lets the page's own
+      // scripts run between: a script that removes it as soon as it is back makes a slow loop, not a frozen page.
       keep = () => {
         const root = doc.documentElement as (HTMLElement & { currentCSSZoom?: number }) | null;
         if (destroyed || !root) return;
         keeper!.observe(root, { childList: true });
-        if (!host.isConnected && doc.body) root.append(host);
         // A page's `zoom` on <html> would scale the launcher and the panel past the viewport's edges (a panel taller
         // than the screen, its header above it): the host undoes it (launcher-styles.ts), read again when it opens.
         // A number, which the browser turns into text; where it lacks currentCSSZoom, NaN, which CSS rejects: no zoom.
+        // Read before the launcher goes in: reading it after would make the browser compute the launcher's styles
+        // there and then, in the page's time, instead of in the next frame, which computes them anyway.
         host.style.setProperty('--zoom', (1 / root.currentCSSZoom!) as unknown as string);
+        if (!host.isConnected && doc.body) root.append(host);
       };
-      keeper = new MutationObserver(() => setTimeout(keep));
+      keeper = new MutationObserver(() => host.isConnected || setTimeout(keep));
       keeper.observe(doc, { childList: true });
       keep();
-      title = label;
       // The frame learns its configuration, the page's exact origin (its postMessage target) and the language.
       const frameQuery = new URLSearchParams({ client_id: clientId, origin: win.location.origin, locale: look.locale });
       // The message taken apart once (`count` is there for `unread`, `locale` for `language`): the loader's size budget

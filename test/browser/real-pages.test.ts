@@ -261,6 +261,40 @@ describe("whatever the page's CSS does", () => {
     }
   });
 
+  it("reads <html>'s zoom before the launcher is in the page and again when it opens, never after its own insertion", async () => {
+    // Each read of an element's effective zoom, and whether the launcher was in the page then: a read with the
+    // launcher in the page makes the browser compute the launcher's styles at once, in the page's time, where the
+    // next frame would have computed them anyway; only the patient's open may pay for that.
+    const recordZoomReads = () => {
+      const reads: boolean[] = [];
+      (window as unknown as { zoomReads: boolean[] }).zoomReads = reads;
+      const own = Object.getOwnPropertyDescriptor(Element.prototype, 'currentCSSZoom')!;
+      Object.defineProperty(Element.prototype, 'currentCSSZoom', {
+        configurable: true,
+        get() {
+          reads.push(
+            [...document.documentElement.children].some((e) => e.shadowRoot?.querySelector('button[aria-expanded]')),
+          );
+          return own.get!.call(this);
+        },
+      });
+    };
+    const { context, page: p } = await visit(url('www.smile-dental.test', '/zoom'), recordZoomReads);
+    const reads = () => p.evaluate(() => (window as unknown as { zoomReads: boolean[] }).zoomReads);
+    try {
+      await launcher(p).waitFor();
+      // Two frames and a timer later: anything the launcher's insertion set off has run.
+      await p.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done)))),
+      );
+      expect(await reads()).toEqual([false]);
+      await openPanel(p);
+      expect((await reads()).slice(1)).toContain(true);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('transforms, filters and zooms <body>, scrolled: the launcher stays in the corner of the viewport at its size', async () => {
     const { context, page: p } = await visit(url('www.smile-dental.test', '/transformed'));
     try {
