@@ -157,9 +157,7 @@ const spacing = (page: Page, on: boolean) =>
     [TEXT_SPACING, on] as const,
   );
 
-// Each size is a page of its own in a context of its own, so the tests run side by side: a page spends most of its time
-// waiting on the relay and on Chromium's processes, and one browser serves several pages at once.
-describe.concurrent.each(LOCALE_TAGS)('the emergency notice in %s, as Chromium draws it', (tag) => {
+describe.each(LOCALE_TAGS)('the emergency notice in %s, as Chromium draws it', (tag) => {
   it.each(SIZES)('%i×%i: whole, never cut, a target of 24 px or more', { timeout: 60_000 }, async (width, height) => {
     const page = await framePage(tag, width, height);
     try {
