@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, serveHostPages, type HostPageServer } from './harness.ts';
 import { BUILT_DIST } from '../support/product.ts';
@@ -132,7 +132,8 @@ const prototypeState = (target: Page | Frame) =>
     hits: [...((window as unknown as { __xssHits?: unknown[] }).__xssHits ?? [])],
   }));
 
-async function visit(clientId: string) {
+// Takes the running test's own expect: expect.poll needs to know its test, and the tests run side by side.
+async function visit(expect: ExpectStatic, clientId: string) {
   const context = await browser.newContext();
   await context.addInitScript(() => {
     const hits: unknown[] = [];
@@ -160,10 +161,14 @@ async function visit(clientId: string) {
 const UNPARSEABLE = new Set(['missing-fields', 'wrong-types', 'not-json']);
 const EXPECTED_NAMES = Object.getOwnPropertyNames(Object.prototype).sort().join(',');
 
-describe('hostile configuration values through the relay to a real page', () => {
+// Side by side: each visit is a browser context of its own on a client id of its own, and spends most of its time
+// waiting on the page, the relay and the simulator.
+describe.concurrent('hostile configuration values through the relay to a real page', () => {
   for (const clientId of Object.keys(BODIES)) {
-    it(`${clientId}: safe defaults or no launcher, prototype untouched, no exception in the host page`, async () => {
-      const { context, page, pageErrors } = await visit(clientId);
+    it(`${clientId}: safe defaults or no launcher, prototype untouched, no exception in the host page`, async ({
+      expect,
+    }) => {
+      const { context, page, pageErrors } = await visit(expect, clientId);
       try {
         const launcher = page.locator('practice-chat-q7x button');
         // A record the relay can parse is normalised to safe values and shown; one it cannot parse shows nothing.

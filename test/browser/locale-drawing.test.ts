@@ -103,65 +103,59 @@ const drawnLines = (page: Page, selector: string) =>
   });
 
 describe.each(LOCALE_TAGS)('%s as drawn in Chromium at 390 px', (tag) => {
+  // One load of the language's frame page for its three tests: the first two only read what is drawn (the canvas the
+  // first draws in is removed again), and the last, which types into the composer, runs last.
+  let page: Page;
+  beforeAll(async () => {
+    page = await framePage(tag);
+  });
+  afterAll(async () => {
+    await page?.context().close();
+  });
+
   it('has a font for every glyph of its catalog, and of every language named in the switch', async () => {
-    const page = await framePage(tag);
-    try {
+    expect(
+      await boxedCharacters(page, drawnCharacters(catalogTexts(tag)), localeInfo(tag).lang),
+      `${tag} catalog`,
+    ).toEqual([]);
+    for (const other of LOCALE_TAGS) {
+      const { autonym, lang } = localeInfo(other);
       expect(
-        await boxedCharacters(page, drawnCharacters(catalogTexts(tag)), localeInfo(tag).lang),
-        `${tag} catalog`,
+        await boxedCharacters(page, drawnCharacters([autonym]), lang),
+        `${other}'s name in the ${tag} switch`,
       ).toEqual([]);
-      for (const other of LOCALE_TAGS) {
-        const { autonym, lang } = localeInfo(other);
-        expect(
-          await boxedCharacters(page, drawnCharacters([autonym]), lang),
-          `${other}'s name in the ${tag} switch`,
-        ).toEqual([]);
-      }
-    } finally {
-      await page.context().close();
     }
   });
 
   it('leaves no character alone on the last line of the title, and breaks Korean between words only', async () => {
-    const page = await framePage(tag);
-    try {
-      const title = (await drawnLines(page, '#chat-title')).flat();
-      expect(
-        title.length === 1 || [...title.at(-1)!.trim()].length > 1,
-        `title drawn as ${JSON.stringify(title)}`,
-      ).toBe(true);
-      if (tag === 'ko') {
-        // A line that ends in a syllable while the next starts with one broke a word ("채/팅").
-        for (const block of await drawnLines(page, 'body')) {
-          for (let index = 1; index < block.length; index++) {
-            const broken = /\p{Script=Hangul}$/u.test(block[index - 1]!) && /^\p{Script=Hangul}/u.test(block[index]!);
-            expect(broken, `a word broken between "${block[index - 1]}" and "${block[index]}"`).toBe(false);
-          }
+    const title = (await drawnLines(page, '#chat-title')).flat();
+    expect(title.length === 1 || [...title.at(-1)!.trim()].length > 1, `title drawn as ${JSON.stringify(title)}`).toBe(
+      true,
+    );
+    if (tag === 'ko') {
+      // A line that ends in a syllable while the next starts with one broke a word ("채/팅").
+      for (const block of await drawnLines(page, 'body')) {
+        for (let index = 1; index < block.length; index++) {
+          const broken = /\p{Script=Hangul}$/u.test(block[index - 1]!) && /^\p{Script=Hangul}/u.test(block[index]!);
+          expect(broken, `a word broken between "${block[index - 1]}" and "${block[index]}"`).toBe(false);
         }
       }
-    } finally {
-      await page.context().close();
     }
   });
 
   it("joins its notices as the language writes sentences, and shows the empty composer's placeholder on its own side", async () => {
-    const page = await framePage(tag);
-    try {
-      // Chinese and Japanese put no space after a full-width stop.
-      const notice = await page
-        .locator('.notice')
-        .filter({ has: page.locator('strong') })
-        .textContent();
-      if (['zh-Hans', 'zh-Hant', 'ja'].includes(tag)) expect(notice).not.toMatch(/[。！？]\s/u);
-      else expect(notice).toMatch(/[.!?։۔।]\s\S/u);
-      // The placeholder is in the panel's language: an empty composer takes the panel's direction.
-      const textarea = page.locator('textarea');
-      expect(await textarea.evaluate((element) => getComputedStyle(element).direction)).toBe(localeInfo(tag).dir);
-      // Typed words still take their own direction.
-      await textarea.fill('Ibuprofen 200 mg');
-      expect(await textarea.evaluate((element) => getComputedStyle(element).direction)).toBe('ltr');
-    } finally {
-      await page.context().close();
-    }
+    // Chinese and Japanese put no space after a full-width stop.
+    const notice = await page
+      .locator('.notice')
+      .filter({ has: page.locator('strong') })
+      .textContent();
+    if (['zh-Hans', 'zh-Hant', 'ja'].includes(tag)) expect(notice).not.toMatch(/[。！？]\s/u);
+    else expect(notice).toMatch(/[.!?։۔।]\s\S/u);
+    // The placeholder is in the panel's language: an empty composer takes the panel's direction.
+    const textarea = page.locator('textarea');
+    expect(await textarea.evaluate((element) => getComputedStyle(element).direction)).toBe(localeInfo(tag).dir);
+    // Typed words still take their own direction.
+    await textarea.fill('Ibuprofen 200 mg');
+    expect(await textarea.evaluate((element) => getComputedStyle(element).direction)).toBe('ltr');
   });
 });

@@ -4,7 +4,7 @@
 // asking for a person), and no text overflows its box. Screenshots go to /tmp/locales/<tag>.png (and <tag>-greeting.png)
 // for a person to look at.
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, type ExpectStatic, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { axeViolations } from './axe.ts';
@@ -68,23 +68,26 @@ function textsOf(tag: LocaleTag): Set<string> {
 }
 const ENGLISH = textsOf('en');
 
+const startOwnProduct = () => startProduct({ simulator: { botReplyDelayMs: 100, agentJoinDelayMs: 300 } });
+
 let browser: Browser;
-let product: Awaited<ReturnType<typeof startProduct>>;
+let product: Awaited<ReturnType<typeof startOwnProduct>>;
 let host: HostPageServer;
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  [browser, product] = await Promise.all([
-    launchBrowser(),
-    startProduct({ simulator: { botReplyDelayMs: 100, agentJoinDelayMs: 300 } }),
-  ]);
+  [browser, product] = await Promise.all([launchBrowser(), startOwnProduct()]);
   host = await serveHostPages({
     '/': (request) => {
-      const dataLocale = new URL(request.url ?? '/', 'http://host').searchParams.get('data-locale');
+      const query = new URL(request.url ?? '/', 'http://host').searchParams;
+      const dataLocale = query.get('data-locale');
       const attribute = dataLocale ? ` data-locale="${dataLocale.replace(/[^\w-]/g, '')}"` : '';
+      // The relay the page's loader comes from: the file's own, or the one a test started for itself (?relay=port).
+      const relayPort = query.get('relay')?.replace(/\D/g, '');
+      const relay = relayPort ? `http://${new URL(product.relayUrl).hostname}:${relayPort}` : product.relayUrl;
       return {
         body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Smile Dental</title></head><body><main><h1>Smile Dental</h1></main>
-<script async src="${product.relayUrl}/loader.js" data-client-id="smile-dental"${attribute}></script></body></html>`,
+<script async src="${relay}/loader.js" data-client-id="smile-dental"${attribute}></script></body></html>`,
       };
     },
   });
@@ -149,7 +152,8 @@ const overflowing = (frame: Frame) =>
     return found;
   });
 
-async function openPanel(page: Page): Promise<Frame> {
+/** Takes the running test's own expect where tests run side by side: expect.poll needs to know its test. */
+async function openPanel(page: Page, expect: ExpectStatic = globalExpect): Promise<Frame> {
   await page.locator('practice-chat-q7x button').click();
   const frameElement = page.locator('practice-chat-q7x iframe');
   await expect.poll(() => frameElement.isVisible()).toBe(true);
@@ -158,7 +162,11 @@ async function openPanel(page: Page): Promise<Frame> {
   return frame;
 }
 
-describe.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
+const globalExpect = expect;
+
+// The languages run side by side, each with a relay and simulator of its own, so that the conversation a test reads
+// back from the simulator is its own: a test spends most of its time waiting on the page, the relay and the bot.
+describe.concurrent.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
   const strings = STRINGS[tag];
   const { dir, lang } = localeInfo(tag);
   // An English text that is also this language's own word ("Message" in French) is no leftover.
@@ -166,8 +174,11 @@ describe.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
   const english = (texts: string[]) =>
     tag === 'en' ? [] : texts.filter((text) => ENGLISH.has(text) && !own.has(text));
 
-  it('shows the launcher and the panel in that language only, mirrored if right-to-left, usable and without overflow', async () => {
+  it('shows the launcher and the panel in that language only, mirrored if right-to-left, usable and without overflow', async ({
+    expect,
+  }) => {
     const how = HOW[tag];
+    const product = await startOwnProduct();
     const context = await browser.newContext({
       locale: how.browser,
       viewport: { width: 390, height: 844 },
@@ -175,8 +186,9 @@ describe.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
     });
     const page = await context.newPage();
     try {
+      const relayPort = new URL(product.relayUrl).port;
       await page.goto(
-        `http://www.smile-dental.test:${host.port}/${how.dataLocale ? `?data-locale=${how.dataLocale}` : ''}`,
+        `http://www.smile-dental.test:${host.port}/?relay=${relayPort}${how.dataLocale ? `&data-locale=${how.dataLocale}` : ''}`,
       );
       // The launcher: its name and language, and its corner.
       const launcher = page.locator('practice-chat-q7x');
@@ -187,7 +199,7 @@ describe.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
       const box = (await button.boundingBox())!;
       expect(dir === 'rtl' ? box.x < 100 : box.x > 390 - 100, `launcher at x=${box.x}`).toBe(true);
 
-      const frame = await openPanel(page);
+      const frame = await openPanel(page, expect);
       expect(english([(await page.locator('practice-chat-q7x iframe').getAttribute('title')) ?? ''])).toEqual([]);
       expect(await page.locator('practice-chat-q7x iframe').getAttribute('title')).toBe(strings.panelLabel(BOT));
       expect(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
@@ -244,7 +256,7 @@ describe.each(LOCALE_TAGS)('%s in real Chromium at 390 px', (tag) => {
       expect(await overflowing(frame)).toEqual([]);
       await page.screenshot({ path: `${SCREENSHOTS}/${tag}.png` });
     } finally {
-      await context.close();
+      await Promise.all([context.close(), product.close()]);
     }
   });
 });

@@ -7,22 +7,38 @@
 // regions is recorded in all three engines by accessibility.test.ts.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import { serveHostPages, type HostPageServer } from './harness.ts';
 import { launchEngine, type Engine, type Tab } from './engines/index.ts';
 import { startProduct } from '../support/product.ts';
 import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
 
-let engine: Engine;
-let product: Awaited<ReturnType<typeof startProduct>>;
-let host: HostPageServer;
+const LOCALES = ['en', 'ar'] as const;
+type Locale = (typeof LOCALES)[number];
 
-const relay = () => `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
-const page = (path: string) => `http://www.smile-dental.test:${host.port}${path}`;
-const hostPage = (locale: string) =>
+/**
+ * A relay, simulator and practice page of its own for each language: the languages' conversations run side by side
+ * (each waits mostly on the panel's retries), and the upstream failure one of them injects must not reach the other.
+ */
+interface Site {
+  product: Awaited<ReturnType<typeof startProduct>>;
+  host: HostPageServer;
+}
+
+let engine: Engine;
+const sites = new Map<Locale, Site>();
+
+const hostPage = (relay: string, locale: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title></head>
 <body><main><h1>Smile Dental</h1><a href="/services">Our services</a></main>
-<script async src="${relay()}/loader.js" data-client-id="smile-dental" data-locale="${locale}"></script></body></html>`;
+<script async src="${relay}/loader.js" data-client-id="smile-dental" data-locale="${locale}"></script></body></html>`;
+
+async function startSite(locale: Locale): Promise<Site> {
+  const product = await startProduct({ relayHost: 'chat.vendor-relay.test', simulator: { agentJoinDelayMs: 300 } });
+  const relay = `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
+  const host = await serveHostPages({ [`/${locale}`]: () => ({ body: hostPage(relay, locale) }) });
+  return { product, host };
+}
 
 /**
  * The library's browser bundle, an ES module, as a classic script that leaves it on window: the frame runs it as an
@@ -43,14 +59,16 @@ function virtualScreenReaderScript(): string {
 const LIBRARY = virtualScreenReaderScript();
 
 beforeAll(async () => {
-  [engine, product] = await Promise.all([
+  [engine] = await Promise.all([
     launchEngine(),
-    startProduct({ relayHost: 'chat.vendor-relay.test', simulator: { agentJoinDelayMs: 300 } }),
+    ...LOCALES.map(async (locale) => sites.set(locale, await startSite(locale))),
   ]);
-  host = await serveHostPages({ '/en': () => ({ body: hostPage('en') }), '/ar': () => ({ body: hostPage('ar') }) });
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([engine?.close(), product?.close(), host?.close()]);
+  await Promise.all([
+    engine?.close(),
+    ...[...sites.values()].flatMap(({ product, host }) => [product.close(), host.close()]),
+  ]);
 });
 
 type VirtualWindow = {
@@ -77,8 +95,9 @@ const announced = async (tab: Tab) =>
   (await spoken(tab)).map(withoutIsolates).filter((phrase) => /^(polite|assertive): \S/.test(phrase));
 const withoutIsolates = (text: string) => text.replace(/[\u2066-\u2069]/g, '');
 
-async function openPanel(tab: Tab, path: string) {
-  await tab.goto(page(path));
+// The helpers take the running test's own expect: expect.poll needs to know its test, and the tests run side by side.
+async function openPanel(expect: ExpectStatic, tab: Tab, host: HostPageServer, path: string) {
+  await tab.goto(`http://www.smile-dental.test:${host.port}${path}`);
   await expect
     .poll(
       () => tab.evaluate(() => !!document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('button')),
@@ -109,7 +128,7 @@ async function readThrough(tab: Tab) {
   });
 }
 
-async function send(tab: Tab, text: string) {
+async function send(expect: ExpectStatic, tab: Tab, text: string) {
   await tab.click({ css: 'textarea' });
   await tab.type(text);
   await expect.poll(() => tab.evaluateInFrame(() => document.querySelector('textarea')!.value)).toBe(text);
@@ -121,13 +140,16 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 const count = (phrases: string[], wanted: string) =>
   phrases.filter((phrase) => withoutIsolates(phrase) === wanted).length;
 
-describe('a conversation as a virtual screen reader speaks it, in Chromium', { timeout: 120_000 }, () => {
-  for (const locale of ['en', 'ar'] as const) {
-    it(`${locale}: the greeting, a reply, Talk to a person, a failed send and End chat, each said once`, async () => {
+describe.concurrent('a conversation as a virtual screen reader speaks it, in Chromium', { timeout: 120_000 }, () => {
+  for (const locale of LOCALES) {
+    it(`${locale}: the greeting, a reply, Talk to a person, a failed send and End chat, each said once`, async ({
+      expect,
+    }) => {
       const strings = CATALOGS[locale];
+      const { product, host } = sites.get(locale)!;
       const tab = await engine.newTab();
       try {
-        await openPanel(tab, `/${locale}`);
+        await openPanel(expect, tab, host, `/${locale}`);
         await readThrough(tab);
         expect(count(await spoken(tab), strings.greeting.replace('{bot}', 'Sunny'))).toBe(1);
         expect(await announced(tab)).toEqual([]);
@@ -138,7 +160,7 @@ describe('a conversation as a virtual screen reader speaks it, in Chromium', { t
             `^polite: ${escapeRegExp(strings.newMessageAnnouncement.replace('{author}', strings.botLabel.replace('{name}', 'Sunny'))).replace('\\{text\\}', '\\S')}`,
           ),
         );
-        await send(tab, locale === 'en' ? 'What are your opening hours?' : 'ما مواعيد العمل لديكم؟');
+        await send(expect, tab, locale === 'en' ? 'What are your opening hours?' : 'ما مواعيد العمل لديكم؟');
         await expect.poll(() => announced(tab), { timeout: 10_000 }).toEqual([reply]);
 
         const teamReply = expect.stringMatching(
@@ -155,7 +177,7 @@ describe('a conversation as a virtual screen reader speaks it, in Chromium', { t
         // (said once, assertively).
         product.simulator.faults.set({ errorRate: 1, match: /messages\/$/ });
         try {
-          await send(tab, locale === 'en' ? 'Is this sent?' : 'هل أُرسلت؟');
+          await send(expect, tab, locale === 'en' ? 'Is this sent?' : 'هل أُرسلت؟');
           await expect
             .poll(() => announced(tab), { timeout: 60_000, interval: 500 })
             .toEqual([
