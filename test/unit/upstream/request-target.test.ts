@@ -6,9 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { fill, requestTarget } from '../../../src/relay/upstream/http.ts';
 import { withoutTrailingSlashes } from '../../../src/relay/upstream/trailing-slashes.ts';
 
+/** The template filled as the relay did before, with a regex. */
+const filledByRegex = (template: string, params: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]!));
+
 /** What the relay built before: a URL from the base and the filled template, the query set through searchParams. */
 function parsedTarget(base: string, template: string, params: Record<string, string>, query: Record<string, unknown>) {
-  const url = new URL(withoutTrailingSlashes(base) + fill(template, params));
+  const url = new URL(withoutTrailingSlashes(base) + filledByRegex(template, params));
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
   }
@@ -34,6 +38,15 @@ const value = fc.oneof(
 const queryValue = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined));
 
 describe('requestTarget', () => {
+  it('fills a template as the regex did, and names a missing value', () => {
+    fc.assert(
+      fc.property(templates, value, value, (template, id, patient) => {
+        expect(fill(template, { id, patient })).toBe(filledByRegex(template, { id, patient }));
+      }),
+    );
+    expect(() => fill('/api/conversations/{id}/', {})).toThrow('missing path parameter id');
+  });
+
   it('is what the URL parser writes for any base, values and query', () => {
     fc.assert(
       fc.property(
