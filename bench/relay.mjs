@@ -12,8 +12,10 @@
 // the CPU profile of each relay, the floor and the simulator there, named by process id; read one with
 // bench/cpu-profile-top.mjs), BENCH_RELAY_JS=FILE (another build of the relay in place of dist-server/server.js: an
 // earlier commit's), BENCH_BASELINE_JS=FILE (an earlier build measured beside this one, in the same rounds, as the
-// "baseline" rows: a before and after on the same machine). Needs `npm run build` and `npm run build:simulator`
-// (the script runs both first), and redis-server (REDIS_SERVER_PATH, else /usr/bin/redis-server).
+// "baseline" rows: a before and after on the same machine; the copy must sit inside this repository, e.g.
+// dist-base/server.js, or its imports do not find node_modules and it does not start). Needs `npm run build` and
+// `npm run build:simulator` (the script runs both first), and redis-server (REDIS_SERVER_PATH, else
+// /usr/bin/redis-server).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';

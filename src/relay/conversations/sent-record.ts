@@ -13,10 +13,15 @@ export const sentRecordSchema = z.object({
 });
 export type SentRecord = z.infer<typeof sentRecordSchema>;
 
-export function withoutText({ text: _text, ...record }: Message): SentRecord {
-  return record;
+// Field by field rather than with rest and spread, which copy through the generic (slow) path on every send; both
+// objects are schema outputs (zod drops unknown keys), so these are all their fields, in the same order.
+export function withoutText({ id, conversation, sequence, sender, author_name, created_at }: Message): SentRecord {
+  return { id, conversation, sequence, sender, author_name, created_at };
 }
 
-export function withText(record: SentRecord, text: string): Message {
-  return { ...record, text };
+export function withText(
+  { id, conversation, sequence, sender, author_name, created_at }: SentRecord,
+  text: string,
+): Message {
+  return { id, conversation, sequence, sender, author_name, created_at, text };
 }

@@ -69,42 +69,55 @@ export function createUnknownOutcomeStore({
     }
   }
 
+  // The steps themselves are synchronous: a store method made of several of them (rememberUnlessKept, answered) runs
+  // them in one go, as one step like Redis' script and transaction, without a turn of the microtask queue for each.
+  function kept(scope: string, key: string): UnknownAttempt | null {
+    evict(attempts, (value) => value.storedAt);
+    const attempt = attempts.get(id(scope, key));
+    return attempt === undefined
+      ? null
+      : { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt, settlesBy: attempt.settlesBy };
+  }
+  function keep(scope: string, key: string, attempt: UnknownAttempt): void {
+    const entry = id(scope, key);
+    attempts.delete(entry);
+    attempts.set(entry, {
+      bodyHash: attempt.bodyHash,
+      startedAt: attempt.startedAt,
+      settlesBy: attempt.settlesBy,
+      storedAt: now(),
+    });
+    evict(attempts, (value) => value.storedAt);
+  }
+  function claim(scope: string, messageId: string): void {
+    claimed.set(id(scope, messageId), now());
+    evict(claimed, (value) => value);
+  }
+
   const store: UnknownOutcomeStore = {
     async remember(scope, key, attempt) {
-      const entry = id(scope, key);
-      attempts.delete(entry);
-      attempts.set(entry, {
-        bodyHash: attempt.bodyHash,
-        startedAt: attempt.startedAt,
-        settlesBy: attempt.settlesBy,
-        storedAt: now(),
-      });
-      evict(attempts, (value) => value.storedAt);
+      keep(scope, key, attempt);
     },
     async get(scope, key) {
-      evict(attempts, (value) => value.storedAt);
-      const attempt = attempts.get(id(scope, key));
-      return attempt === undefined
-        ? null
-        : { bodyHash: attempt.bodyHash, startedAt: attempt.startedAt, settlesBy: attempt.settlesBy };
+      return kept(scope, key);
     },
     async rememberUnlessKept(scope, key, attempt) {
-      const kept = await store.get(scope, key);
-      if (kept === null) await store.remember(scope, key, attempt);
-      return kept;
+      const earlier = kept(scope, key);
+      if (earlier === null) keep(scope, key, attempt);
+      return earlier;
     },
     async forget(scope, key) {
       attempts.delete(id(scope, key));
     },
     async claim(scope, messageId) {
-      claimed.set(id(scope, messageId), now());
-      evict(claimed, (value) => value);
+      claim(scope, messageId);
     },
     async isClaimed(scope, messageId) {
       return claimed.has(id(scope, messageId));
     },
     async answered(scope, key, messageId) {
-      await Promise.all([store.forget(scope, key), store.claim(scope, messageId)]);
+      attempts.delete(id(scope, key));
+      claim(scope, messageId);
     },
   };
   return store;

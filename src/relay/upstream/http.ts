@@ -2,7 +2,7 @@
 // Bearer token on the wire. A 401 invalidates exactly the token that was used and retries once with a new one (the
 // service says: on 401, request a new token); a second 401 is final, so a broken account can never make a loop.
 import type { z } from 'zod';
-import type { Method, UpstreamHttp } from './contract/index.ts';
+import type { Method, Query, UpstreamHttp } from './contract/index.ts';
 import { UpstreamError, errorForStatus } from './errors.ts';
 import type { TokenSource } from './token-manager.ts';
 import { decode, transportOf, type FetchLike, type RawResponse, type Transport } from './transport.ts';
@@ -24,10 +24,12 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   const now = options.now ?? Date.now;
   const base = withoutTrailingSlashes(options.baseUrl);
   const origin = new URL(base).origin;
+  // The base as the URL parser writes it, so that a target built on it as a string is the one `new URL` would give.
+  const parsedBase = withoutTrailingSlashes(new URL(base).href);
 
   async function exchange(
     method: Method,
-    url: URL,
+    url: URL | string,
     route: string,
     json: unknown,
     signal: AbortSignal | undefined,
@@ -47,7 +49,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
 
   async function run<S extends z.ZodType>(
     method: Method,
-    url: URL,
+    url: URL | string,
     route: string,
     schema: S,
     json: unknown,
@@ -61,11 +63,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   return {
     request(method, path, { schema, params, query, json, signal }) {
       if (!path.startsWith('/')) throw new TypeError('upstream path must start with /');
-      const url = new URL(base + fill(path, params ?? {}));
-      for (const [key, value] of Object.entries(query ?? {})) {
-        if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
-      }
-      return run(method, url, path, schema, json, signal);
+      return run(method, requestTarget(parsedBase, path, params ?? {}, query), path, schema, json, signal);
     },
     getAbsolute(link, schema, { route = '/', signal } = {}) {
       let url: URL;
@@ -81,11 +79,58 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   };
 }
 
+/**
+ * The absolute URL of a call, as a string: what `new URL(base + path)` with the query set through `searchParams`
+ * would write, without building a WHATWG URL (and its search parameters) for every call on the hot paths. The path is
+ * a template of the contract and each value is percent-encoded, so the parser would change nothing, except for a
+ * value that is a dot segment (`.`, `..`), which it would resolve: that rare target is still built by the parser.
+ */
+export function requestTarget(
+  parsedBase: string,
+  template: string,
+  params: Readonly<Record<string, string>>,
+  query: Query | undefined,
+): string | URL {
+  let search = '';
+  if (query !== undefined) {
+    const pairs = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined && value !== null) pairs.set(key, String(value));
+    }
+    const serialized = pairs.toString();
+    if (serialized !== '') search = `?${serialized}`;
+  }
+  for (const key in params) {
+    const value = params[key];
+    if (value === '.' || value === '..') return new URL(parsedBase + fill(template, params) + search);
+  }
+  return parsedBase + fill(template, params) + search;
+}
+
+/**
+ * A path template split once into its text and its placeholders' names, alternately (`text, name, text, …, text`):
+ * the contract has a dozen templates, so the list stays small, and a call fills its template without a regex.
+ */
+const splitTemplates = new Map<string, readonly string[]>();
+function splitTemplate(template: string): readonly string[] {
+  let parts = splitTemplates.get(template);
+  if (parts === undefined) {
+    parts = template.split(/\{(\w+)\}/);
+    // Only a bounded set of templates is cached; a template made per call (none is) would be split every time.
+    if (splitTemplates.size < 256) splitTemplates.set(template, parts);
+  }
+  return parts;
+}
+
 /** Puts encoded values into the `{name}` placeholders of a path template. */
 export function fill(template: string, params: Readonly<Record<string, string>>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const parts = splitTemplate(template);
+  let filled = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i]!;
     const value = params[name];
     if (value === undefined) throw new TypeError(`missing path parameter ${name}`);
-    return encodeURIComponent(value);
-  });
+    filled += encodeURIComponent(value) + parts[i + 1]!;
+  }
+  return filled;
 }

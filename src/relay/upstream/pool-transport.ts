@@ -32,11 +32,19 @@ export function createPoolTransport({ origin, timeoutMs, connections = 64 }: Poo
     keepAliveTimeout: 4_000,
   });
 
+  // A target given as a string is on this origin when it starts with it and a slash: the authority ends there.
+  const originPrefix = `${new URL(origin).origin}/`;
+  const pathOf = (url: URL | string): string | null => {
+    if (typeof url !== 'string') return url.origin === origin ? url.pathname + url.search : null;
+    return url.startsWith(originPrefix) ? url.slice(originPrefix.length - 1) : null;
+  };
+
   const transport: Transport = async ({ method, url, route, headers, body, signal }) => {
-    if (url.origin !== origin) throw new UpstreamError('upstream_bad_response', { path: route });
+    const path = pathOf(url);
+    if (path === null) throw new UpstreamError('upstream_bad_response', { path: route });
     if (signal?.aborted) throw signal.reason;
     try {
-      return await exchange(pool, { method, path: url.pathname + url.search, headers, body: body ?? null }, signal);
+      return await exchange(pool, { method, path, headers, body: body ?? null }, signal);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {

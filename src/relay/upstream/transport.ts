@@ -20,7 +20,8 @@ export interface RawResponse {
 
 export interface OutgoingRequest {
   method: Method;
-  url: URL;
+  /** Absolute; a string when the caller built it from the configured base (http.ts), which spares a parse. */
+  url: URL | string;
   /** How errors name the request: a path template, without ids or query. */
   route: string;
   headers: Record<string, string>;
@@ -47,7 +48,7 @@ export function fetchTransport(fetch: FetchLike, timeoutMs: number): Transport {
     try {
       const init: RequestInit = { method, headers, signal: combined, redirect: 'manual' };
       if (body !== undefined) init.body = body;
-      const response = await Promise.race([fetch(url.href, init), aborted]);
+      const response = await Promise.race([fetch(typeof url === 'string' ? url : url.href, init), aborted]);
       const text = await Promise.race([response.text(), aborted]);
       return { status: response.status, retryAfter: response.headers.get('retry-after'), text };
     } catch (error) {

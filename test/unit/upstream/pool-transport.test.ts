@@ -123,6 +123,29 @@ describe('the pool transport', () => {
     expect(requests).toBe(0);
   });
 
+  it('takes a target as a string: sent on its origin with its path and query, refused on any other', async () => {
+    const paths: string[] = [];
+    const origin = await serve((req, res) => {
+      paths.push(req.url ?? '');
+      res.end('{}');
+    });
+    pool = createPoolTransport({ origin, timeoutMs: 2000 });
+    const send = (url: string) =>
+      pool!.transport({ method: 'GET', url, route: '/a', headers: { Authorization: 'Bearer t' } });
+    expect((await send(`${origin}/a/b/?after=3`)).status).toBe(200);
+    expect(paths).toEqual(['/a/b/?after=3']);
+    // Another origin, and strings that only start like this one's: another port, a longer host, credentials.
+    for (const elsewhere of [
+      'http://127.0.0.2:1/a',
+      `${origin}0/a`,
+      `${origin}.evil.test/a`,
+      `${origin}@evil.test/a`,
+      origin,
+    ])
+      expect(await codeOf(send(elsewhere))).toBe('upstream_bad_response');
+    expect(paths).toHaveLength(1);
+  });
+
   it('rethrows a caller cancellation as it is', async () => {
     const origin = await serve(() => {});
     pool = createPoolTransport({ origin, timeoutMs: 5000 });
