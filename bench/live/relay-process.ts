@@ -2,7 +2,7 @@
 // be read from outside, apart from this process's own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -90,6 +90,11 @@ export function cpuMs(pid: number): number {
 /** Resident memory of process `pid`. */
 export function rssKb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+}
+
+/** Descriptors process `pid` holds open now (its sockets among them). */
+export function openDescriptors(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
 }
 
 /** The soft limit on open files of process `pid`: the most sockets it can hold. */
