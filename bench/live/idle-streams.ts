@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CountingUpstream } from './counting-upstream.ts';
 import { pool } from './pool.ts';
 import { createHandle } from './relay-client.ts';
-import { cpuMs, openDescriptors, openFilesLimit, type Relay, rssKb } from './relay-process.ts';
+import { cpuMs, cpuSplitMs, openDescriptors, openFilesLimit, type Relay, rssKb } from './relay-process.ts';
 import type { Report } from './report.ts';
 import { STREAMS_PER_HOLDER, startStreamHolders } from './stream-holders.ts';
 
@@ -57,9 +57,11 @@ export async function measureIdleStreams(
   const halvesBefore = await holders.halves();
   const heartbeatsBefore = halvesBefore[0] + halvesBefore[1];
   const cpuBefore = cpuMs(relay.pid);
+  const systemBefore = cpuSplitMs(relay.pid).system;
   const readsBefore = [...upstream.readsOf.values()].reduce((a, b) => a + b, 0);
   await sleep(idleSeconds * 1000);
   const cpuShare = (cpuMs(relay.pid) - cpuBefore) / (idleSeconds * 1000);
+  const systemShare = (cpuSplitMs(relay.pid).system - systemBefore) / (idleSeconds * 1000);
   const descriptors = openDescriptors(relay.pid);
   const halvesAfter = await holders.halves();
   const heartbeats = halvesAfter[0] + halvesAfter[1] - heartbeatsBefore;
@@ -76,7 +78,7 @@ export async function measureIdleStreams(
   const perMinute = (count: number, streams: number) => ((count / streams) * (60 / idleSeconds)).toFixed(2);
   say();
   say(
-    `While idle: ${descriptors.toLocaleString('en')} descriptors open in the relay; heartbeats per stream per minute, first half ${perMinute(halvesAfter[0] - halvesBefore[0], half)}, second half ${perMinute(halvesAfter[1] - halvesBefore[1], held - half)}.`,
+    `While idle: ${descriptors.toLocaleString('en')} descriptors open in the relay; ${(systemShare * 100).toFixed(1)} % of a core in the kernel (of the CPU above); heartbeats per stream per minute, first half ${perMinute(halvesAfter[0] - halvesBefore[0], half)}, second half ${perMinute(halvesAfter[1] - halvesBefore[1], held - half)}.`,
   );
   report.goal(`${streamCount.toLocaleString('en')} idle streams held on one instance`, held === streamCount);
   report.goal('at most 10 KB per idle stream', perStreamKb <= 10);
