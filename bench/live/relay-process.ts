@@ -72,11 +72,17 @@ export function relayProcesses(options: {
       throw new Error(`${name} did not start; see ${logPath}`);
     },
     async stop() {
-      // SIGTERM, so that a relay run with --cpu-prof writes its profile as it exits.
+      // SIGTERM, so that a relay run with --cpu-prof writes its profile as it exits: after its graceful stop, which
+      // with many streams open takes longer than a fixed pause (the profile was then lost to this process's exit).
+      const exited = children.map((child) =>
+        child.exitCode !== null
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => child.once('exit', () => resolve())),
+      );
       children.forEach((child) => {
         child.kill(profileDir ? 'SIGTERM' : 'SIGKILL');
       });
-      if (profileDir) await sleep(3000);
+      if (profileDir) await Promise.race([Promise.all(exited), sleep(60_000)]);
     },
   };
 }

@@ -1,6 +1,6 @@
-// Where a stream's bytes go. On @hono/node-server, straight onto Node's ServerResponse: a Web ReadableStream per idle
-// connection costs several times the resident memory of the bare response (bench/results.md, live delivery), and the
-// relay holds thousands.
+// Where a stream's bytes go. On @hono/node-server, straight onto the connection of Node's ServerResponse: a Web
+// ReadableStream per idle connection costs several times the resident memory of the bare response (bench/results.md,
+// live delivery), and the relay holds thousands.
 // Under app.request() (tests, in-process use) there is no ServerResponse, so a ReadableStream stands in.
 //
 // Either way the sink tells its writer when the client has not taken what was written (write() returns false, and
