@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CountingUpstream } from './counting-upstream.ts';
 import { pool } from './pool.ts';
 import { createHandle } from './relay-client.ts';
-import { cpuMs, openFilesLimit, type Relay, rssKb } from './relay-process.ts';
+import { cpuMs, cpuSplitMs, openDescriptors, openFilesLimit, type Relay, rssKb } from './relay-process.ts';
 import type { Report } from './report.ts';
 import { STREAMS_PER_HOLDER, startStreamHolders } from './stream-holders.ts';
 
@@ -41,6 +41,7 @@ export async function measureIdleStreams(
   const rssHalf = rssKb(relay.pid);
   const second = await startStreamHolders(relay, handles.slice(half), 2 + Math.ceil(half / STREAMS_PER_HOLDER));
   const holders = {
+    halves: async () => [await first.heartbeats(), await second.heartbeats()] as const,
     heartbeats: async () => (await first.heartbeats()) + (await second.heartbeats()),
     close: () => {
       first.close();
@@ -53,12 +54,17 @@ export async function measureIdleStreams(
   // Let the catch-up reads and first scheduled reads pass before measuring the idle state.
   await sleep(10_000);
   const rssAfter = rssKb(relay.pid);
-  const heartbeatsBefore = await holders.heartbeats();
+  const halvesBefore = await holders.halves();
+  const heartbeatsBefore = halvesBefore[0] + halvesBefore[1];
   const cpuBefore = cpuMs(relay.pid);
+  const systemBefore = cpuSplitMs(relay.pid).system;
   const readsBefore = [...upstream.readsOf.values()].reduce((a, b) => a + b, 0);
   await sleep(idleSeconds * 1000);
   const cpuShare = (cpuMs(relay.pid) - cpuBefore) / (idleSeconds * 1000);
-  const heartbeats = (await holders.heartbeats()) - heartbeatsBefore;
+  const systemShare = (cpuSplitMs(relay.pid).system - systemBefore) / (idleSeconds * 1000);
+  const descriptors = openDescriptors(relay.pid);
+  const halvesAfter = await holders.halves();
+  const heartbeats = halvesAfter[0] + halvesAfter[1] - heartbeatsBefore;
   const idleReads = [...upstream.readsOf.values()].reduce((a, b) => a + b, 0) - readsBefore;
   const perStreamKb = (rssAfter - rssBefore) / held;
   const marginalKb = (rssAfter - rssHalf) / (held - half);
@@ -68,6 +74,11 @@ export async function measureIdleStreams(
   say('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   say(
     `| ${held} | ${(rssBefore / 1024).toFixed(0)} MB | ${(rssAfter / 1024).toFixed(0)} MB | ${perStreamKb.toFixed(1)} KB | ${marginalKb.toFixed(1)} KB | ${(cpuShare * 100).toFixed(1)} % of a core | ${((heartbeats / held) * (60 / idleSeconds)).toFixed(2)} | ${(idleReads / idleSeconds).toFixed(0)} |`,
+  );
+  const perMinute = (count: number, streams: number) => ((count / streams) * (60 / idleSeconds)).toFixed(2);
+  say();
+  say(
+    `While idle: ${descriptors.toLocaleString('en')} descriptors open in the relay; ${(systemShare * 100).toFixed(1)} % of a core in the kernel (of the CPU above); heartbeats per stream per minute, first half ${perMinute(halvesAfter[0] - halvesBefore[0], half)}, second half ${perMinute(halvesAfter[1] - halvesBefore[1], held - half)}.`,
   );
   report.goal(`${streamCount.toLocaleString('en')} idle streams held on one instance`, held === streamCount);
   report.goal('at most 10 KB per idle stream', perStreamKb <= 10);

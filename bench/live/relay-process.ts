@@ -2,7 +2,7 @@
 // be read from outside, apart from this process's own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -72,24 +72,41 @@ export function relayProcesses(options: {
       throw new Error(`${name} did not start; see ${logPath}`);
     },
     async stop() {
-      // SIGTERM, so that a relay run with --cpu-prof writes its profile as it exits.
+      // SIGTERM, so that a relay run with --cpu-prof writes its profile as it exits: after its graceful stop, which
+      // with many streams open takes longer than a fixed pause (the profile was then lost to this process's exit).
+      const exited = children.map((child) =>
+        child.exitCode !== null
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => child.once('exit', () => resolve())),
+      );
       children.forEach((child) => {
         child.kill(profileDir ? 'SIGTERM' : 'SIGKILL');
       });
-      if (profileDir) await sleep(3000);
+      if (profileDir) await Promise.race([Promise.all(exited), sleep(60_000)]);
     },
   };
 }
 
 /** CPU time, user and system, that process `pid` has used so far. */
 export function cpuMs(pid: number): number {
+  const { user, system } = cpuSplitMs(pid);
+  return user + system;
+}
+
+/** The same, apart: system time is the kernel's work for the process (its sockets' writes among it). */
+export function cpuSplitMs(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  return { user: (Number(fields[11]) * 1000) / 100, system: (Number(fields[12]) * 1000) / 100 };
 }
 
 /** Resident memory of process `pid`. */
 export function rssKb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+}
+
+/** Descriptors process `pid` holds open now (its sockets among them). */
+export function openDescriptors(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
 }
 
 /** The soft limit on open files of process `pid`: the most sockets it can hold. */

@@ -62,10 +62,11 @@ export function createLiveHub(options: LiveHubOptions) {
     if (watch !== undefined) schedule(watch, 0);
   };
   const catchUp = createCatchUp({ policy, scheduler, writes, wake });
-  const sweep = createStreamSweep({ watches, policy, writes, now });
+  const sweep = createStreamSweep({ policy, writes, now });
 
   function gone(stream: Stream) {
     end(stream);
+    sweep.remove(stream);
     connections -= 1;
     const id = stream.subject.conversationId;
     const left = (connectionsPerConversation.get(id) ?? 1) - 1;
@@ -108,6 +109,7 @@ export function createLiveHub(options: LiveHubOptions) {
         statusAsOf: 0,
         endsAt: t + Math.round(options.lifetimeMs * (0.8 + 0.4 * random())),
         lastWriteAt: t,
+        sweepSlot: 0,
       };
       let watch = watches.get(conversationId);
       if (watch === undefined) {
@@ -128,6 +130,7 @@ export function createLiveHub(options: LiveHubOptions) {
       watch.streams.add(stream);
       connections += 1;
       connectionsPerConversation.set(conversationId, (connectionsPerConversation.get(conversationId) ?? 0) + 1);
+      sweep.add(stream);
       sweep.start();
       sink.onClose(() => gone(stream));
       // The first bytes at once: a proxy that buffers is found out by the panel's silence timer.

@@ -20,6 +20,8 @@ export interface Stream {
   statusAsOf: number;
   endsAt: number;
   lastWriteAt: number;
+  /** The sweep's slot this stream waits in (stream-sweep.ts). */
+  sweepSlot: number;
 }
 
 /** One conversation's shared upstream reads, and the streams they serve (watch-reads.ts). */

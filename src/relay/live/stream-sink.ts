@@ -1,6 +1,6 @@
-// Where a stream's bytes go. On @hono/node-server, straight onto Node's ServerResponse: a Web ReadableStream per idle
-// connection costs several times the resident memory of the bare response (bench/results.md, live delivery), and the
-// relay holds thousands.
+// Where a stream's bytes go. On @hono/node-server, straight onto the connection of Node's ServerResponse: a Web
+// ReadableStream per idle connection costs several times the resident memory of the bare response (bench/results.md,
+// live delivery), and the relay holds thousands.
 // Under app.request() (tests, in-process use) there is no ServerResponse, so a ReadableStream stands in.
 //
 // Either way the sink tells its writer when the client has not taken what was written (write() returns false, and
@@ -41,11 +41,28 @@ export function nodeSink(response: ServerResponse, headers: Record<string, strin
   // rather than three (size, data, CRLF). Ten thousand idle streams write 667 heartbeats a second between them.
   response.useChunkedEncodingByDefault = false;
   response.writeHead(200, { ...STREAM_HEADERS, ...headers });
+  // The head goes out now, ahead of every frame, which the sink then writes straight onto the connection: the body
+  // of an answer without chunked framing is the connection's bytes as they are, and a write through the response
+  // would cork the socket and schedule its uncorking, for every heartbeat of every stream.
+  response.flushHeaders();
   // Node keeps the head it wrote for the response's life, as a string built piece by piece (a node of V8's per piece,
   // about a kilobyte a stream); read once, V8 makes it one flat string of a few hundred bytes in place.
   const head: unknown = (response as { _header?: unknown })._header;
   if (typeof head === 'string') head.charCodeAt(0);
+  dropHeaderStore(response);
   return new NodeSink(response);
+}
+
+/**
+ * Node keeps the headers set before the head (preset-header.ts sets them on every answer) in a store of its own, a
+ * dictionary and a name-and-value pair per header, for as long as the response lives. A stream's head is written by
+ * now and nothing reads the store again, so it is dropped: empty is the store's state before any header was set, and
+ * Node's getters read it as "no headers". The store has no public name; when a Node version renames it, nothing is
+ * dropped and the stream works as before (bench:live's memory per stream would show it).
+ */
+function dropHeaderStore(response: ServerResponse): void {
+  const store = Object.getOwnPropertySymbols(response).find((symbol) => symbol.description === 'kOutHeaders');
+  if (store !== undefined) (response as unknown as Record<symbol, unknown>)[store] = null;
 }
 
 /**
@@ -76,30 +93,30 @@ class NodeSink implements StreamSink {
   }
 
   write(text: string | Uint8Array): boolean {
-    return this.#closed ? false : this.#response.write(text);
+    return this.#closed || this.#connection === null ? false : this.#connection.write(text);
   }
 
   get unsent(): number {
-    return this.#closed ? 0 : this.#response.writableLength;
+    return this.#closed || this.#connection === null ? 0 : this.#connection.writableLength;
   }
 
   drained(): Promise<void> {
-    const response = this.#response;
     const connection = this.#connection;
-    if (this.#closed || !response.writableNeedDrain) return Promise.resolve();
+    if (this.#closed || connection === null || !connection.writableNeedDrain) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = () => {
-        response.off('drain', done);
-        connection?.off('close', done);
+        connection.off('drain', done);
+        connection.off('close', done);
         resolve();
       };
-      response.once('drain', done);
-      connection?.once('close', done);
+      connection.once('drain', done);
+      connection.once('close', done);
     });
   }
 
   end(): void {
     if (this.#closed) return;
+    // Through the response, queued behind the frames on the connection: Node closes the connection once they are sent.
     this.#response.end();
     const response = this.#response;
     this.#cutOff ??= setTimeout(() => response.destroy(), END_GRACE_MS);

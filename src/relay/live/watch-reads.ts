@@ -30,11 +30,14 @@ export function createWatchReads({ policy, scheduler, writes, eventsLive, now, r
     if (watch.timer !== null && watch.dueAt <= dueAt) return;
     if (watch.timer !== null) clearTimeout(watch.timer);
     watch.dueAt = dueAt;
-    watch.timer = setTimeout(() => {
-      watch.timer = null;
-      void tick(watch);
-    }, delayMs);
+    // The watch as the timer's argument, not captured by a closure: one function for every watch's timer.
+    watch.timer = setTimeout(due, delayMs, watch);
     watch.timer.unref();
+  }
+
+  function due(watch: Watch) {
+    watch.timer = null;
+    void tick(watch);
   }
 
   const nextDelay = (watch: Watch) =>
