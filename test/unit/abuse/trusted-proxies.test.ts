@@ -62,5 +62,6 @@ describe('TRUST_PROXY that trusts every address', () => {
     await expect(started).rejects.toThrow(
       /relay exited with 1 before listening:[\s\S]*TRUST_PROXY: 0\.0\.0\.0\/0,::\/0 covers every IPv4 address, so it would believe X-Forwarded-For from every peer/,
     );
-  });
+    // A relay process's start is bounded at 20 s by startRelayProcess; the test's own bound leaves room for it.
+  }, 30_000);
 });
