@@ -2,36 +2,21 @@
 // it writes before and after are compared object by object (V8's own count of each kind of object and its bytes).
 // Resident memory per stream is `npm run bench:live`'s figure; this says which objects make it up, so the next cut is
 // chosen by evidence. Usage: `npm run build && tsx bench/live-heap.ts [N=2000] [TOP=40]`.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../tools/free-port.ts';
-import { startCountingUpstream } from './live/counting-upstream.ts';
 import { pool } from './live/pool.ts';
 import { createHandle } from './live/relay-client.ts';
-import { relayProcesses, rssKb } from './live/relay-process.ts';
+import { rssKb } from './live/relay-process.ts';
+import { startUpstreamWithEvents } from './live/upstream-with-events.ts';
 import { startStreamHolders } from './live/stream-holders.ts';
 
 const STREAMS = Number(process.argv[2] ?? 2000);
 const TOP = Number(process.argv[3] ?? 40);
 
 const snapshotDir = mkdtempSync(join(tmpdir(), 'live-heap-'));
-const eventsSecret = randomBytes(32).toString('base64');
-const port = await freePort();
-const upstream = await startCountingUpstream({
-  url: `http://127.0.0.1:${port}/v1/upstream-events`,
-  secret: eventsSecret,
-});
-const relays = relayProcesses({
-  upstream: {
-    url: upstream.url,
-    username: upstream.simulator.seed.username,
-    password: upstream.simulator.seed.password,
-  },
-  profileDir: undefined,
-});
+const { upstream, relays, eventsPort: port, eventsSecret } = await startUpstreamWithEvents(undefined);
 const relay = await relays.start('relay', port, {
   UPSTREAM_EVENTS_SECRET: eventsSecret,
   MAX_STREAMS: String(STREAMS + 1000),
@@ -41,7 +26,8 @@ const relay = await relays.start('relay', port, {
 async function snapshot(): Promise<Map<string, { count: number; bytes: number }>> {
   const before = new Set(readdirSync(snapshotDir));
   process.kill(relay.pid, 'SIGUSR2');
-  for (;;) {
+  // A snapshot of a large heap takes seconds to write; a relay that writes none within a minute has failed.
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     await sleep(500);
     const file = readdirSync(snapshotDir).find((name) => !before.has(name) && name.endsWith('.heapsnapshot'));
     if (file === undefined) continue;
@@ -51,6 +37,7 @@ async function snapshot(): Promise<Map<string, { count: number; bytes: number }>
       // Still being written.
     }
   }
+  throw new Error(`the relay wrote no heap snapshot in ${snapshotDir} within a minute`);
 }
 
 interface Snapshot {

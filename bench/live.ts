@@ -14,17 +14,16 @@
 // Environment: BENCH_STREAMS (default 50000), BENCH_PARTS (default `delay,idle,reads`: the parts to run), BENCH_IDLE_SECONDS (default 150), BENCH_READS_SECONDS (default 60),
 // BENCH_SAMPLES (default 60), BENCH_CPU_PROF=DIR (write the CPU profile of the relay holding the streams there). Run
 // `npm run build` first (the script does).
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { freePort } from '../tools/free-port.ts';
-import { startCountingUpstream } from './live/counting-upstream.ts';
 import { measureDeliveryDelay } from './live/delivery-delay.ts';
 import { measureIdleStreams } from './live/idle-streams.ts';
 import { conversationCreator } from './live/relay-client.ts';
-import { relayProcesses, serverJs } from './live/relay-process.ts';
+import { serverJs } from './live/relay-process.ts';
 import { createReport } from './live/report.ts';
 import { measureUpstreamReads } from './live/upstream-reads.ts';
+import { startUpstreamWithEvents } from './live/upstream-with-events.ts';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 50_000);
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'delay,idle,reads').split(','));
@@ -38,21 +37,7 @@ if (!existsSync(serverJs)) {
   process.exit(1);
 }
 
-// The relay with events is named in the simulator's events target, so its port is chosen before either starts.
-const eventsSecret = randomBytes(32).toString('base64');
-const eventsRelayPort = await freePort();
-const upstream = await startCountingUpstream({
-  url: `http://127.0.0.1:${eventsRelayPort}/v1/upstream-events`,
-  secret: eventsSecret,
-});
-const relays = relayProcesses({
-  upstream: {
-    url: upstream.url,
-    username: upstream.simulator.seed.username,
-    password: upstream.simulator.seed.password,
-  },
-  profileDir: PROFILE_DIR,
-});
+const { upstream, relays, eventsPort: eventsRelayPort, eventsSecret } = await startUpstreamWithEvents(PROFILE_DIR);
 const createConversation = conversationCreator(upstream.newestConversationId);
 const report = createReport();
 

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
-import { PAGE_RECORDER, pastedTag, readPageReport, vendorRoutes, WIDGET_GLOBALS } from '../support/real-packages.ts';
+import {
+  boxes,
+  PAGE_RECORDER,
+  pastedTag,
+  readPageReport,
+  vendorFileRoutes,
+  WIDGET_GLOBALS,
+} from '../support/real-packages.ts';
 
 let browser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
@@ -36,14 +43,9 @@ const PAGE = () =>
 ${pastedTag(relay(), 'type="text/plain" data-category="functional" async')}${CONSENT_SETUP}</body></html>`;
 
 beforeAll(async () => {
-  const [launched, started, vendor] = await Promise.all([
-    launchBrowser(),
-    startProduct({ relayHost: 'chat.vendor-relay.test' }),
-    vendorRoutes(),
-  ]);
-  [browser, product] = [launched, started];
+  [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
   host = await serveHostPages({
-    ...vendor,
+    ...vendorFileRoutes(['cookieconsent.js', 'cookieconsent.css']),
     '/': () => ({ body: PAGE() }),
     '/favicon.ico': () => ({ body: '', headers: { 'Content-Type': 'image/x-icon' } }),
   });
@@ -52,21 +54,17 @@ afterAll(async () => {
   await Promise.all([browser?.close(), product?.close(), host?.close()]);
 });
 
-/** Whether the launcher is what the page shows at the launcher's centre, and its size. */
 /** The page's report, without the global CookieConsent sets when it runs (its own, not the widget's). */
 const pageReport = async (page: Page) => {
   const report = await page.evaluate(readPageReport);
   return { ...report, changes: report.changes.filter((change) => change !== 'window._ccRun added') };
 };
 
-const launcherOnTop = (page: Page) =>
-  page.evaluate(() => {
-    const element = document.querySelector('practice-chat-q7x');
-    const button = element?.shadowRoot?.querySelector('button');
-    if (!button) return null;
-    const { x, y, width, height } = button.getBoundingClientRect();
-    return { onTop: document.elementFromPoint(x + width / 2, y + height / 2) === element, width, height };
-  });
+/** Whether the launcher is what the page shows at the launcher's centre, and its size. */
+const launcherOnTop = async (page: Page) => {
+  const { onTop, launcher } = await boxes(page);
+  return { onTop, width: launcher?.width, height: launcher?.height };
+};
 
 describe('the tag behind a real consent manager (vanilla-cookieconsent@3.1.0), in Chromium', () => {
   it('asks the relay nothing until the patient accepts; then the launcher shows and a message gets its reply; the next page runs it at once', async () => {

@@ -11,6 +11,8 @@ import { partytownSnippet } from '@builder.io/partytown/integration';
 import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import {
+  boxes,
+  inside,
   PAGE_RECORDER,
   pastedTag,
   readPageReport,
@@ -272,32 +274,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([browser?.close(), product?.close(), host?.close()]);
 });
-
-/** The launcher's and the panel's boxes, and whether the launcher is what the page shows at its centre. */
-const boxes = (page: Page) =>
-  page.evaluate(() => {
-    const element = document.querySelector('practice-chat-q7x');
-    const box = (node: Element | null | undefined) => {
-      if (!node) return null;
-      const { x, y, width, height } = node.getBoundingClientRect();
-      return { x, y, width, height };
-    };
-    const button = element?.shadowRoot?.querySelector('button');
-    const launcher = box(button);
-    const atCentre =
-      launcher && document.elementFromPoint(launcher.x + launcher.width / 2, launcher.y + launcher.height / 2);
-    return {
-      launcher,
-      onTop: atCentre === element,
-      panel: box(element?.shadowRoot?.querySelector('iframe')),
-      viewport: { width: innerWidth, height: innerHeight },
-    };
-  });
-
-const inside = (
-  box: { x: number; y: number; width: number; height: number },
-  viewport: { width: number; height: number },
-) => box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
 
 describe('the tag on pages built from real packages, in Chromium', { timeout: 60_000 }, () => {
   it.each(Object.entries(CASES).map(([name, entry], index) => [name, index, entry] as const))(

@@ -4,6 +4,7 @@
 // built-in prototypes, to prove the widget changed none of them).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { build } from 'vite';
 
 const NODE_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
@@ -31,13 +32,19 @@ const contentType = (name: string) =>
 
 export type Route = () => { body: string; headers?: Record<string, string> };
 
-/** The routes that serve every vendor file, and the React app built against each React version. */
-export async function vendorRoutes(): Promise<Record<string, Route>> {
+/** The routes that serve the named vendor files as published, at /vendor/NAME. */
+export function vendorFileRoutes(names: readonly VendorFile[]): Record<string, Route> {
   const routes: Record<string, Route> = {};
-  for (const [name, file] of Object.entries(VENDOR_FILES)) {
-    const body = readFileSync(NODE_MODULES + file, 'utf8');
+  for (const name of names) {
+    const body = readFileSync(NODE_MODULES + VENDOR_FILES[name], 'utf8');
     routes[`/vendor/${name}`] = () => ({ body, headers: { 'Content-Type': contentType(name) } });
   }
+  return routes;
+}
+
+/** The routes that serve every vendor file, and the React app built against each React version. */
+export async function vendorRoutes(): Promise<Record<string, Route>> {
+  const routes = vendorFileRoutes(Object.keys(VENDOR_FILES) as VendorFile[]);
   // Partytown's files, where its snippet looks for them by default (its service worker's scope is that folder).
   for (const name of ['partytown.js', 'partytown-sw.js', 'partytown-atomics.js', 'partytown-media.js']) {
     const body = readFileSync(`${NODE_MODULES}@builder.io/partytown/lib/${name}`, 'utf8');
@@ -163,3 +170,29 @@ export function readPageReport(): PageReport {
   const page = window as unknown as { pageErrors: string[]; lines: string[]; pageShapeChanges: () => string[] };
   return { errors: page.pageErrors, lines: page.lines, changes: page.pageShapeChanges() };
 }
+
+/** The launcher's and the panel's boxes, and whether the launcher is what the page shows at its centre. */
+export const boxes = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.querySelector('practice-chat-q7x');
+    const box = (node: Element | null | undefined) => {
+      if (!node) return null;
+      const { x, y, width, height } = node.getBoundingClientRect();
+      return { x, y, width, height };
+    };
+    const button = element?.shadowRoot?.querySelector('button');
+    const launcher = box(button);
+    const atCentre =
+      launcher && document.elementFromPoint(launcher.x + launcher.width / 2, launcher.y + launcher.height / 2);
+    return {
+      launcher,
+      onTop: atCentre === element,
+      panel: box(element?.shadowRoot?.querySelector('iframe')),
+      viewport: { width: innerWidth, height: innerHeight },
+    };
+  });
+
+export const inside = (
+  box: { x: number; y: number; width: number; height: number },
+  viewport: { width: number; height: number },
+) => box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
