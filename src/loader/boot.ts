@@ -41,6 +41,7 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   // Set once the launcher is mounted: puts it back when the page takes it out, and sizes it for the page's zoom.
   let keeper: MutationObserver | undefined;
   let keep: () => void;
+  let hydrationEnd: Comment | undefined;
   let destroyed = false;
   let isOpen = false;
   // The frame's code while it is on its way, or once it has come (ensureFrame).
@@ -82,6 +83,7 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
     keeper?.disconnect();
     frame?.remove();
     launcher?.host.remove();
+    hydrationEnd?.remove();
     events.removeAllListeners();
     if (win.PracticeChat === api) delete win.PracticeChat;
   }
@@ -124,11 +126,18 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       if (refusal) return refuse(refusal);
       launcher = mountLauncher(doc, configuration, settings.nonce);
       const host = launcher.host;
+      // A comment that goes just before the launcher, between <body> and it. React 18, hydrating the whole document
+      // (Remix, React Router's framework mode, Next.js's App Router), takes any element after <body> in <html> for a
+      // mismatch of its own markup: it reports two errors and renders the document again. It looks no further than
+      // the end marker of a Suspense boundary, `<!--/$-->`, which is what this comment reads as to React 18 and 19
+      // alike (each one's getNextHydratable). Any other script, and the browser, pay a comment no attention.
+      hydrationEnd = doc.createComment('/$');
       // The launcher hangs from <html>, after <body>: a page that swaps its body (Turbo, htmx, view transitions) leaves
       // it alone. It is put there once the page has a body (a tag in <head> may run before the body exists, on a page
       // that streams its head first), so that it follows the page's content, for keyboard users too; and put back when
       // the page takes it out (a re-render of the whole document, a script that tidies <html>): the same element, with
-      // the same count and the same frame, which loads again and resumes the conversation from its own storage.
+      // the same count and the same frame, which loads again and resumes the conversation from its own storage; the
+      // comment goes back before it.
       // Watching the document's and <html>'s own children, not their subtrees, costs a page nothing while it changes
       // its content; and a change that leaves the launcher in place (its own insertion among them) costs no more than
       // the look at isConnected. Putting it back from a timer, not from the observer's microtask, lets the page's own
@@ -143,7 +152,7 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
         // Read before the launcher goes in: reading it after would make the browser compute the launcher's styles
         // there and then, in the page's time, instead of in the next frame, which computes them anyway.
         host.style.setProperty('--zoom', (1 / root.currentCSSZoom!) as unknown as string);
-        if (!host.isConnected && doc.body) root.append(host);
+        if (!host.isConnected && doc.body) root.append(hydrationEnd!, host);
       };
       keeper = new MutationObserver(() => host.isConnected || setTimeout(keep));
       keeper.observe(doc, { childList: true });
@@ -185,9 +194,10 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
           }));
       const button = launcher.button;
       // A finger's touch fires pointerenter too, before the tap's click: no touch listener is needed (one would make
-      // the browser track touches over the launcher for nothing).
-      for (const type of ['pointerenter', 'focus']) button.addEventListener(type, ensureFrame);
-      button.addEventListener('click', () => setOpen('toggle'));
+      // the browser track touches over the launcher for nothing). Handler properties, not addEventListener: the
+      // button is the loader's own, and they cost its size budget less.
+      button.onpointerenter = button.onfocus = ensureFrame;
+      button.onclick = () => setOpen('toggle');
       events.emit('ready');
       if (wanted !== undefined) setOpen(wanted);
     });

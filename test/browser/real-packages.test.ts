@@ -1,8 +1,8 @@
 // The tag pasted into practice pages built from real third-party packages, each installed from the npm registry at a
 // pinned version (package.json's devDependencies) and served as published from the practice's own site
 // (www.smile-dental.test), the relay on another site (chat.vendor-relay.test), in real Chromium: CSS frameworks and
-// resets, scripts that patch built-ins, React hydration, a WordPress theme's markup, a site builder's code block, and
-// Partytown. On each, as a patient meets it: the launcher shows on top at its size, a click opens the panel inside the
+// resets, scripts that patch built-ins, React hydration, a WordPress theme's markup, a Webflow export's markup, a site
+// builder's code block, and Partytown. On each, as a patient meets it: the launcher shows on top at its size, a click opens the panel inside the
 // viewport, the greeting shows, a message gets its reply; and the page's own feature still works, no global or
 // built-in prototype of the page changed but PracticeChat, and nothing was logged or raised.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +95,34 @@ const WORDPRESS = {
   $(this).attr('aria-expanded', $(this).attr('aria-expanded') === 'true' ? 'false' : 'true');
 }); });</script>`,
   tag: pastedTag('RELAY', 'async id="practice-chat-js"').replace('RELAY/loader.js', 'RELAY/loader.js?ver=1.0'),
+};
+
+// A page as Webflow exports it: the site's and page's ids on <html>, Webflow's own inline script in <head> that adds
+// w-mod-js to <html>'s classes, the w- classes of its navbar, container and button, jQuery 3 loaded at the end of
+// <body> as Webflow loads it (its runtime, webflow.js, is not published on the npm registry: the navbar's toggle is
+// written here with jQuery, as webflow.js does it, by the w--open class), and the tag pasted in the site's "Footer
+// code", which Webflow prints as written after its scripts, before </body>.
+const WEBFLOW = {
+  htmlAttributes: ' data-wf-page="65a1f0c2e4b0a1b2c3d4e5f6" data-wf-site="65a1f0c2e4b0a1b2c3d4e5f0"',
+  head: `<meta content="width=device-width, initial-scale=1" name="viewport">
+<style>.w-nav { position: relative; background: #ddd; z-index: 1000; } .w-nav-menu { float: right; }
+.w-nav-button { display: none; padding: 18px; cursor: pointer; } .w-container { max-width: 940px; margin: 0 auto; }
+.w-button { display: inline-block; padding: 9px 15px; background: #3898ec; color: #fff; border: 0; text-decoration: none; }
+@media (max-width: 991px) { .w-nav[data-collapse="medium"] .w-nav-menu { display: none; }
+  .w-nav[data-collapse="medium"] .w-nav-button { display: block; } .w-nav[data-collapse="medium"] .w-nav-menu.w--open { display: block; } }</style>
+<script type="text/javascript">!function(o,c){var n=c.documentElement,t=" w-mod-";n.className+=t+"js",("ontouchstart"in o||o.DocumentTouch&&c instanceof DocumentTouch)&&(n.className+=t+"touch")}(window,document);</script>`,
+  body: `<div data-collapse="medium" data-animation="default" data-duration="400" role="banner" class="navbar w-nav">
+<div class="w-container"><a href="/" class="brand w-nav-brand">Smile Dental</a>
+<nav role="navigation" class="nav-menu w-nav-menu"><a href="/services" class="nav-link w-nav-link">Services</a></nav>
+<div class="menu-button w-nav-button" aria-label="menu" role="button" tabindex="0" aria-expanded="false"><div class="w-icon-nav-menu">Menu</div></div></div></div>
+<section class="hero w-container"><h1 class="heading">Smile Dental</h1><p class="paragraph">Family dentistry since 1998.</p>
+<a href="/book" class="button w-button">Book</a></section>
+<script src="/vendor/jquery-3.js?site=65a1f0c2e4b0a1b2c3d4e5f0" type="text/javascript"></script>
+<script type="text/javascript">$(function () { $('.w-nav-button').on('click', function () {
+  var open = !$(this).hasClass('w--open');
+  $(this).toggleClass('w--open', open).attr('aria-expanded', String(open));
+  $(this).closest('.w-nav').find('.w-nav-menu').toggleClass('w--open', open);
+}); });</script>`,
 };
 
 interface Case {
@@ -235,6 +263,21 @@ const CASES: Record<string, Case> = {
       return page.locator('.menu-toggle').getAttribute('aria-expanded');
     },
     expected: 'true',
+  },
+  'a Webflow export (its markup and classes, jQuery 3 as Webflow loads it: jquery@3.5.1)': {
+    page: () => practicePage({ htmlAttributes: WEBFLOW.htmlAttributes, head: WEBFLOW.head, body: WEBFLOW.body }),
+    // The navbar collapses below 992px: the test's window is narrower while the feature is tried.
+    feature: async (page) => {
+      await page.setViewportSize({ width: 800, height: 800 });
+      await page.locator('.w-nav-button').click();
+      return page.evaluate(() => [
+        (window as unknown as { jQuery: { fn: { jquery: string } } }).jQuery.fn.jquery,
+        document.documentElement.className,
+        document.querySelector('.w-nav-menu')!.classList.contains('w--open'),
+        getComputedStyle(document.querySelector('.w-nav-menu')!).display,
+      ]);
+    },
+    expected: ['3.5.1', ' w-mod-js', true, 'block'],
   },
   "a site builder's code block (Squarespace, Wix embed: set by innerHTML, scripts re-created, rendered twice)": {
     page: () => practicePage({ body: CODE_BLOCK.replace('RELAY', relay()), tag: '' }),

@@ -18,6 +18,8 @@ const VENDOR_FILES = {
   'zone.js': 'zone.js/bundles/zone.umd.js',
   'core-js.js': 'core-js-bundle/minified.js',
   'jquery.js': 'jquery/dist/jquery.min.js',
+  // jQuery 3, installed under its own name (jquery is 1.12, WordPress's): the version Webflow's exports load.
+  'jquery-3.js': 'jquery-3/dist/jquery.min.js',
   'turbo.js': '@hotwired/turbo/dist/turbo.es2017-umd.js',
   'htmx.js': 'htmx.org/dist/htmx.min.js',
   'swup.js': 'swup/dist/Swup.umd.js',

@@ -92,6 +92,19 @@ describe('boot', () => {
     expect(launchers()).toHaveLength(1);
   });
 
+  it('hangs the launcher from <html> after <body>, behind the comment React ends its look at, and destroy() takes both', async () => {
+    const afterBody = () => {
+      const nodes = [...document.documentElement.childNodes];
+      return nodes.slice(nodes.indexOf(document.body) + 1).map((node) => node.nodeName + ' ' + (node.nodeValue ?? ''));
+    };
+    start();
+    await settle();
+    // React 18 and 19 read `<!--/$-->` as a Suspense boundary's end: no node after it is theirs to hydrate.
+    expect(afterBody()).toEqual(['#comment /$', 'PRACTICE-CHAT-Q7X ']);
+    (win().PracticeChat as PracticeChatApi).destroy();
+    expect(afterBody()).toEqual([]);
+  });
+
   it('on() returns an unsubscribe function, and typed events fire', async () => {
     start();
     await settle();
