@@ -179,10 +179,9 @@ const PATIENT_BROWSER_TESTS = [
 
 /**
  * A project of browser test files, in the engine its name says ('browser' is Chromium, the default). Each file starts
- * its own browser. Three files at a time: a browser file waits as well as computes (on its relay, on page loads, on
- * replies), and two at a time kept the two cores about half busy. A group of their own, since Vitest keeps one worker
- * limit per group and runs its groups in turn: `npm test` runs them in a Vitest run of their own beside the unit
- * project's (test/support/run-suite.mjs), so that the unit files' waiting does not hold them up.
+ * its own browser; two files at a time, since a browser keeps a core busy. A group of their own, since Vitest keeps one
+ * worker limit per group and runs its groups in turn: `npm test` runs them in a Vitest run of their own beside the
+ * unit project's (test/support/run-suite.mjs), so that the unit files' waiting does not hold them up.
  */
 function browserProject(name: 'browser' | 'firefox' | 'webkit', include: string[]) {
   return {
@@ -192,7 +191,7 @@ function browserProject(name: 'browser' | 'firefox' | 'webkit', include: string[
       include,
       environment: 'node',
       ...(name === 'browser' ? {} : { env: { BROWSER_ENGINE: name } }),
-      maxWorkers: 3,
+      maxWorkers: 2,
       sequence: { groupOrder: 1 },
       testTimeout: 30_000,
       hookTimeout: 60_000,
