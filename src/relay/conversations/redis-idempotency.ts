@@ -13,6 +13,7 @@ import { digest } from './digest.ts';
 import { storageCauseOf, storageConflict, storageUnavailable } from '../shared-state/storage-error.ts';
 import type { IdempotencyStore, IdempotentOutcome, WorkRecord } from './idempotency.ts';
 import type { RecordSealer } from './record-seal.ts';
+import { redisScript } from '../shared-state/redis-script.ts';
 
 export interface RedisIdempotencyOptions<T> {
   client: RedisClient;
@@ -56,6 +57,18 @@ const TAKE_AND_RECORD =
   "if not kept then redis.call('set', KEYS[2], ARGV[3], 'PX', ARGV[4]) end " +
   "return {0, kept or ''} end " +
   "return {1, redis.call('get', KEYS[1])}";
+
+// Keeps the result under the key, forgets the work's record and marks its answer given: the step after the send, one
+// command where a MULTI of three cost the client five (MULTI, the three, EXEC) and a transaction's bookkeeping, as
+// atomic.
+const KEEP_RESULT =
+  "redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) redis.call('del', KEYS[2]) " +
+  "redis.call('set', KEYS[3], '1', 'PX', ARGV[3]) return 1";
+
+const takeAndRecord = redisScript(TAKE_AND_RECORD);
+const renewIfOwner = redisScript(RENEW_IF_OWNER);
+const releaseIfOwner = redisScript(RELEASE_IF_OWNER);
+const keepResult = redisScript(KEEP_RESULT);
 
 /** The message sends' records; other kinds pass their own prefix. */
 export const SEND_KEY_PREFIX = 'pwc:idem:';
@@ -101,9 +114,7 @@ export function createRedisIdempotencyStore<T>({
     lease: string,
     work: WorkRecord<T, E>,
   ): Promise<{ earlier: E | null } | string | undefined> {
-    const answer = await redis(() =>
-      client.eval(TAKE_AND_RECORD, 2, id, work.key, lease, leaseMs, work.value, work.ttlMs),
-    );
+    const answer = await redis(() => takeAndRecord(client, [id, work.key], lease, leaseMs, work.value, work.ttlMs));
     if (!Array.isArray(answer)) throw storageUnavailable('record_unreadable');
     const [taken, stored] = answer as [number, string | undefined];
     if (taken === 0) return { earlier: stored ? work.earlier(stored) : null };
@@ -143,7 +154,7 @@ export function createRedisIdempotencyStore<T>({
       // A renewal that fails (Redis away for a moment) is tried again at the next tick; if the lease runs out all the
       // same, a retry that takes over waits for this attempt to settle before it reads back (deliver-once.ts).
       const renewal = setInterval(
-        () => void client.eval(RENEW_IF_OWNER, 1, id, lease, leaseMs).catch(() => undefined),
+        () => void renewIfOwner(client, [id], lease, leaseMs).catch(() => undefined),
         Math.max(1, Math.floor(leaseMs / 3)),
       );
       renewal.unref();
@@ -152,7 +163,7 @@ export function createRedisIdempotencyStore<T>({
         result = await send(fingerprint, recorded);
       } catch (error) {
         // Released, so the visitor's retry really sends; if Redis is away, the lease expires by itself.
-        await client.eval(RELEASE_IF_OWNER, 1, id, lease).catch(() => undefined);
+        await releaseIfOwner(client, [id], lease).catch(() => undefined);
         throw error;
       } finally {
         clearInterval(renewal);
@@ -166,13 +177,7 @@ export function createRedisIdempotencyStore<T>({
         return { kind: 'result', value: result };
       }
       // The work's record is answered in the same step: its attempt forgotten, the result's id marked as given.
-      const steps = client
-        .multi()
-        .set(id, sent, 'PX', ttlMs)
-        .del(work.key)
-        .set(work.answeredKey(result), '1', 'PX', work.ttlMs);
-      const written = await steps.exec().catch(() => null);
-      if (written === null || written[0]?.[0] !== null) onRecordLost();
+      await keepResult(client, [id, work.key, work.answeredKey(result)], sent, ttlMs, work.ttlMs).catch(onRecordLost);
       return { kind: 'result', value: result };
     },
   };
