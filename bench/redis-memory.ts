@@ -61,18 +61,18 @@ const shared = createRedisSharedState(
 );
 const app = createRelayApp({
   settings,
-  upstream: createUpstreamClient({
-    baseUrl: 'http://127.0.0.1:8788',
-    username: simulator.seed.username,
-    password: simulator.seed.password,
-    fetch: (input, init) => simulator.fetch(input, init),
-    timeoutMs: settings.upstreamTimeoutMs,
-  }),
-  logger: createJsonLogger(() => {}),
-  distDir: dataDir,
-  publicDir: dataDir,
-  stores: shared.stores,
-  events: shared.events,
+  upstream: {
+    client: createUpstreamClient({
+      baseUrl: 'http://127.0.0.1:8788',
+      username: simulator.seed.username,
+      password: simulator.seed.password,
+      fetch: (input, init) => simulator.fetch(input, init),
+      timeoutMs: settings.upstreamTimeoutMs,
+    }),
+  },
+  files: { distDir: dataDir, publicDir: dataDir },
+  observability: { logger: createJsonLogger(() => {}) },
+  shared,
 });
 
 const memoryUsed = async () => Number(/used_memory:(\d+)/.exec(await reader.info('memory'))?.[1]);

@@ -124,11 +124,12 @@ prometheus?.gaugeAtScrape(
 const relay = await listening(`the relay on ${settings.host}:${settings.port} (HOST, PORT)`, () =>
   startRelayServer({
     settings,
-    upstream,
-    logger,
-    metrics,
-    distDir: fileURLToPath(new URL('../dist', import.meta.url)),
-    publicDir: fileURLToPath(new URL('../public', import.meta.url)),
+    upstream: { client: upstream },
+    files: {
+      distDir: fileURLToPath(new URL('../dist', import.meta.url)),
+      publicDir: fileURLToPath(new URL('../public', import.meta.url)),
+    },
+    observability: { logger, metrics },
   }),
 );
 const metricsServer =

@@ -38,29 +38,60 @@ import { upstreamEventRoutes } from './routes/upstream-events.ts';
 import { MINUTE, useRelayMiddleware } from './app-middleware.ts';
 import { wireLiveReads } from './app-live.ts';
 
+/**
+ * What the relay is built from, in a few named groups: its settings, the upstream service, its files, what the
+ * operator sees, and (defaulted) what instances share and the clock and stop it runs by.
+ */
 export interface RelayAppOptions {
   settings: RelaySettings;
-  upstream: UpstreamClient;
-  logger: Logger;
+  upstream: RelayUpstream;
+  files: RelayFiles;
+  observability: RelayObservability;
+  /** In memory unless given (serve.ts gives Redis's for REDIS_URL). */
+  shared?: RelaySharedState;
+  /** Date.now and a lifecycle of its own unless given. */
+  runtime?: RelayRuntime;
+}
+
+/** The service the relay stands in front of. */
+export interface RelayUpstream {
+  /** The only holder of the credentials and the access token. */
+  client: UpstreamClient;
+  /** How the relay fetches signed logo URLs: a plain fetch, never the client's (which adds the token). */
+  fetchLogo?: FetchLike;
+}
+
+export interface RelayFiles {
   /** Where `vite build` put the browser files (loader.js, frame.html, assets/, demo/). */
   distDir: string;
+  /** Files served as they are (public/). */
   publicDir: string;
-  /** How the relay fetches signed logo URLs: a plain fetch, never the upstream client's (which adds the token). */
-  fetchLogo?: FetchLike;
-  /** Idempotency records, retired handles and quotas; in memory unless given (serve.ts picks Redis for REDIS_URL). */
-  stores?: RelayStores;
-  /** Carries "this conversation changed" between instances; in memory unless given, with the stores. */
-  events?: EventBus;
-  now?: () => number;
+}
+
+/** What the operator sees: the log, the metrics and what /readyz reports. */
+export interface RelayObservability {
+  logger: Logger;
+  /** What is counted for the operator (METRICS_PORT); nothing unless given. */
+  metrics?: RelayMetrics;
+  /** The recent event-loop delay in ms, for /readyz; a sampler of this process's loop unless given (tests). */
+  eventLoopDelayMs?: () => number;
   /** Further dependencies /readyz reports by name (never a reason for 503), each cut off after `dependencyTimeoutMs`. */
   dependencies?: Record<string, DependencyCheck>;
   dependencyTimeoutMs?: number;
-  /** The recent event-loop delay in ms, for /readyz; a sampler of this process's loop unless given (tests). */
-  eventLoopDelayMs?: () => number;
+}
+
+/** What every instance of the relay shares. */
+export interface RelaySharedState {
+  /** Idempotency records, retired handles and quotas. */
+  stores: RelayStores;
+  /** Carries "this conversation changed" between instances; in memory unless given. */
+  events?: EventBus;
+}
+
+export interface RelayRuntime {
+  now?: () => number;
   /** Whether the instance is stopping; the server (serve.ts) shares one with the app. */
   lifecycle?: Lifecycle;
-  /** What is counted for the operator (METRICS_PORT); nothing unless given. */
-  metrics?: RelayMetrics;
 }
 
 const HOUR = 60 * MINUTE;
@@ -86,20 +117,20 @@ function cacheOnceFound<T>(read: () => Promise<T | null>): () => Promise<T | nul
 
 export function createRelayApp({
   settings,
-  upstream,
-  logger,
-  distDir,
-  publicDir,
-  fetchLogo,
-  now = Date.now,
-  stores = createMemoryStores(now),
-  events = createMemoryEventBus(),
-  dependencies = {},
-  dependencyTimeoutMs,
-  eventLoopDelayMs = createEventLoopDelaySampler(),
-  lifecycle = createLifecycle(),
-  metrics = noMetrics,
+  upstream: { client: upstream, fetchLogo },
+  files: { distDir, publicDir },
+  observability: {
+    logger,
+    metrics = noMetrics,
+    eventLoopDelayMs = createEventLoopDelaySampler(),
+    dependencies = {},
+    dependencyTimeoutMs,
+  },
+  shared,
+  runtime: { now = Date.now, lifecycle = createLifecycle() } = {},
 }: RelayAppOptions) {
+  const stores = shared?.stores ?? createMemoryStores(now);
+  const events = shared?.events ?? createMemoryEventBus();
   const telemetry = { logger, metrics };
   // Every quota counts its refusals under its own fixed name.
   const quota = (name: string, limit: number, windowMs: number) =>

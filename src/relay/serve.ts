@@ -47,17 +47,21 @@ const STORES_CLOSE_MS = 500;
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
 export function startRelayServer(options: RelayAppOptions): Promise<RunningRelay> {
-  const lifecycle = options.lifecycle ?? createLifecycle();
-  // Shared state (Redis for REDIS_URL) lives as long as this server; stores passed in (and their events) belong to the
-  // caller.
+  const lifecycle = options.runtime?.lifecycle ?? createLifecycle();
+  // Shared state (Redis for REDIS_URL) lives as long as this server; shared state passed in belongs to the caller.
   const ownState =
-    options.stores === undefined
-      ? createSharedState(options.settings, options.logger, options.now, options.metrics)
+    options.shared === undefined
+      ? createSharedState(
+          options.settings,
+          options.observability.logger,
+          options.runtime?.now,
+          options.observability.metrics,
+        )
       : null;
   const app = createRelayApp({
     ...options,
-    lifecycle,
-    ...(ownState === null ? {} : { stores: ownState.stores, events: ownState.events }),
+    runtime: { ...options.runtime, lifecycle },
+    ...(ownState === null ? {} : { shared: { stores: ownState.stores, events: ownState.events } }),
   });
   const { host, port } = options.settings;
   return new Promise((resolve, reject) => {

@@ -99,10 +99,11 @@ beforeAll(async () => {
     launchBrowser(),
     startRelayServer({
       settings,
-      upstream: createUpstreamClient({ baseUrl: upstreamUrl, username: 'u', password: 'p', timeoutMs: 2000 }),
-      logger: createJsonLogger(() => {}),
-      distDir: BUILT_DIST,
-      publicDir: PUBLIC_DIR,
+      upstream: {
+        client: createUpstreamClient({ baseUrl: upstreamUrl, username: 'u', password: 'p', timeoutMs: 2000 }),
+      },
+      files: { distDir: BUILT_DIST, publicDir: PUBLIC_DIR },
+      observability: { logger: createJsonLogger(() => {}) },
     }),
   ]);
   const relayPort = new URL(relay.url).port;

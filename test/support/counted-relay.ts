@@ -35,10 +35,12 @@ export async function startCountedRelay(simulator: SimulatorServer, environment:
   };
   const relay: RunningRelay = await startRelayServer({
     settings,
-    upstream,
-    logger: createJsonLogger(() => {}),
-    distDir: fileURLToPath(new URL('../fixtures/dist', import.meta.url)),
-    publicDir: fileURLToPath(new URL('../../public', import.meta.url)),
+    upstream: { client: upstream },
+    files: {
+      distDir: fileURLToPath(new URL('../fixtures/dist', import.meta.url)),
+      publicDir: fileURLToPath(new URL('../../public', import.meta.url)),
+    },
+    observability: { logger: createJsonLogger(() => {}) },
   });
   const call: FrameCall = (path, init = {}) =>
     fetch(`${relay.url}${path}`, {

@@ -53,17 +53,17 @@ export async function startProduct({
   const logLines: string[] = [];
   const relayOptions = {
     settings,
-    upstream: createUpstreamClient({
-      baseUrl: upstream.url,
-      username: upstream.simulator.seed.username,
-      password: upstream.simulator.seed.password,
-      timeoutMs: settings.upstreamTimeoutMs,
-      ...(metrics === undefined ? {} : { metrics }),
-    }),
-    logger: createJsonLogger((line) => logLines.push(line)),
-    distDir,
-    publicDir: PUBLIC_DIR,
-    ...(metrics === undefined ? {} : { metrics }),
+    upstream: {
+      client: createUpstreamClient({
+        baseUrl: upstream.url,
+        username: upstream.simulator.seed.username,
+        password: upstream.simulator.seed.password,
+        timeoutMs: settings.upstreamTimeoutMs,
+        ...(metrics === undefined ? {} : { metrics }),
+      }),
+    },
+    files: { distDir, publicDir: PUBLIC_DIR },
+    observability: { logger: createJsonLogger((line) => logLines.push(line)), metrics },
   };
   let relay = await startRelayServer(relayOptions);
   const listeningPort = Number(new URL(relay.url).port);

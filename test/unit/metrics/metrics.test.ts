@@ -57,11 +57,12 @@ beforeAll(async () => {
   );
   relay = await startRelayServer({
     settings,
-    upstream,
-    logger: createJsonLogger(() => {}),
-    metrics: prometheus.metrics,
-    distDir: fileURLToPath(new URL('../../fixtures/dist', import.meta.url)),
-    publicDir: fileURLToPath(new URL('../../../public', import.meta.url)),
+    upstream: { client: upstream },
+    files: {
+      distDir: fileURLToPath(new URL('../../fixtures/dist', import.meta.url)),
+      publicDir: fileURLToPath(new URL('../../../public', import.meta.url)),
+    },
+    observability: { logger: createJsonLogger(() => {}), metrics: prometheus.metrics },
   });
   metricsServer = await startMetricsServer({ registry: prometheus.registry, host: '127.0.0.1', port: 0 });
 

@@ -31,15 +31,16 @@ beforeAll(async () => {
   const simulator = createSimulator();
   app = createRelayApp({
     settings: readSettings({ NODE_ENV: 'test' }, () => new Uint8Array(32).fill(7)),
-    upstream: createUpstreamClient({
-      baseUrl: UPSTREAM_BASE_URL,
-      username: 'u',
-      password: 'p',
-      fetch: (input, init) => simulator.fetch(input, init),
-    }),
-    logger: createJsonLogger(() => {}),
-    distDir: dist,
-    publicDir: dist,
+    upstream: {
+      client: createUpstreamClient({
+        baseUrl: UPSTREAM_BASE_URL,
+        username: 'u',
+        password: 'p',
+        fetch: (input, init) => simulator.fetch(input, init),
+      }),
+    },
+    files: { distDir: dist, publicDir: dist },
+    observability: { logger: createJsonLogger(() => {}) },
   });
 });
 afterAll(() => rmSync(dist, { recursive: true, force: true }));

@@ -23,15 +23,16 @@ async function start(environment: Record<string, string> = {}) {
   const settings = readSettings({ NODE_ENV: 'test', PORT: '0', ...environment }, () => new Uint8Array(32).fill(3));
   const relay: RunningRelay = await startRelayServer({
     settings,
-    upstream: createUpstreamClient({
-      baseUrl: upstream.url,
-      username: upstream.seed.username,
-      password: upstream.seed.password,
-      timeoutMs: settings.upstreamTimeoutMs,
-    }),
-    logger: createJsonLogger(() => {}),
-    distDir: FIXTURE_DIST,
-    publicDir: PUBLIC_DIR,
+    upstream: {
+      client: createUpstreamClient({
+        baseUrl: upstream.url,
+        username: upstream.seed.username,
+        password: upstream.seed.password,
+        timeoutMs: settings.upstreamTimeoutMs,
+      }),
+    },
+    files: { distDir: FIXTURE_DIST, publicDir: PUBLIC_DIR },
+    observability: { logger: createJsonLogger(() => {}) },
   });
   cleanups.push(() => relay.close());
   return { relay, upstream };

@@ -68,7 +68,7 @@ describe('POST /v1/conversations with an Idempotency-Key', () => {
         createJsonLogger(() => {}),
       );
       stores.push(shared);
-      return createRelayHarness({ app: { stores: shared.stores, events: shared.events } });
+      return createRelayHarness({ app: { shared } });
     });
     harnesses.push(a!, b!);
     // One upstream for both instances, as in the field.
@@ -124,7 +124,7 @@ describe('a create key only its maker can use', () => {
       stores.push(shared);
       return createRelayHarness({
         environment: { TRUST_PROXY: '1' },
-        app: { stores: shared.stores, events: shared.events },
+        app: { shared },
       });
     });
     harnesses.push(a!, b!);
@@ -180,7 +180,7 @@ describe('a create key only its maker can use', () => {
     if (stores_ !== undefined) stores.push(stores_);
     const harness = createRelayHarness({
       environment: { TRUST_PROXY: '1' },
-      ...(stores_ === undefined ? {} : { app: { stores: stores_.stores, events: stores_.events } }),
+      ...(stores_ === undefined ? {} : { app: { shared: stores_ } }),
     });
     harnesses.push(harness);
     const key = `ended-${shared ? 'r' : 'm'}-Xq7Lm2Rt9PbN4vYdK8w`;

@@ -35,10 +35,9 @@ function relayWith(upstream: UpstreamClient) {
   const settings = readSettings({ NODE_ENV: 'test', PUBLIC_ORIGIN: RELAY_ORIGIN }, () => new Uint8Array(32).fill(7));
   const app = createRelayApp({
     settings,
-    upstream,
-    logger: createJsonLogger((line) => logLines.push(line)),
-    distDir: FIXTURE_DIST,
-    publicDir: PUBLIC_DIR,
+    upstream: { client: upstream },
+    files: { distDir: FIXTURE_DIST, publicDir: PUBLIC_DIR },
+    observability: { logger: createJsonLogger((line) => logLines.push(line)) },
   });
   const configuration = () =>
     app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`, {

@@ -68,10 +68,9 @@ describe('an unexpected failure', () => {
     } as unknown as UpstreamClient;
     const app = createRelayApp({
       settings: readSettings({ NODE_ENV: 'test' }, () => new Uint8Array(32)),
-      upstream: broken,
-      logger: createJsonLogger((line) => logLines.push(line)),
-      distDir: FIXTURE_DIST,
-      publicDir: PUBLIC_DIR,
+      upstream: { client: broken },
+      files: { distDir: FIXTURE_DIST, publicDir: PUBLIC_DIR },
+      observability: { logger: createJsonLogger((line) => logLines.push(line)) },
     });
     const response = await app.request(`${RELAY_ORIGIN}/v1/webchat-configuration?client_id=demo-client`);
     expect(response.status).toBe(500);

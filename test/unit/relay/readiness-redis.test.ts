@@ -25,14 +25,18 @@ beforeAll(async () => {
   );
   relay = await startRelayServer({
     settings,
-    upstream: createUpstreamClient({
-      baseUrl: simulator.url,
-      username: simulator.simulator.seed.username,
-      password: simulator.simulator.seed.password,
-    }),
-    logger: createJsonLogger(() => {}),
-    distDir: FIXTURE_DIST,
-    publicDir: PUBLIC_DIR,
+    upstream: {
+      client: createUpstreamClient({
+        baseUrl: simulator.url,
+        username: simulator.simulator.seed.username,
+        password: simulator.simulator.seed.password,
+      }),
+    },
+    files: {
+      distDir: FIXTURE_DIST,
+      publicDir: PUBLIC_DIR,
+    },
+    observability: { logger: createJsonLogger(() => {}) },
   });
 });
 afterAll(async () => {

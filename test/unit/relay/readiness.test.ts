@@ -26,7 +26,7 @@ function countUpstream(simulator: ReturnType<typeof createRelayHarness>['simulat
 
 describe('GET /readyz', () => {
   it('is ready before any token ("none yet"), answers JSON with no-store, and calls nothing upstream', async () => {
-    const relay = createRelayHarness({ app: { eventLoopDelayMs: responsive } });
+    const relay = createRelayHarness({ app: { observability: { eventLoopDelayMs: responsive } } });
     const upstreamPaths = countUpstream(relay.simulator);
     for (let i = 0; i < 3; i++) {
       const response = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
@@ -44,7 +44,7 @@ describe('GET /readyz', () => {
   });
 
   it('reports a valid token once a request has fetched one', async () => {
-    const relay = createRelayHarness({ app: { eventLoopDelayMs: responsive } });
+    const relay = createRelayHarness({ app: { observability: { eventLoopDelayMs: responsive } } });
     await relay.startConversation();
     const upstreamPaths = countUpstream(relay.simulator);
     const response = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
@@ -62,7 +62,7 @@ describe('GET /readyz', () => {
     const relay = createRelayHarness({
       password: 'wrong password',
       now: () => t,
-      app: { eventLoopDelayMs: responsive },
+      app: { observability: { eventLoopDelayMs: responsive } },
     });
     const failed = await relay.fromFrame('/v1/conversations', { body: { client_id: 'demo-client' } });
     expect(failed.status).toBeGreaterThanOrEqual(500);
@@ -81,7 +81,7 @@ describe('GET /readyz', () => {
 
   it('reports plugged-in dependencies, and stays ready when one is unreachable', async () => {
     const relay = createRelayHarness({
-      app: { eventLoopDelayMs: responsive, dependencies: { redis: unreachable, other: ok } },
+      app: { observability: { eventLoopDelayMs: responsive, dependencies: { redis: unreachable, other: ok } } },
     });
     const response = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
     expect(response.status).toBe(200);
@@ -96,7 +96,7 @@ describe('GET /readyz', () => {
   it("reports the stores' own checks (Redis answering a PING) as ok / unreachable, ready either way", async () => {
     let answers = true;
     const stores = { ...createMemoryStores(), readiness: { redis: async () => answers } };
-    const relay = createRelayHarness({ app: { stores, eventLoopDelayMs: responsive } });
+    const relay = createRelayHarness({ app: { shared: { stores }, observability: { eventLoopDelayMs: responsive } } });
     const up = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
     expect(up.status).toBe(200);
     expect(await up.json()).toEqual({
@@ -125,7 +125,13 @@ describe('GET /readyz', () => {
       throw new Error('CANARY connection string redis://secret@host');
     };
     const relay = createRelayHarness({
-      app: { eventLoopDelayMs: responsive, dependencies: { redis: hangs, queue: throws }, dependencyTimeoutMs: 50 },
+      app: {
+        observability: {
+          eventLoopDelayMs: responsive,
+          dependencies: { redis: hangs, queue: throws },
+          dependencyTimeoutMs: 50,
+        },
+      },
     });
     const response = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
     expect(response.status).toBe(200);
@@ -141,12 +147,16 @@ describe('GET /readyz', () => {
   });
 
   it("refuses a plugged-in dependency that takes the relay's own name", () => {
-    expect(() => createRelayHarness({ app: { dependencies: { upstream_token: ok } } })).toThrow(/upstream_token/);
+    expect(() => createRelayHarness({ app: { observability: { dependencies: { upstream_token: ok } } } })).toThrow(
+      /upstream_token/,
+    );
   });
 
   it('is not ready while the event loop has recently run later than MAX_EVENT_LOOP_DELAY_MS, and ready again after', async () => {
     let delayMs = 1500;
-    const relay = createRelayHarness({ app: { eventLoopDelayMs: () => delayMs, dependencies: { redis: ok } } });
+    const relay = createRelayHarness({
+      app: { observability: { eventLoopDelayMs: () => delayMs, dependencies: { redis: ok } } },
+    });
     expect(relay.settings.maxEventLoopDelayMs).toBe(1000);
     const slow = await relay.app.request(`${RELAY_ORIGIN}/readyz`);
     expect(slow.status).toBe(503);
@@ -163,7 +173,7 @@ describe('GET /readyz', () => {
 
     const stricter = createRelayHarness({
       environment: { MAX_EVENT_LOOP_DELAY_MS: '200' },
-      app: { eventLoopDelayMs: () => 250 },
+      app: { observability: { eventLoopDelayMs: () => 250 } },
     });
     expect((await stricter.app.request(`${RELAY_ORIGIN}/readyz`)).status).toBe(503);
     stricter.close();
@@ -171,7 +181,9 @@ describe('GET /readyz', () => {
 
   it('answers 503 "draining" while the instance stops; /healthz stays 200; answers ask to close the connection', async () => {
     const lifecycle = createLifecycle();
-    const relay = createRelayHarness({ app: { lifecycle, eventLoopDelayMs: responsive, dependencies: { redis: ok } } });
+    const relay = createRelayHarness({
+      app: { lifecycle, observability: { eventLoopDelayMs: responsive, dependencies: { redis: ok } } },
+    });
     const before = await relay.app.request(`${RELAY_ORIGIN}/healthz`);
     expect(before.headers.get('Connection')).toBeNull();
     expect((await relay.app.request(`${RELAY_ORIGIN}/readyz`)).status).toBe(200);

@@ -1,7 +1,12 @@
 // A relay wired to an in-process simulator, with its log lines captured, for tests through app.request().
 import { fileURLToPath } from 'node:url';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../../src/simulator/app.ts';
-import { createRelayApp, type RelayAppOptions } from '../../../src/relay/app.ts';
+import {
+  createRelayApp,
+  type RelayAppOptions,
+  type RelayObservability,
+  type RelayRuntime,
+} from '../../../src/relay/app.ts';
 import { createJsonLogger } from '../../../src/relay/log.ts';
 import { readSettings, type RelaySettings } from '../../../src/relay/settings.ts';
 import { createUpstreamClient } from '../../../src/relay/upstream/index.ts';
@@ -20,11 +25,12 @@ export interface RelayHarnessOptions {
   upstream?: Simulator;
   now?: () => number;
   password?: string;
-  /** Passed through to createRelayApp: reported dependencies, the event-loop delay, the stopping state, the stores. */
-  app?: Pick<
-    RelayAppOptions,
-    'dependencies' | 'dependencyTimeoutMs' | 'eventLoopDelayMs' | 'lifecycle' | 'stores' | 'events'
-  >;
+  /** Passed on to createRelayApp: the shared state, what /readyz reports (besides the log), the stopping state. */
+  app?: {
+    shared?: RelayAppOptions['shared'];
+    observability?: Omit<RelayObservability, 'logger'>;
+    lifecycle?: RelayRuntime['lifecycle'];
+  };
 }
 
 export function createRelayHarness({
@@ -52,14 +58,15 @@ export function createRelayHarness({
   });
   const app = createRelayApp({
     settings,
-    upstream,
-    logger: createJsonLogger((line) => logLines.push(line)),
-    distDir: FIXTURE_DIST,
-    publicDir: PUBLIC_DIR,
-    // The signed logo URL points at the simulator too; fetched without the upstream client (no token).
-    fetchLogo: (input, init) => simulator.fetch(input, init),
-    ...(now ? { now } : {}),
-    ...appOptions,
+    upstream: {
+      client: upstream,
+      // The signed logo URL points at the simulator too; fetched without the upstream client (no token).
+      fetchLogo: (input, init) => simulator.fetch(input, init),
+    },
+    files: { distDir: FIXTURE_DIST, publicDir: PUBLIC_DIR },
+    observability: { logger: createJsonLogger((line) => logLines.push(line)), ...appOptions.observability },
+    shared: appOptions.shared,
+    runtime: { now, lifecycle: appOptions.lifecycle },
   });
 
   /** A request as the frame would send it: same origin, JSON. */

@@ -33,14 +33,18 @@ beforeAll(async () => {
   );
   relay = await startRelayServer({
     settings,
-    upstream: createUpstreamClient({
-      baseUrl: simulator.url,
-      username: simulator.simulator.seed.username,
-      password: simulator.simulator.seed.password,
-    }),
-    logger: createJsonLogger(() => {}),
-    distDir: fileURLToPath(new URL('../../fixtures/dist', import.meta.url)),
-    publicDir: fileURLToPath(new URL('../../../public', import.meta.url)),
+    upstream: {
+      client: createUpstreamClient({
+        baseUrl: simulator.url,
+        username: simulator.simulator.seed.username,
+        password: simulator.simulator.seed.password,
+      }),
+    },
+    files: {
+      distDir: fileURLToPath(new URL('../../fixtures/dist', import.meta.url)),
+      publicDir: fileURLToPath(new URL('../../../public', import.meta.url)),
+    },
+    observability: { logger: createJsonLogger(() => {}) },
   });
 });
 afterAll(async () => {

@@ -68,7 +68,7 @@ describe('what Redis holds', () => {
     harness = createRelayHarness({
       // Every poll reads the status, so the one after the resolution sees it.
       environment: { TRUST_PROXY: '1', UPSTREAM_EVENTS_SECRET: EVENTS_SECRET, STATUS_REFRESH_SECONDS: '0' },
-      app: { stores: shared.stores, events: shared.events },
+      app: { shared },
     });
     const eavesdropper = new Redis(redis.url);
     const overheard: string[] = [];

@@ -38,7 +38,7 @@ describe('Redis loses its data (restart without persistence)', () => {
       redis.url,
       createJsonLogger(() => {}),
     );
-    harness = createRelayHarness({ app: { stores: shared.stores, events: shared.events } });
+    harness = createRelayHarness({ app: { shared } });
     const handle = await harness.startConversation();
     expect((await read(handle)).status).toBe(200);
     expect((await end(handle)).status).toBe(204);
@@ -56,7 +56,7 @@ describe('Redis loses its data (restart without persistence)', () => {
       redis.url,
       createJsonLogger((line) => lines.push(line)),
     );
-    harness = createRelayHarness({ app: { stores: shared.stores, events: shared.events } });
+    harness = createRelayHarness({ app: { shared } });
     const open = await harness.startConversation();
     expect((await read(open)).status).toBe(200);
 

@@ -44,7 +44,7 @@ function twoInstances() {
       now,
       simulator: { now },
       ...(upstream ? { upstream } : {}),
-      app: { stores: state.stores, events: state.events },
+      app: { shared: state },
     });
     harnesses.push(harness);
     return harness;

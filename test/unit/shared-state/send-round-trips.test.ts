@@ -38,7 +38,7 @@ const SEND_RECORDS = /^pwc:(idem|lost|answered):/;
 const BACKGROUND = new Set(['ping', 'info', 'subscribe', 'client', 'select']);
 
 it('a send costs its own records 2 round trips to Redis (one before it goes upstream, one after), a script or a transaction counting as one', async () => {
-  harness = createRelayHarness({ app: { stores: shared.stores, events: shared.events } });
+  harness = createRelayHarness({ app: { shared } });
   const handle = await harness.startConversation();
   // The create's own bookkeeping may land just after its answer: not counted as the send's.
   await new Promise((resolve) => setTimeout(resolve, 200));
