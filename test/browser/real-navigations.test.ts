@@ -12,6 +12,7 @@ import { serveHostPages, type HostPageServer } from './harness.ts';
 import { launchEngine, type Engine, type Tab } from './engines/index.ts';
 import { startProduct } from '../support/product.ts';
 import {
+  astroSiteRoutes,
   PAGE_RECORDER,
   pastedTag,
   readPageReport,
@@ -55,6 +56,15 @@ const SITES: Record<string, Site> = {
   },
 };
 
+// Astro's client router (<ClientRouter />), in a site Astro itself builds (test/support/astro-site): each link's visit
+// fetches the next page and swaps its <body> in, inside a view transition where the browser has them (Chromium), with
+// Astro's fallback animation where not, running the new body's scripts that have not run yet.
+const ASTRO = 'Astro view transitions (astro@7.3.5, <ClientRouter />)';
+
+/** An Astro page as built, with the recorder after its <title> and the practice's tag before </body>. */
+const astroPage = (html: string) =>
+  html.replace('</title>', `</title>${PAGE_RECORDER}`).replace('</body>', `${pastedTag(relay())}</body>`);
+
 const slug = (name: string) => name.split(' ')[0]!.toLowerCase();
 
 /** One page of a site: `title` in its heading, a link to the other page. */
@@ -77,10 +87,11 @@ const reactDocument = (version: 18 | 19) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title>${PAGE_RECORDER}</head><body><main><h1>Smile Dental</h1><button type="button" id="book">Booked 0</button></main><script src="/vendor/react-${version}-app.js" data-root="document" data-after="practice-chat-q7x"></script>${pastedTag(relay())}</body></html>`;
 
 beforeAll(async () => {
-  const [launched, started, vendor] = await Promise.all([
+  const [launched, started, vendor, astro] = await Promise.all([
     launchEngine(),
     startProduct({ relayHost: 'chat.vendor-relay.test' }),
     vendorRoutes(),
+    astroSiteRoutes(astroPage),
   ]);
   [engine, product] = [launched, started];
   const pages: Record<string, Route> = {};
@@ -95,7 +106,7 @@ beforeAll(async () => {
   pages['/react-19-document'] = () => ({ body: reactDocument(19) });
   // A practice's site has an icon, which browsers ask for with the first page they show.
   pages['/favicon.ico'] = () => ({ body: '', headers: { 'Content-Type': 'image/x-icon' } });
-  host = await serveHostPages({ ...vendor, ...pages });
+  host = await serveHostPages({ ...vendor, ...astro, ...pages });
 }, 60_000);
 afterAll(async () => {
   await Promise.all([engine?.close(), product?.close(), host?.close()]);
@@ -149,7 +160,7 @@ const pageReport = async (tab: Tab) => withoutDriverGlobals(await tab.evaluate(r
 describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, {
   timeout: 60_000,
 }, () => {
-  it.each(Object.keys(SITES))(
+  it.each([...Object.keys(SITES), ASTRO])(
     '%s: after a link click the library navigated, the launcher is back, and the open conversation goes on',
     async (name) => {
       const base = `/${slug(name)}/`;
