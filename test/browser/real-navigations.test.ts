@@ -199,6 +199,45 @@ describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_E
     },
   );
 
+  it(`${ASTRO}: back and forward are Astro's visits too, and the launcher and the conversation stay through both`, async () => {
+    const first = 'astro history: do you see children?';
+    const second = 'astro history: thank you';
+    const tab = await engine.newTab();
+    const shown = () => tab.evaluate(() => [location.pathname, document.querySelector('h1')?.textContent]);
+    const sameDocument = () => tab.evaluate(() => (document as unknown as { sameDocument?: boolean }).sameDocument);
+    try {
+      await tab.goto(`http://www.smile-dental.test:${host.port}/astro/`);
+      await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
+      await tab.evaluate(() => {
+        (document.querySelector('practice-chat-q7x') as HTMLElement & { marked?: boolean }).marked = true;
+        (document as unknown as { sameDocument: boolean }).sameDocument = true;
+      });
+      await openPanel(tab);
+      await send(tab, first);
+      await tab.click({ inPage: '#next' });
+      await expect.poll(shown, { timeout: 10_000 }).toEqual(['/astro/services', 'Our services']);
+
+      // Astro's router takes the history entries it made (popstate) and swaps the body back, as for a link.
+      await tab.evaluate(() => history.back());
+      await expect.poll(shown, { timeout: 10_000 }).toEqual(['/astro/', 'Smile Dental']);
+      expect(await sameDocument()).toBe(true);
+      await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
+      expect(await widget(tab)).toEqual({ launchers: 1, marked: true, framed: true });
+      await expect.poll(() => messages(tab, '.visitor').catch(() => []), { timeout: 15_000 }).toEqual([first]);
+
+      await tab.evaluate(() => history.forward());
+      await expect.poll(shown, { timeout: 10_000 }).toEqual(['/astro/services', 'Our services']);
+      expect(await sameDocument()).toBe(true);
+      expect(await widget(tab)).toEqual({ launchers: 1, marked: true, framed: true });
+      await send(tab, second);
+      expect(await messages(tab, '.visitor')).toEqual([first, second]);
+      expect(sentUpstream(/^astro history:/)).toEqual([first, second]);
+      expect(await pageReport(tab)).toEqual({ errors: [], lines: [], changes: WIDGET_GLOBALS });
+    } finally {
+      await tab.close();
+    }
+  });
+
   it.each([18, 19] as const)(
     'React %s hydrates the server markup beside the widget: its app works, and a message gets its reply',
     async (version) => {
