@@ -60,10 +60,16 @@ const SITES: Record<string, Site> = {
 // fetches the next page and swaps its <body> in, inside a view transition where the browser has them (Chromium), with
 // Astro's fallback animation where not, running the new body's scripts that have not run yet.
 const ASTRO = 'Astro view transitions (astro@7.3.5, <ClientRouter />)';
+// The same, with the tag inside an element Astro's router keeps from page to page (transition:persist): the router
+// moves that element into each new body instead of the new page's copy.
+const ASTRO_PERSIST = 'Astro/persist (the tag in a transition:persist element, astro@7.3.5, <ClientRouter />)';
 
 /** An Astro page as built, with the recorder after its <title> and the practice's tag before </body>. */
-const astroPage = (html: string) =>
-  html.replace('</title>', `</title>${PAGE_RECORDER}`).replace('</body>', `${pastedTag(relay())}</body>`);
+const astroPage = (html: string) => {
+  const withRecorder = html.replace('</title>', `</title>${PAGE_RECORDER}`);
+  const tagged = withRecorder.replace(/(<div id="practice-chat-tag"[^>]*>)/, `$1${pastedTag(relay())}`);
+  return tagged === withRecorder ? tagged.replace('</body>', `${pastedTag(relay())}</body>`) : tagged;
+};
 
 const slug = (name: string) => name.split(' ')[0]!.toLowerCase();
 
@@ -160,7 +166,7 @@ const pageReport = async (tab: Tab) => withoutDriverGlobals(await tab.evaluate(r
 describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, {
   timeout: 60_000,
 }, () => {
-  it.each([...Object.keys(SITES), ASTRO])(
+  it.each([...Object.keys(SITES), ASTRO, ASTRO_PERSIST])(
     '%s: after a link click the library navigated, the launcher is back, and the open conversation goes on',
     async (name) => {
       const base = `/${slug(name)}/`;

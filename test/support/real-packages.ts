@@ -116,9 +116,12 @@ export async function astroSiteRoutes(addToPage: (html: string) => string): Prom
       const path = `/astro/${relative(dist, join(dist, file)).split('\\').join('/')}`;
       if (path.endsWith('.html')) {
         const html = readFileSync(join(dist, file), 'utf8');
-        routes[path === '/astro/index.html' ? '/astro/' : path.slice(0, -'.html'.length)] = () => ({
-          body: addToPage(html),
-        });
+        const route: Route = () => ({ body: addToPage(html) });
+        // Each page at its address with and without the slash, as Astro's own server answers (trailingSlash
+        // 'ignore'): a folder's index.astro is built as the folder's name, .html.
+        const page = path === '/astro/index.html' ? '/astro' : path.slice(0, -'.html'.length);
+        routes[page] = route;
+        routes[`${page}/`] = route;
       } else if (path.endsWith('.js')) {
         const body = readFileSync(join(dist, file), 'utf8');
         routes[path] = () => ({ body, headers: { 'Content-Type': contentType(path) } });
