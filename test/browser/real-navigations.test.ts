@@ -155,6 +155,18 @@ async function send(tab: Tab, text: string) {
   await expect.poll(async () => (await messages(tab, '.bot')).length, { timeout: 10_000 }).toBeGreaterThan(replies);
 }
 
+/**
+ * The page shown: its address, its heading, and whether Astro's view transition still runs (Astro marks <html> with
+ * data-astro-transition until it is over; no other library here sets it). While a view transition runs, the browser
+ * shows its pictures of the pages over them and hands them the clicks: a patient's click there goes nowhere.
+ */
+const shownPage = (tab: Tab) =>
+  tab.evaluate(() => [
+    location.pathname,
+    document.querySelector('h1')?.textContent,
+    document.documentElement.hasAttribute('data-astro-transition'),
+  ]);
+
 /** What the relay's upstream holds of the visitor's side: each message sent, once. */
 const sentUpstream = (pattern: RegExp) =>
   [...product.simulator.store.messages.values()]
@@ -188,10 +200,8 @@ describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_E
 
         await tab.click({ inPage: '#next' });
         await expect
-          .poll(() => tab.evaluate(() => [location.pathname, document.querySelector('h1')?.textContent]), {
-            timeout: 10_000,
-          })
-          .toEqual([`${base}services`, 'Our services']);
+          .poll(() => shownPage(tab), { timeout: 10_000 })
+          .toEqual([`${base}services`, 'Our services', false]);
         expect(await tab.evaluate(() => (document as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 
         await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
@@ -218,7 +228,7 @@ describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_E
     const first = 'astro history: do you see children?';
     const second = 'astro history: thank you';
     const tab = await engine.newTab();
-    const shown = () => tab.evaluate(() => [location.pathname, document.querySelector('h1')?.textContent]);
+    const shown = () => shownPage(tab);
     const sameDocument = () => tab.evaluate(() => (document as unknown as { sameDocument?: boolean }).sameDocument);
     try {
       await tab.goto(`http://www.smile-dental.test:${host.port}/astro/`);
@@ -230,18 +240,18 @@ describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_E
       await openPanel(tab);
       await send(tab, first);
       await tab.click({ inPage: '#next' });
-      await expect.poll(shown, { timeout: 10_000 }).toEqual(['/astro/services', 'Our services']);
+      await expect.poll(shown, { timeout: 10_000 }).toEqual(['/astro/services', 'Our services', false]);
 
       // Astro's router takes the history entries it made (popstate) and swaps the body back, as for a link.
       await tab.evaluate(() => history.back());
-      await expect.poll(shown, { timeout: 10_000 }).toEqual(['/astro/', 'Smile Dental']);
+      await expect.poll(shown, { timeout: 10_000 }).toEqual(['/astro/', 'Smile Dental', false]);
       expect(await sameDocument()).toBe(true);
       await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
       expect(await widget(tab)).toEqual({ launchers: 1, marked: true, framed: true });
       await expect.poll(() => messages(tab, '.visitor').catch(() => []), { timeout: 15_000 }).toEqual([first]);
 
       await tab.evaluate(() => history.forward());
-      await expect.poll(shown, { timeout: 10_000 }).toEqual(['/astro/services', 'Our services']);
+      await expect.poll(shown, { timeout: 10_000 }).toEqual(['/astro/services', 'Our services', false]);
       expect(await sameDocument()).toBe(true);
       expect(await widget(tab)).toEqual({ launchers: 1, marked: true, framed: true });
       await send(tab, second);
