@@ -1,10 +1,11 @@
 // The widget on practice sites that navigate by swapping <body>, driven by the real libraries, installed from the npm
-// registry at pinned versions (package.json's devDependencies) and served as published from the practice's own site
-// (www.smile-dental.test), the relay on another (chat.vendor-relay.test), in the browser engine of this run
+// registry at pinned versions (package.json's devDependencies) and served as published (Astro's router as Astro's own
+// build bundles it into a site) from the practice's own site (www.smile-dental.test), the relay on another (chat.vendor-relay.test), in the browser engine of this run
 // (BROWSER_ENGINE: chromium by default; npm run test:engines runs this file in Firefox and WebKit too). On each, a
 // patient opens the panel and gets a reply, clicks one of the page's links, and the library navigates without loading
 // the page again; then the launcher is still there, one of it, and the open conversation goes on with every message
-// once; the page raised nothing, logged nothing, and no global or built-in prototype changed but PracticeChat. React
+// once (with Astro, through back and forward too); the page raised nothing, logged nothing, and no global or built-in
+// prototype changed but PracticeChat. React
 // 18 and 19, hydrating a root in <body> or the whole document once the launcher is in, keep their app working beside
 // the widget, with no hydration error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
