@@ -1,10 +1,11 @@
 // The widget on practice sites that navigate by swapping <body>, driven by the real libraries, installed from the npm
-// registry at pinned versions (package.json's devDependencies) and served as published from the practice's own site
-// (www.smile-dental.test), the relay on another (chat.vendor-relay.test), in the browser engine of this run
+// registry at pinned versions (package.json's devDependencies) and served as published (Astro's router as Astro's own
+// build bundles it into a site) from the practice's own site (www.smile-dental.test), the relay on another (chat.vendor-relay.test), in the browser engine of this run
 // (BROWSER_ENGINE: chromium by default; npm run test:engines runs this file in Firefox and WebKit too). On each, a
 // patient opens the panel and gets a reply, clicks one of the page's links, and the library navigates without loading
 // the page again; then the launcher is still there, one of it, and the open conversation goes on with every message
-// once; the page raised nothing, logged nothing, and no global or built-in prototype changed but PracticeChat. React
+// once (with Astro, through back and forward too); the page raised nothing, logged nothing, and no global or built-in
+// prototype changed but PracticeChat. React
 // 18 and 19, hydrating a root in <body> or the whole document once the launcher is in, keep their app working beside
 // the widget, with no hydration error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { serveHostPages, type HostPageServer } from './harness.ts';
 import { launchEngine, type Engine, type Tab } from './engines/index.ts';
 import { startProduct } from '../support/product.ts';
 import {
+  astroSiteRoutes,
   PAGE_RECORDER,
   pastedTag,
   readPageReport,
@@ -55,6 +57,23 @@ const SITES: Record<string, Site> = {
   },
 };
 
+// Astro's client router (<ClientRouter />), in a site Astro itself builds (test/support/astro-site): each link's visit
+// fetches the next page and swaps its <body> in, inside a view transition where the browser has them (Chromium), with
+// Astro's fallback animation where not, running the new body's scripts that have not run yet.
+const ASTRO = 'Astro view transitions (astro@7.3.5, <ClientRouter />)';
+// The same, with the tag inside an element Astro's router keeps from page to page (transition:persist): the router
+// moves that element into each new body instead of the new page's copy.
+const ASTRO_PERSIST = 'Astro/persist (the tag in a transition:persist element, astro@7.3.5, <ClientRouter />)';
+
+/** An Astro page as built, with the recorder after its <title> and the practice's tag before </body>. */
+const astroPage = (html: string) => {
+  const withRecorder = html.replace('</title>', `</title>${PAGE_RECORDER}`);
+  const kept = withRecorder.indexOf('id="practice-chat-tag"');
+  if (kept < 0) return withRecorder.replace('</body>', `${pastedTag(relay())}</body>`);
+  const inside = withRecorder.indexOf('>', kept) + 1;
+  return withRecorder.slice(0, inside) + pastedTag(relay()) + withRecorder.slice(inside);
+};
+
 const slug = (name: string) => name.split(' ')[0]!.toLowerCase();
 
 /** One page of a site: `title` in its heading, a link to the other page. */
@@ -77,10 +96,11 @@ const reactDocument = (version: 18 | 19) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smile Dental</title>${PAGE_RECORDER}</head><body><main><h1>Smile Dental</h1><button type="button" id="book">Booked 0</button></main><script src="/vendor/react-${version}-app.js" data-root="document" data-after="practice-chat-q7x"></script>${pastedTag(relay())}</body></html>`;
 
 beforeAll(async () => {
-  const [launched, started, vendor] = await Promise.all([
+  const [launched, started, vendor, astro] = await Promise.all([
     launchEngine(),
     startProduct({ relayHost: 'chat.vendor-relay.test' }),
     vendorRoutes(),
+    astroSiteRoutes(astroPage),
   ]);
   [engine, product] = [launched, started];
   const pages: Record<string, Route> = {};
@@ -95,7 +115,7 @@ beforeAll(async () => {
   pages['/react-19-document'] = () => ({ body: reactDocument(19) });
   // A practice's site has an icon, which browsers ask for with the first page they show.
   pages['/favicon.ico'] = () => ({ body: '', headers: { 'Content-Type': 'image/x-icon' } });
-  host = await serveHostPages({ ...vendor, ...pages });
+  host = await serveHostPages({ ...vendor, ...astro, ...pages });
 }, 60_000);
 afterAll(async () => {
   await Promise.all([engine?.close(), product?.close(), host?.close()]);
@@ -136,6 +156,18 @@ async function send(tab: Tab, text: string) {
   await expect.poll(async () => (await messages(tab, '.bot')).length, { timeout: 10_000 }).toBeGreaterThan(replies);
 }
 
+/**
+ * The page shown: its address, its heading, and whether Astro's view transition still runs (Astro marks <html> with
+ * data-astro-transition until it is over; no other library here sets it). While a view transition runs, the browser
+ * shows its pictures of the pages over them and hands them the clicks: a patient's click there goes nowhere.
+ */
+const shownPage = (tab: Tab) =>
+  tab.evaluate(() => [
+    location.pathname,
+    document.querySelector('h1')?.textContent,
+    document.documentElement.hasAttribute('data-astro-transition'),
+  ]);
+
 /** What the relay's upstream holds of the visitor's side: each message sent, once. */
 const sentUpstream = (pattern: RegExp) =>
   [...product.simulator.store.messages.values()]
@@ -149,7 +181,7 @@ const pageReport = async (tab: Tab) => withoutDriverGlobals(await tab.evaluate(r
 describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, {
   timeout: 60_000,
 }, () => {
-  it.each(Object.keys(SITES))(
+  it.each([...Object.keys(SITES), ASTRO, ASTRO_PERSIST])(
     '%s: after a link click the library navigated, the launcher is back, and the open conversation goes on',
     async (name) => {
       const base = `/${slug(name)}/`;
@@ -169,14 +201,19 @@ describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_E
 
         await tab.click({ inPage: '#next' });
         await expect
-          .poll(() => tab.evaluate(() => [location.pathname, document.querySelector('h1')?.textContent]), {
-            timeout: 10_000,
-          })
-          .toEqual([`${base}services`, 'Our services']);
+          .poll(() => shownPage(tab), { timeout: 10_000 })
+          .toEqual([`${base}services`, 'Our services', false]);
         expect(await tab.evaluate(() => (document as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 
         await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
         expect(await widget(tab)).toEqual({ launchers: 1, marked: true, framed: true });
+        if (name === ASTRO_PERSIST) {
+          // The tag the page started with, still in the element Astro's router kept.
+          const kept = await tab.evaluate(
+            () => !!document.querySelector('[data-astro-transition-persist] script[src$="/loader.js"]'),
+          );
+          expect(kept).toBe(true);
+        }
         await expect.poll(() => messages(tab, '.visitor').catch(() => []), { timeout: 15_000 }).toEqual([first]);
         await send(tab, second);
         expect(await messages(tab, '.visitor')).toEqual([first, second]);
@@ -187,6 +224,45 @@ describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_E
       }
     },
   );
+
+  it(`${ASTRO}: back and forward are Astro's visits too, and the launcher and the conversation stay through both`, async () => {
+    const first = 'astro history: do you see children?';
+    const second = 'astro history: thank you';
+    const tab = await engine.newTab();
+    const shown = () => shownPage(tab);
+    const sameDocument = () => tab.evaluate(() => (document as unknown as { sameDocument?: boolean }).sameDocument);
+    try {
+      await tab.goto(`http://www.smile-dental.test:${host.port}/astro/`);
+      await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
+      await tab.evaluate(() => {
+        (document.querySelector('practice-chat-q7x') as HTMLElement & { marked?: boolean }).marked = true;
+        (document as unknown as { sameDocument: boolean }).sameDocument = true;
+      });
+      await openPanel(tab);
+      await send(tab, first);
+      await tab.click({ inPage: '#next' });
+      await expect.poll(shown, { timeout: 10_000 }).toEqual(['/astro/services', 'Our services', false]);
+
+      // Astro's router takes the history entries it made (popstate) and swaps the body back, as for a link.
+      await tab.evaluate(() => history.back());
+      await expect.poll(shown, { timeout: 10_000 }).toEqual(['/astro/', 'Smile Dental', false]);
+      expect(await sameDocument()).toBe(true);
+      await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
+      expect(await widget(tab)).toEqual({ launchers: 1, marked: true, framed: true });
+      await expect.poll(() => messages(tab, '.visitor').catch(() => []), { timeout: 15_000 }).toEqual([first]);
+
+      await tab.evaluate(() => history.forward());
+      await expect.poll(shown, { timeout: 10_000 }).toEqual(['/astro/services', 'Our services', false]);
+      expect(await sameDocument()).toBe(true);
+      expect(await widget(tab)).toEqual({ launchers: 1, marked: true, framed: true });
+      await send(tab, second);
+      expect(await messages(tab, '.visitor')).toEqual([first, second]);
+      expect(sentUpstream(/^astro history:/)).toEqual([first, second]);
+      expect(await pageReport(tab)).toEqual({ errors: [], lines: [], changes: WIDGET_GLOBALS });
+    } finally {
+      await tab.close();
+    }
+  });
 
   it.each([18, 19] as const)(
     'React %s hydrates the server markup beside the widget: its app works, and a message gets its reply',
