@@ -60,10 +60,10 @@ const SITES: Record<string, Site> = {
 // Astro's client router (<ClientRouter />), in a site Astro itself builds (test/support/astro-site): each link's visit
 // fetches the next page and swaps its <body> in, inside a view transition where the browser has them (Chromium), with
 // Astro's fallback animation where not, running the new body's scripts that have not run yet.
-const ASTRO = 'Astro view transitions (astro@7.3.5, <ClientRouter />)';
+const ASTRO = 'Astro view transitions (astro@5.18.2, <ClientRouter />)';
 // The same, with the tag inside an element Astro's router keeps from page to page (transition:persist): the router
 // moves that element into each new body instead of the new page's copy.
-const ASTRO_PERSIST = 'Astro/persist (the tag in a transition:persist element, astro@7.3.5, <ClientRouter />)';
+const ASTRO_PERSIST = 'Astro/persist (the tag in a transition:persist element, astro@5.18.2, <ClientRouter />)';
 
 /** An Astro page as built, with the recorder after its <title> and the practice's tag before </body>. */
 const astroPage = (html: string) => {
