@@ -35,24 +35,29 @@ const incrementBy = redisScript("return redis.call('incrby', KEYS[1], ARGV[1])")
 
 let markers = 0;
 /**
- * The EVAL and EVALSHA commands Redis ran while `run` ran and until it ran an ECHO the client sends afterwards: Redis
- * runs one connection's commands in order, so once the monitor reports the ECHO it has reported everything before it.
+ * The EVAL and EVALSHA commands Redis ran while `run` ran, between two ECHOs the client sends before and after it:
+ * Redis runs one connection's commands in order and the monitor reports them in that order, so the client's earlier
+ * calls are reported before the first ECHO and all of `run`'s before the second.
  */
 async function scriptCallsDuring(run: () => Promise<void>): Promise<string[]> {
-  const marker = `end-${++markers}`;
+  const start = `start-${++markers}`;
+  const end = `end-${markers}`;
   const heard: string[] = [];
-  let markerSeen = () => {};
-  const seen = new Promise<void>((resolve) => (markerSeen = resolve));
+  let recording = false;
+  let endSeen = () => {};
+  const ended = new Promise<void>((resolve) => (endSeen = resolve));
   const listener = (_time: string, args: string[], source: string) => {
     const name = args[0]!.toLowerCase();
-    if (name === 'echo' && args[1] === marker) markerSeen();
-    else if (source !== 'lua' && name.startsWith('eval')) heard.push(name);
+    if (name === 'echo' && args[1] === start) recording = true;
+    else if (name === 'echo' && args[1] === end) endSeen();
+    else if (recording && source !== 'lua' && name.startsWith('eval')) heard.push(name);
   };
   monitor.on('monitor', listener);
   try {
+    await client.echo(start);
     await run();
-    await client.echo(marker);
-    await seen;
+    await client.echo(end);
+    await ended;
   } finally {
     monitor.off('monitor', listener);
   }
