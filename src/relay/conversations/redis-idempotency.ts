@@ -58,9 +58,8 @@ const TAKE_AND_RECORD =
   "return {0, kept or ''} end " +
   "return {1, redis.call('get', KEYS[1])}";
 
-// Keeps the result under the key, forgets the work's record and marks its answer given: the step after the send, one
-// command where a MULTI of three cost the client five (MULTI, the three, EXEC) and a transaction's bookkeeping, as
-// atomic.
+// Keeps the result under the key, forgets the work's record and marks its answer given: the step after the send, atomic
+// and one round trip.
 const KEEP_RESULT =
   "redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) redis.call('del', KEYS[2]) " +
   "redis.call('set', KEYS[3], '1', 'PX', ARGV[3]) return 1";
