@@ -15,11 +15,16 @@ export interface WatchReadsOptions {
   writes: StreamWrites;
   /** Whether the service's events arrive: then a watch only polls slowly, and may reuse a recent status. */
   eventsLive: () => boolean;
+  /** Conversations the instance watches now, which stretch the safety net past the budget below. */
+  watchCount: () => number;
+  /** Safety-net reads a second the instance's idle watches may make between them (cadence.ts). */
+  safetyNetReadsPerSecond: number;
   now: () => number;
   random: () => number;
 }
 
-export function createWatchReads({ policy, scheduler, writes, eventsLive, now, random }: WatchReadsOptions) {
+export function createWatchReads(options: WatchReadsOptions) {
+  const { policy, scheduler, writes, eventsLive, now, random } = options;
   const { end, deliverMessages, deliverStatus } = writes;
 
   function schedule(watch: Watch, requestedMs: number) {
@@ -40,7 +45,8 @@ export function createWatchReads({ policy, scheduler, writes, eventsLive, now, r
     void tick(watch);
   }
 
-  const nextDelay = (watch: Watch) =>
+  /** The delay before the watch's next read; `opening`: its first since a stream of it opened. */
+  const nextDelay = (watch: Watch, opening = false) =>
     nextReadDelayMs(
       {
         now: now(),
@@ -48,6 +54,9 @@ export function createWatchReads({ policy, scheduler, writes, eventsLive, now, r
         eventsLive: eventsLive(),
         failures: watch.failures,
         retryAfterMs: watch.retryAfterMs,
+        watches: options.watchCount(),
+        safetyNetReadsPerSecond: options.safetyNetReadsPerSecond,
+        opening,
       },
       random,
     );
