@@ -50,8 +50,13 @@ const SERVER_LISTENERS: Readonly<Record<string, readonly string[]>> = {
 /** Methods the server sets on each socket it serves, over the socket's own (to notice a reader of its own). */
 const SERVER_METHODS = ['on', 'addListener', 'prependListener', 'setEncoding'] as const;
 
-/** Whatever the client sends after its request is read and dropped: an event stream's client sends nothing more. */
-function discard() {}
+/**
+ * An event stream's client sends nothing after its request (a browser never pipelines, and a proxy sends no second
+ * request on a connection whose answer has not ended): one that does is cut, rather than read for as long as it sends.
+ */
+function clientSpoke(this: Socket) {
+  this.destroy();
+}
 /** The client closed its side: so does the relay (the server's `allowHalfOpen` would otherwise keep ours open). */
 function clientEnded(this: Socket) {
   this.destroy();
@@ -87,6 +92,6 @@ export function takeSocket(response: ServerResponse): Socket | null {
   httpCommon.freeParser(parser, response.req, socket);
   socket._httpMessage = null;
   socket.on('end', clientEnded);
-  socket.on('data', discard);
+  socket.on('data', clientSpoke);
   return socket;
 }

@@ -94,4 +94,14 @@ describe("a stream's connection, taken from the HTTP server", () => {
     await until(() => closed);
     expect(served.sink.write('x')).toBe(false);
   });
+
+  it('cuts a client that sends anything after its request (a second request pipelined behind the stream)', async () => {
+    const served = await serveOneStream();
+    await ioTurns(5);
+    let closed = false;
+    served.sink.onClose(() => (closed = true));
+    served.client.write('GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await until(() => closed);
+    expect(served.sink.write('x')).toBe(false);
+  });
 });
