@@ -133,6 +133,7 @@ export function createLiveHub(options: LiveHubOptions) {
           streams: new Set(),
           timer: null,
           dueAt: 0,
+          safetyNet: false,
           reading: false,
           wakeAgain: false,
           lastActivityAt,

@@ -4,7 +4,7 @@
 import type { ReadPolicy } from '../conversations/read-policy.ts';
 import { toWireMessage } from '../conversations/wire-message.ts';
 import { UpstreamError } from '../upstream/index.ts';
-import { EVENTS_STATUS_AGE_MS, nextReadDelayMs } from './cadence.ts';
+import { EVENTS_STATUS_AGE_MS, nextReadDelayMs, SAFETY_NET_MS } from './cadence.ts';
 import type { Watch } from './live-records.ts';
 import type { ReadScheduler } from './read-scheduler.ts';
 import { messageFrames, refusalEvent, statusFrame, statusOf, type StreamWrites } from './stream-writes.ts';
@@ -35,6 +35,7 @@ export function createWatchReads(options: WatchReadsOptions) {
     if (watch.timer !== null && watch.dueAt <= dueAt) return;
     if (watch.timer !== null) clearTimeout(watch.timer);
     watch.dueAt = dueAt;
+    watch.safetyNet = delayMs >= SAFETY_NET_MS;
     // The watch as the timer's argument, not captured by a closure: one function for every watch's timer.
     watch.timer = setTimeout(due, delayMs, watch);
     watch.timer.unref();
@@ -81,12 +82,14 @@ export function createWatchReads(options: WatchReadsOptions) {
         (latest, stream) => (stream.subject.expiresAt > latest.expiresAt ? stream.subject : latest),
         caughtUp[0]!.subject,
       );
-      const answer = await scheduler.run(() =>
-        policy.read(
-          subject,
-          cursor,
-          eventsLive() ? { acceptStatusAgeMs: EVENTS_STATUS_AGE_MS, statusChangesAnnounced: true } : {},
-        ),
+      const answer = await scheduler.run(
+        () =>
+          policy.read(
+            subject,
+            cursor,
+            eventsLive() ? { acceptStatusAgeMs: EVENTS_STATUS_AGE_MS, statusChangesAnnounced: true } : {},
+          ),
+        watch.safetyNet ? 'background' : 'now',
       );
       watch.failures = 0;
       watch.retryAfterMs = 0;
