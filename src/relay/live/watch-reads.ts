@@ -46,8 +46,13 @@ export function createWatchReads(options: WatchReadsOptions) {
     void tick(watch);
   }
 
-  /** The delay before the watch's next read; `opening`: its first since a stream of it opened. */
-  const nextDelay = (watch: Watch, opening = false) =>
+  /**
+   * The delay before the watch's next read. `opening`: its first since a stream of it opened. A watch whose last read
+   * was not the safety net's (a stream's first, a woken one, one from before the service's events arrived) has its
+   * first safety-net read spread over the whole period too: when events start arriving, every watch turns to the
+   * safety net at once, and would otherwise read together a period later.
+   */
+  const nextDelay = (watch: Watch, opening = !watch.safetyNet) =>
     nextReadDelayMs(
       {
         now: now(),
