@@ -4,8 +4,9 @@
 //   (a) delivery delay, from the upstream storing a team member's message to a stream client receiving it: with the
 //       simulator's signed events (a relay with UPSTREAM_EVENTS_SECRET) and with polling only (a relay without);
 //   (b) 50,000 concurrent idle streams on one instance: resident memory added per stream, the relay's CPU while they
-//       idle, heartbeats delivered (held by child processes on raw sockets, bench/live/stream-holders.ts; as many as
-//       the relay's open-files limit allows, and said so when that is fewer);
+//       idle (once their watches read at their steady rate), heartbeats delivered (held by child processes on raw
+//       sockets, bench/live/stream-holders.ts; as many as the relay's open-files limit allows, which it prints, and
+//       when that is fewer, the CPU scaled to the count asked for);
 //   (c) upstream reads per watched conversation per minute, streams against the panel's polling as it was
 //       (src/frame/model/poll-cadence.ts) in the same states: open and idle, closed, two tabs, just after writing.
 // Goals: with events p50 ≤ 100 ms and p99 ≤ 500 ms; 50,000 idle streams at most 10 KB each and under 5 % of a core;

@@ -1,6 +1,7 @@
 // Part (b) of the live bench: many idle streams held on one relay, for the memory each adds, the relay's CPU while
 // they idle, the heartbeats they receive and the upstream reads their watches make.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SAFETY_NET_MS } from '../../src/relay/live/cadence.ts';
 import type { CountingUpstream } from './counting-upstream.ts';
 import { pool } from './pool.ts';
 import { createHandle } from './relay-client.ts';
@@ -23,12 +24,13 @@ export async function measureIdleStreams(
   const held = Math.min(streamCount, limit - SPARE_DESCRIPTORS);
   say();
   say(
-    `## (b) ${held.toLocaleString('en')} idle streams on one instance (the relay with events, so idle watches read every 120 s)`,
+    `## (b) ${held.toLocaleString('en')} idle streams on one instance (the relay with events, so idle watches read only as a safety net)`,
   );
   say();
+  say(`The relay's open-files limit (\`ulimit -n\`): ${limit.toLocaleString('en')} descriptors.`);
   if (held < streamCount)
     say(
-      `The relay's open-files limit is ${limit.toLocaleString('en')} (\`ulimit -n\`, which this machine does not let a process raise): ${streamCount.toLocaleString('en')} streams need ${(streamCount + SPARE_DESCRIPTORS).toLocaleString('en')}, so ${held.toLocaleString('en')} were held. See docs/deploying.md, "Many idle streams".`,
+      `${streamCount.toLocaleString('en')} streams need ${(streamCount + SPARE_DESCRIPTORS).toLocaleString('en')}, which this machine does not let a process have, so ${held.toLocaleString('en')} were held. See docs/deploying.md, "Many idle streams".`,
     );
   const handles = await pool(held, 32, () => createHandle(relay));
   await sleep(5000);
@@ -51,9 +53,12 @@ export async function measureIdleStreams(
   // A service event, so the relay knows the service's events arrive (its watches then read only as a safety net), as
   // after part (a) in a short run: creating tens of thousands of conversations outlasts the relay's memory of events.
   upstream.simulator.writeAs(upstream.newestConversationId(), 'agent', 'Thanks for waiting.');
-  // Let the catch-up reads and first scheduled reads pass before measuring the idle state.
+  // Let the catch-up reads pass before measuring memory.
   await sleep(10_000);
   const rssAfter = rssKb(relay.pid);
+  // The idle window starts once every watch has passed its shortest safety-net period: from then on the watches read
+  // at their steady rate (each first read lands anywhere in the stretched period), which the window then measures.
+  await sleep(SAFETY_NET_MS);
   const halvesBefore = await holders.halves();
   const heartbeatsBefore = halvesBefore[0] + halvesBefore[1];
   const cpuBefore = cpuMs(relay.pid);
@@ -81,8 +86,18 @@ export async function measureIdleStreams(
     `While idle: ${descriptors.toLocaleString('en')} descriptors open in the relay; ${(systemShare * 100).toFixed(1)} % of a core in the kernel (of the CPU above); heartbeats per stream per minute, first half ${perMinute(halvesAfter[0] - halvesBefore[0], half)}, second half ${perMinute(halvesAfter[1] - halvesBefore[1], held - half)}.`,
   );
   report.goal(`${streamCount.toLocaleString('en')} idle streams held on one instance`, held === streamCount);
+  // Fewer streams than asked for: the CPU scaled to the count asked for, as if all of it grew with the streams. An upper
+  // bound: the heartbeats grow with them, but the safety-net reads stay within the instance's budget.
+  const scaledShare = (cpuShare * streamCount) / held;
+  if (held < streamCount)
+    say(
+      `Scaled to ${streamCount.toLocaleString('en')} streams (all of the CPU taken as growing with the streams, an upper bound since the safety-net reads do not): ${(scaledShare * 100).toFixed(1)} % of a core.`,
+    );
   report.goal('at most 10 KB per idle stream', perStreamKb <= 10);
-  report.goal('under 5 % of a core while idle', cpuShare < 0.05);
+  report.goal(
+    `under 5 % of a core while idle${held < streamCount ? `, scaled to ${streamCount.toLocaleString('en')}` : ''}`,
+    scaledShare < 0.05,
+  );
   holders.close();
   await sleep(2000);
 }

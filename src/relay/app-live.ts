@@ -47,6 +47,7 @@ export function wireLiveReads({
     // A handful of tabs; more is a script, and it polls instead.
     maxStreamsPerConversation: 5,
     maxUnsentBytes: settings.streamMaxUnsentBytes,
+    safetyNetReadsPerSecond: settings.streamSafetyNetReadsPerSecond,
     announceActivity: (conversationId) => void events.announceActivity(conversationId),
     now,
   });

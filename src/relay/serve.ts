@@ -1,7 +1,7 @@
 // The relay on a real port, through @hono/node-server, and how it stops.
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createRelayApp, type RelayAppOptions } from './app.ts';
 import { createLifecycle } from './health/lifecycle.ts';
 import { createSharedState } from './stores.ts';
@@ -74,6 +74,7 @@ export function startRelayServer(options: RelayAppOptions): Promise<RunningRelay
       connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
     };
     const server = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, (info: AddressInfo) => {
+      const destroyAllSockets = trackSockets(server as Server);
       const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       let stopping: Promise<DrainResult> | null = null;
       resolve({
@@ -83,20 +84,45 @@ export function startRelayServer(options: RelayAppOptions): Promise<RunningRelay
             server.close(() => void (ownState === null ? done() : ownState.close().then(done, done)));
             // Keep-alive connections (a browser's polling) would otherwise hold the close open.
             if ('closeAllConnections' in server) server.closeAllConnections();
+            destroyAllSockets();
           }),
         drain: (graceMs = options.settings.shutdownGraceMs, drainOptions = {}) =>
-          (stopping ??= drain(server as Server, lifecycle.startDraining, graceMs, drainOptions.onGraceOver).then(
-            async (result) => {
-              if (ownState !== null) await closeWithin(ownState.close(), STORES_CLOSE_MS);
-              return result;
-            },
-          )),
+          (stopping ??= drain(
+            server as Server,
+            lifecycle.startDraining,
+            graceMs,
+            drainOptions.onGraceOver,
+            destroyAllSockets,
+          ).then(async (result) => {
+            if (ownState !== null) await closeWithin(ownState.close(), STORES_CLOSE_MS);
+            return result;
+          })),
       });
     });
     // A server property, not a createServer option, on Node 20.
     (server as Server).keepAliveTimeout = keepAliveTimeoutMs;
     server.once('error', reject);
   });
+}
+
+/**
+ * Every socket the server accepted, until it closes, and a way to destroy them all. A live stream's connection is
+ * taken from Node's HTTP server (live/socket-takeover.ts), so `closeAllConnections()`, which goes through the
+ * server's parsers, no longer reaches it: a stop that must close everything closes these too.
+ */
+function trackSockets(server: Server): () => void {
+  const sockets = new Set<Socket>();
+  // One function for every socket's listener, not a closure each.
+  function forget(this: Socket) {
+    sockets.delete(this);
+  }
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', forget);
+  });
+  return () => {
+    for (const socket of sockets) socket.destroy();
+  };
 }
 
 /** Waits for `closing` at most `ms`: a store that cannot say goodbye (Redis gone) must not hold the stop. */
@@ -110,7 +136,8 @@ function drain(
   server: Server,
   startDraining: () => void,
   graceMs: number,
-  onGraceOver?: () => void,
+  onGraceOver: (() => void) | undefined,
+  destroyAllSockets: () => void,
 ): Promise<DrainResult> {
   startDraining();
   return new Promise((resolve) => {
@@ -133,6 +160,7 @@ function drain(
       graceOver = true;
       if (onGraceOver === undefined) {
         server.closeAllConnections();
+        destroyAllSockets();
         finish({ clean: false });
         return;
       }
@@ -141,6 +169,7 @@ function drain(
       onGraceOver();
       settle = setTimeout(() => {
         server.closeAllConnections();
+        destroyAllSockets();
         finish({ clean: false });
       }, SETTLE_AFTER_GRACE_MS);
     }, graceMs);

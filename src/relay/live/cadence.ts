@@ -15,6 +15,11 @@ export const IDLE_MS = 15_000;
  */
 export const SAFETY_NET_MS = 120_000;
 /**
+ * A conversation the patient wrote in (or asked for a person in) this recently keeps SAFETY_NET_MS whatever the
+ * instance's budget: a reply is awaited there, and such conversations are few among an instance's idle streams.
+ */
+export const AWAITED_FOR_MS = 10 * 60_000;
+/**
  * While the service's events arrive, a watch's safety-net read reuses a status reading up to this old: a status change
  * comes with its own event (which drops the reading), so re-reading the status at every safety-net read would double
  * the cost of an idle watch for nothing but a lost event's sake. A lost status event shows at most this late.
@@ -33,6 +38,26 @@ export interface CadenceState {
   failures: number;
   /** A 429's Retry-After, in ms, or 0. */
   retryAfterMs: number;
+  /** Conversations this instance watches: with the budget below, how far the safety net stretches. */
+  watches?: number;
+  /**
+   * The instance's budget for safety-net reads (STREAM_SAFETY_NET_READS_PER_SECOND): while the service's events
+   * arrive, its idle watches read on average at most this many times a second between them. Unset: no stretching.
+   */
+  safetyNetReadsPerSecond?: number;
+  /** The watch's first read after its stream opened (its catch-up has just read): spread over the whole period. */
+  opening?: boolean;
+}
+
+/**
+ * The safety net's period for one watch: SAFETY_NET_MS, stretched so that the instance's idle watches between them
+ * read no more often than its budget allows. A lost event (which the service retries once) then shows at most this
+ * much later (plus the spread); a conversation awaiting a reply keeps SAFETY_NET_MS.
+ */
+export function safetyNetPeriodMs(state: CadenceState): number {
+  const { watches = 0, safetyNetReadsPerSecond = Number.POSITIVE_INFINITY } = state;
+  if (state.now - state.lastActivityAt < AWAITED_FOR_MS) return SAFETY_NET_MS;
+  return Math.max(SAFETY_NET_MS, Math.ceil(watches / safetyNetReadsPerSecond) * 1000);
 }
 
 /**
@@ -43,7 +68,14 @@ export function nextReadDelayMs(state: CadenceState, random: () => number): numb
   const jitter = (ms: number) => Math.round(ms * (1 + 0.2 * random()));
   if (state.failures > 0)
     return Math.max(jitter(Math.min(MAX_BACKOFF_MS, IDLE_MS * 2 ** (state.failures - 1))), state.retryAfterMs);
-  if (state.eventsLive) return jitter(SAFETY_NET_MS);
+  if (state.eventsLive) {
+    const period = safetyNetPeriodMs(state);
+    // A stream's first read lands anywhere in the (stretched) period, so that the watches of streams opened together
+    // (a deploy's reconnects) do not all read together a period later, and every period after.
+    if (state.opening && period > SAFETY_NET_MS)
+      return SAFETY_NET_MS + Math.round(random() * (period * 1.2 - SAFETY_NET_MS));
+    return jitter(period);
+  }
   if (state.now - state.lastActivityAt < FAST_FOR_MS) return FAST_MS;
   return jitter(IDLE_MS);
 }

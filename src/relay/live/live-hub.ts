@@ -26,6 +26,11 @@ export interface LiveHubOptions {
   /** The most bytes a stream may have written that its client has not taken; past it, its connection is cut. */
   maxUnsentBytes: number;
   /**
+   * While the service's events arrive, the safety-net reads a second this instance's idle watches may make between
+   * them (cadence.ts); unset, every watch reads every SAFETY_NET_MS however many there are.
+   */
+  safetyNetReadsPerSecond?: number;
+  /**
    * Tells the other instances that the patient wrote here (the event bus): the instance holding the patient's stream
    * may be another one, and it is the one that must read fast.
    */
@@ -55,7 +60,16 @@ export function createLiveHub(options: LiveHubOptions) {
   const writes = createStreamWrites({ watches, maxUnsentBytes: options.maxUnsentBytes, now });
   const { write, end } = writes;
   const eventsLive = () => now() - lastEventAt < EVENTS_LIVE_FOR_MS;
-  const { schedule, nextDelay } = createWatchReads({ policy, scheduler, writes, eventsLive, now, random });
+  const { schedule, nextDelay } = createWatchReads({
+    policy,
+    scheduler,
+    writes,
+    eventsLive,
+    watchCount: () => watches.size,
+    safetyNetReadsPerSecond: options.safetyNetReadsPerSecond ?? Number.POSITIVE_INFINITY,
+    now,
+    random,
+  });
   /** Read the conversation now, if anyone here watches it (End chat on another tab ends this one's stream). */
   const wake = (conversationId: string) => {
     const watch = watches.get(conversationId);
@@ -119,6 +133,7 @@ export function createLiveHub(options: LiveHubOptions) {
           streams: new Set(),
           timer: null,
           dueAt: 0,
+          safetyNet: false,
           reading: false,
           wakeAgain: false,
           lastActivityAt,
@@ -137,7 +152,7 @@ export function createLiveHub(options: LiveHubOptions) {
       write(stream, sseComment('stream open'));
       await catchUp(stream);
       const joined = watches.get(conversationId);
-      if (joined !== undefined) schedule(joined, nextDelay(joined));
+      if (joined !== undefined) schedule(joined, nextDelay(joined, true));
     },
 
     /** The patient wrote or asked for a person through this instance: a reply is likely, read quickly for a while. */

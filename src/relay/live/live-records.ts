@@ -30,6 +30,8 @@ export interface Watch {
   streams: Set<Stream>;
   timer: NodeJS.Timeout | null;
   dueAt: number;
+  /** The read it waits for is only the safety net (cadence.ts): it yields to every other read (read-scheduler.ts). */
+  safetyNet: boolean;
   reading: boolean;
   wakeAgain: boolean;
   lastActivityAt: number;

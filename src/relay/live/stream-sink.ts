@@ -1,6 +1,7 @@
-// Where a stream's bytes go. On @hono/node-server, straight onto the connection of Node's ServerResponse: a Web
-// ReadableStream per idle connection costs several times the resident memory of the bare response (bench/results.md,
-// live delivery), and the relay holds thousands.
+// Where a stream's bytes go. On @hono/node-server, straight onto the connection of Node's ServerResponse, which the
+// sink then takes from Node's HTTP server (socket-takeover.ts): a Web ReadableStream per idle connection costs several
+// times the resident memory of the bare response, and the response and its request several times the bare socket
+// (bench/results.md, live delivery), and the relay holds tens of thousands.
 // Under app.request() (tests, in-process use) there is no ServerResponse, so a ReadableStream stands in.
 //
 // Either way the sink tells its writer when the client has not taken what was written (write() returns false, and
@@ -9,6 +10,7 @@
 // the relay's memory, or its place among the streams, for as long as it likes.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { takeSocket } from './socket-takeover.ts';
 
 export interface StreamSink {
   /** A frame as text, or already encoded (the heartbeat, the same bytes for every stream). False: wait for drained(). */
@@ -70,10 +72,12 @@ function dropHeaderStore(response: ServerResponse): void {
  * has tens of thousands of idle streams (bench/results.md, live delivery).
  */
 class NodeSink implements StreamSink {
-  readonly #response: ServerResponse;
+  /** Until the connection is taken from Node's server (socket-takeover.ts); then the socket is all there is. */
+  #response: ServerResponse | null;
   // The connection, not the response: the stream counts until its socket is gone.
   readonly #connection: Socket | null;
   #closed: boolean;
+  #ending = false;
   #cutOff: NodeJS.Timeout | null = null;
   #onClose: (() => void) | null = null;
   readonly #close = () => {
@@ -90,6 +94,14 @@ class NodeSink implements StreamSink {
     this.#closed = this.#connection === null || this.#connection.destroyed;
     // `on`, not `once`: the socket closes once, and `once` would add a wrapper and its state to every stream.
     this.#connection?.on('close', this.#close);
+    // On a later turn: the sink may be made inside the server's parser callbacks, which must not free their parser.
+    if (!this.#closed) setImmediate(takeConnection, this);
+  }
+
+  /** Takes the connection from Node's server, unless the stream is already ending (through the response, then). */
+  take(): void {
+    if (this.#closed || this.#ending || this.#response === null) return;
+    if (takeSocket(this.#response) !== null) this.#response = null;
   }
 
   write(text: string | Uint8Array): boolean {
@@ -115,16 +127,20 @@ class NodeSink implements StreamSink {
   }
 
   end(): void {
-    if (this.#closed) return;
-    // Through the response, queued behind the frames on the connection: Node closes the connection once they are sent.
-    this.#response.end();
+    if (this.#closed || this.#ending) return;
+    this.#ending = true;
+    const connection = this.#connection!;
     const response = this.#response;
-    this.#cutOff ??= setTimeout(() => response.destroy(), END_GRACE_MS);
+    // Queued behind the frames on the connection, which closes once they are sent: through the response while the
+    // server still has the connection (Node then closes it), on the socket itself once it is taken.
+    if (response !== null) response.end();
+    else connection.end(() => connection.destroy());
+    this.#cutOff = setTimeout(() => (response ?? connection).destroy(), END_GRACE_MS);
     this.#cutOff.unref();
   }
 
   destroy(): void {
-    this.#response.destroy();
+    (this.#response ?? this.#connection)?.destroy();
   }
 
   onClose(listener: () => void): void {
@@ -141,6 +157,10 @@ class NodeSink implements StreamSink {
             listener();
           };
   }
+}
+
+function takeConnection(sink: NodeSink) {
+  sink.take();
 }
 
 /** The same over a Web ReadableStream, whose queue counts bytes: `unsent` is what the reader has not pulled. */

@@ -4,7 +4,7 @@
 import type { ReadPolicy } from '../conversations/read-policy.ts';
 import { toWireMessage } from '../conversations/wire-message.ts';
 import { UpstreamError } from '../upstream/index.ts';
-import { EVENTS_STATUS_AGE_MS, nextReadDelayMs } from './cadence.ts';
+import { EVENTS_STATUS_AGE_MS, nextReadDelayMs, SAFETY_NET_MS } from './cadence.ts';
 import type { Watch } from './live-records.ts';
 import type { ReadScheduler } from './read-scheduler.ts';
 import { messageFrames, refusalEvent, statusFrame, statusOf, type StreamWrites } from './stream-writes.ts';
@@ -15,11 +15,16 @@ export interface WatchReadsOptions {
   writes: StreamWrites;
   /** Whether the service's events arrive: then a watch only polls slowly, and may reuse a recent status. */
   eventsLive: () => boolean;
+  /** Conversations the instance watches now, which stretch the safety net past the budget below. */
+  watchCount: () => number;
+  /** Safety-net reads a second the instance's idle watches may make between them (cadence.ts). */
+  safetyNetReadsPerSecond: number;
   now: () => number;
   random: () => number;
 }
 
-export function createWatchReads({ policy, scheduler, writes, eventsLive, now, random }: WatchReadsOptions) {
+export function createWatchReads(options: WatchReadsOptions) {
+  const { policy, scheduler, writes, eventsLive, now, random } = options;
   const { end, deliverMessages, deliverStatus } = writes;
 
   function schedule(watch: Watch, requestedMs: number) {
@@ -30,6 +35,7 @@ export function createWatchReads({ policy, scheduler, writes, eventsLive, now, r
     if (watch.timer !== null && watch.dueAt <= dueAt) return;
     if (watch.timer !== null) clearTimeout(watch.timer);
     watch.dueAt = dueAt;
+    watch.safetyNet = delayMs >= SAFETY_NET_MS;
     // The watch as the timer's argument, not captured by a closure: one function for every watch's timer.
     watch.timer = setTimeout(due, delayMs, watch);
     watch.timer.unref();
@@ -40,7 +46,13 @@ export function createWatchReads({ policy, scheduler, writes, eventsLive, now, r
     void tick(watch);
   }
 
-  const nextDelay = (watch: Watch) =>
+  /**
+   * The delay before the watch's next read. `opening`: its first since a stream of it opened. A watch whose last read
+   * was not the safety net's (a stream's first, a woken one, one from before the service's events arrived) has its
+   * first safety-net read spread over the whole period too: when events start arriving, every watch turns to the
+   * safety net at once, and would otherwise read together a period later.
+   */
+  const nextDelay = (watch: Watch, opening = !watch.safetyNet) =>
     nextReadDelayMs(
       {
         now: now(),
@@ -48,6 +60,9 @@ export function createWatchReads({ policy, scheduler, writes, eventsLive, now, r
         eventsLive: eventsLive(),
         failures: watch.failures,
         retryAfterMs: watch.retryAfterMs,
+        watches: options.watchCount(),
+        safetyNetReadsPerSecond: options.safetyNetReadsPerSecond,
+        opening,
       },
       random,
     );
@@ -72,12 +87,14 @@ export function createWatchReads({ policy, scheduler, writes, eventsLive, now, r
         (latest, stream) => (stream.subject.expiresAt > latest.expiresAt ? stream.subject : latest),
         caughtUp[0]!.subject,
       );
-      const answer = await scheduler.run(() =>
-        policy.read(
-          subject,
-          cursor,
-          eventsLive() ? { acceptStatusAgeMs: EVENTS_STATUS_AGE_MS, statusChangesAnnounced: true } : {},
-        ),
+      const answer = await scheduler.run(
+        () =>
+          policy.read(
+            subject,
+            cursor,
+            eventsLive() ? { acceptStatusAgeMs: EVENTS_STATUS_AGE_MS, statusChangesAnnounced: true } : {},
+          ),
+        watch.safetyNet ? 'background' : 'now',
       );
       watch.failures = 0;
       watch.retryAfterMs = 0;

@@ -1,5 +1,6 @@
 // Live delivery: the secret the service signs its events with and how many its address may send, how long a stream
-// lasts, how many this instance holds and what each may hold unsent, and how many reads their watches run at once.
+// lasts, how many this instance holds and what each may hold unsent, and how many reads their watches run at once
+// and, as a safety net for a lost event, a second.
 import { z } from 'zod';
 import { group, optionalText, whole } from './values.ts';
 
@@ -19,6 +20,11 @@ export const liveDelivery = group(
     streamMaxUnsentBytes: whole('STREAM_MAX_UNSENT_BYTES', 64 * 1024, { min: 32 * 1024, max: 4 * 1024 * 1024 }),
     /** The most upstream reads the live watches of this instance run at once. */
     upstreamReadConcurrency: whole('UPSTREAM_READ_CONCURRENCY', 16, { min: 1, max: 1000 }),
+    /**
+     * While the service's events arrive, the safety-net reads a second this instance's idle watches make between them
+     * at most (on average): past this many watches per two minutes, each one's safety net stretches.
+     */
+    streamSafetyNetReadsPerSecond: whole('STREAM_SAFETY_NET_READS_PER_SECOND', 50, { min: 1, max: 10_000 }),
   },
   ({ upstreamEventsSecret, ...rest }) => ({
     ...rest,
