@@ -41,7 +41,7 @@ describe('expectedSeconds', () => {
   });
 
   it('ranks a file that took long but declares short timeouts above one that declares long ones but was quick', () => {
-    // The 17 languages side by side, each test allowed 10 s, took longest but two of the Chromium files.
+    // Every language side by side, each test allowed 10 s: long as a whole, short by what it declares.
     const locales = 'browser:test/browser/locales.test.ts';
     const hostilePick = 'browser:test/browser/hostile-pick.test.ts';
     expect(expectedSeconds(locales, read('../browser/locales.test.ts'))).toBeGreaterThan(
