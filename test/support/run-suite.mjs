@@ -42,8 +42,9 @@ function run({ label, args: runArgs }) {
   );
 }
 
-// Stopped from outside (a CI step's timeout, a closed terminal): stop both runs and wait for them, so that their
-// teardown ends the servers, redis-server and browsers they started rather than leaving them behind.
+// Stopped from outside (a CI step's timeout, a closed terminal): pass the signal on to both runs and wait for them,
+// rather than leave two Vitest runs going with no one reading their output. What a run's test files started
+// themselves (a relay process, redis-server) is theirs to end; Vitest stopped by a signal does not always get to it.
 let stoppedBy;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
