@@ -179,9 +179,8 @@ const PATIENT_BROWSER_TESTS = [
 
 /**
  * A project of browser test files, in the engine its name says ('browser' is Chromium, the default). Each file starts
- * its own browser; two files at a time, since a browser keeps a core busy. A group of their own, since Vitest keeps one
- * worker limit per group and runs its groups in turn: `npm test` runs them in a Vitest run of their own beside the
- * unit project's (test/support/run-suite.mjs), so that the unit files' waiting does not hold them up.
+ * its own browser; two files at a time, since a browser keeps a core busy, and after the unit files (a group of its
+ * own, since Vitest runs one worker limit per group).
  */
 function browserProject(name: 'browser' | 'firefox' | 'webkit', include: string[]) {
   return {

@@ -1,11 +1,8 @@
 // The order test files start in, when several run at once: the longest first, so that a slow scenario (a Dockerfile
-// built step by step, every language's frame page drawn at every size) starts while the short files fill the other workers,
-// instead of starting last and running alone. Vitest's own order puts larger files first on a clean clone, which says
-// little about time. A file is ranked by the seconds it took in a measured run (file-seconds.json, written by
-// record-file-seconds.mjs from a Vitest JSON report); a file that run did not see, by the longest timeout it
-// declares, which says what its author expects.
+// built step by step, relay processes failing over) starts while the short files fill the other workers, instead of
+// starting last and running alone. Vitest's own order puts larger files first on a clean clone, which says little
+// about time; a file's declared timeouts say what its author expects, so a file is ranked by the longest it declares.
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
 import type { TestSequencer, TestSpecification, Vitest } from 'vitest/node';
 
 // A timeout as the tests write it: `{ timeout: 60_000 }`, or the last argument of it(), beforeAll() or it.each()().
@@ -19,19 +16,6 @@ export function longestDeclaredTimeout(source: string): number {
     if (ms >= 5_000 && ms > longest) longest = ms;
   }
   return longest;
-}
-
-/** Seconds each file took in the measured run, keyed `project:path` (a file runs in several browser projects). */
-export type FileSeconds = Record<string, number>;
-
-// Read when tests are sorted, not when vite.config.ts is read (`vite build` reads it too).
-let measuredRun: FileSeconds | undefined;
-const measuredSeconds = (): FileSeconds =>
-  (measuredRun ??= JSON.parse(readFileSync(new URL('./file-seconds.json', import.meta.url), 'utf8')));
-
-/** How long a file is expected to take, in seconds: as measured, else the longest it declares it may. */
-export function expectedSeconds(key: string, source: string, measured: FileSeconds = measuredSeconds()): number {
-  return measured[key] ?? longestDeclaredTimeout(source) / 1_000;
 }
 
 // Vitest's own sequencer is imported when tests are sorted, not when vite.config.ts is read: `vite build` reads it too.
@@ -49,14 +33,8 @@ export class LongestFirstSequencer implements TestSequencer {
 
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const ordered = await (await this.base()).sort(files);
-    const root = this.vitest.config.root;
-    const expected = new Map(
-      ordered.map((file) => [
-        file,
-        expectedSeconds(`${file.project.name}:${relative(root, file.moduleId)}`, readFileSync(file.moduleId, 'utf8')),
-      ]),
-    );
-    // Stable: files expected to take as long keep Vitest's order.
-    return ordered.sort((a, b) => expected.get(b)! - expected.get(a)!);
+    const longest = new Map(ordered.map((file) => [file, longestDeclaredTimeout(readFileSync(file.moduleId, 'utf8'))]));
+    // Stable: files that declare the same (or no) timeout keep Vitest's order.
+    return ordered.sort((a, b) => longest.get(b)! - longest.get(a)!);
   }
 }

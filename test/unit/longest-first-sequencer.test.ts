@@ -1,9 +1,9 @@
-// The files that took longest in a measured run, or that declare the longest timeouts, start first
-// (test/support/longest-first-sequencer.ts), so that the slowest scenarios are not the tail of a parallel run.
+// The files that declare the longest timeouts start first (test/support/longest-first-sequencer.ts), so that the
+// slowest scenarios are not the tail of a parallel run.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { expectedSeconds, longestDeclaredTimeout } from '../support/longest-first-sequencer.ts';
+import { longestDeclaredTimeout } from '../support/longest-first-sequencer.ts';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
 
@@ -23,29 +23,6 @@ describe('longestDeclaredTimeout', () => {
   it('ranks the Dockerfile built step by step above a file of pure functions', () => {
     expect(longestDeclaredTimeout(read('./deploy/dockerfile-steps.test.ts'))).toBeGreaterThan(
       longestDeclaredTimeout(read('./shared/domains.test.ts')),
-    );
-  });
-});
-
-describe('expectedSeconds', () => {
-  const measured = { 'browser:test/browser/locales.test.ts': 69, 'firefox:test/browser/patient.test.ts': 40 };
-
-  it('takes the seconds measured for the file in its project', () => {
-    expect(expectedSeconds('browser:test/browser/locales.test.ts', "it('a', () => {}, 10_000);", measured)).toBe(69);
-    expect(expectedSeconds('firefox:test/browser/patient.test.ts', '', measured)).toBe(40);
-  });
-
-  it('falls back to the longest timeout the file declares, in seconds, for a file not measured', () => {
-    expect(expectedSeconds('webkit:test/browser/patient.test.ts', "it('a', () => {}, 60_000);", measured)).toBe(60);
-    expect(expectedSeconds('unit:test/unit/new.test.ts', "it('a', () => {});", measured)).toBe(0);
-  });
-
-  it('ranks a file that took long but declares short timeouts above one that declares long ones but was quick', () => {
-    // Every language side by side, each test allowed 10 s: long as a whole, short by what it declares.
-    const locales = 'browser:test/browser/locales.test.ts';
-    const hostilePick = 'browser:test/browser/hostile-pick.test.ts';
-    expect(expectedSeconds(locales, read('../browser/locales.test.ts'))).toBeGreaterThan(
-      expectedSeconds(hostilePick, read('../browser/hostile-pick.test.ts')),
     );
   });
 });
