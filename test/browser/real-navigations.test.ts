@@ -137,6 +137,13 @@ const messages = (tab: Tab, kind: string) =>
     `.message${kind} .text`,
   );
 
+/** The element, and the page itself, marked: a library's visit keeps both; a page loaded again keeps neither. */
+const markWidgetAndDocument = (tab: Tab) =>
+  tab.evaluate(() => {
+    (document.querySelector('practice-chat-q7x') as HTMLElement & { marked?: boolean }).marked = true;
+    (document as unknown as { sameDocument: boolean }).sameDocument = true;
+  });
+
 async function openPanel(tab: Tab) {
   await tab.click({ launcher: true });
   await expect
@@ -191,11 +198,7 @@ describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_E
       try {
         await tab.goto(`http://www.smile-dental.test:${host.port}${base}`);
         await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
-        // The element, and the page itself, marked: a library's visit keeps both; a page loaded again keeps neither.
-        await tab.evaluate(() => {
-          (document.querySelector('practice-chat-q7x') as HTMLElement & { marked?: boolean }).marked = true;
-          (document as unknown as { sameDocument: boolean }).sameDocument = true;
-        });
+        await markWidgetAndDocument(tab);
         await openPanel(tab);
         await send(tab, first);
 
@@ -234,10 +237,7 @@ describe(`sites that swap <body> with a real library, in ${process.env.BROWSER_E
     try {
       await tab.goto(`http://www.smile-dental.test:${host.port}/astro/`);
       await expect.poll(async () => (await widget(tab)).launchers, { timeout: 10_000 }).toBe(1);
-      await tab.evaluate(() => {
-        (document.querySelector('practice-chat-q7x') as HTMLElement & { marked?: boolean }).marked = true;
-        (document as unknown as { sameDocument: boolean }).sameDocument = true;
-      });
+      await markWidgetAndDocument(tab);
       await openPanel(tab);
       await send(tab, first);
       await tab.click({ inPage: '#next' });
