@@ -6,10 +6,11 @@
 // those two texts, and the notice's focus target is at least 24 CSS px (WCAG 2.5.8). Checked on the greeting and
 // with the sensitive-data warning open (which takes most of a short panel), each without and with WCAG 1.4.12's text
 // spacing. The frame page is loaded on its own at each size, which is what the panel is: it fills whatever frame the
-// loader gives it. Every load is in one tab, sized before it loads (the panel reads its height as it renders).
+// loader gives it; every load is in the file's one tab (frame-page-tab.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './harness.ts';
+import { loadFramePage } from './frame-page-tab.ts';
 import { startProduct } from '../support/product.ts';
 import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
 import { LOCALE_TAGS, type LocaleTag } from '../../src/shared/locales/locale-list.ts';
@@ -62,22 +63,6 @@ const plain = (text: string) =>
     .replace(/[\u2066-\u2069]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
-
-/**
- * The frame page freshly loaded at this size, in the file's one tab: a tab of its own per load would start a renderer
- * process each time, which is most of a load's cost and none of what is tested. The viewport is set before the load,
- * as the loader sizes its frame before the panel renders (the panel reads its height then), and the last load's
- * sessionStorage (where the panel keeps a handle and a picked language) is emptied first, so no load resumes another.
- */
-async function loadFramePage(tag: LocaleTag, width: number, height: number): Promise<void> {
-  if (page.url().startsWith(product.relayUrl)) await page.evaluate(() => sessionStorage.clear());
-  await page.setViewportSize({ width, height });
-  await page.goto(
-    `${product.relayUrl}/frame?${new URLSearchParams({ client_id: 'smile-dental', origin: 'http://www.smile-dental.test', locale: tag })}`,
-  );
-  await page.locator('textarea').waitFor();
-  await page.locator('.greeting').waitFor();
-}
 
 /**
  * The notice as drawn: the text it shows (each text node not hidden: neither `display: none` nor inside a box of at
@@ -176,7 +161,7 @@ const spacing = (page: Page, on: boolean) =>
 
 describe.each(LOCALE_TAGS)('the emergency notice in %s, as Chromium draws it', (tag) => {
   it.each(SIZES)('%i×%i: whole, never cut, a target of 24 px or more', { timeout: 60_000 }, async (width, height) => {
-    await loadFramePage(tag, width, height);
+    await loadFramePage(page, product.relayUrl, tag, { width, height });
     for (const on of [false, true]) {
       await spacing(page, on);
       await expectWholeAndRight(page, tag, `${tag} ${width}×${height}${on ? ', text spacing' : ''}`);
