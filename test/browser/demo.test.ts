@@ -21,10 +21,24 @@ afterAll(async () => {
   await Promise.all([browser?.close(), product?.close()]);
 });
 
+/** The viewport the kept context was made for; unset when a test made a context of its own. */
+let contextViewport: string | undefined;
+
+/**
+ * A fresh load of the demo page. The context and its tab are kept from one load to the next at the same viewport: the
+ * demo keeps nothing in the browser (no storage, no cookies), and a tab of its own per load would start a renderer
+ * process each time. The colour scheme a test emulated is put back to a new context's.
+ */
 async function openDemo(query = '', viewport = { width: 1280, height: 800 }) {
-  await context?.close();
-  context = await browser.newContext({ viewport, ...(viewport.width < 600 ? { isMobile: true, hasTouch: true } : {}) });
-  page = await context.newPage();
+  if (contextViewport !== JSON.stringify(viewport)) {
+    await context?.close();
+    context = await browser.newContext({
+      viewport,
+      ...(viewport.width < 600 ? { isMobile: true, hasTouch: true } : {}),
+    });
+    page = await context.newPage();
+    contextViewport = JSON.stringify(viewport);
+  } else await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(`${product.relayUrl}/demo/${query}`);
   await page.locator('#icon-color-text').waitFor();
 }
@@ -149,14 +163,7 @@ describe('the demo page', () => {
   ])(
     'at %s shows the open panel with its greeting in the mock page, the closed launcher and the switches, without sideways scrolling',
     async (_name, width, height) => {
-      await context?.close();
-      context = await browser.newContext({
-        viewport: { width, height },
-        ...(width < 600 ? { isMobile: true, hasTouch: true } : {}),
-      });
-      page = await context.newPage();
-      await page.goto(`${product.relayUrl}/demo/`);
-      await page.locator('#icon-color-text').waitFor();
+      await openDemo('', { width, height });
       const frame = page.frameLocator('.mock-page iframe.preview-frame');
       await expect.poll(() => frame.locator('.messages .bubble').innerText()).toBe("Hi, I'm Aimee. How can I help?");
       const mock = (await page.locator('.mock-page').boundingBox())!;
@@ -230,8 +237,10 @@ describe('the demo page', () => {
     expect(new URL(link!).search).toBe('');
     expect(new URL(link!).hash).toMatch(/^#preview=[A-Za-z0-9_-]+$/);
     const requested: string[] = [];
+    // A new context: nothing but the link carries the settings.
     await context.close();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    contextViewport = undefined;
     page = await context.newPage();
     page.on('request', (request) => requested.push(request.url()));
     await page.goto(link!);

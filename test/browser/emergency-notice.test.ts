@@ -6,10 +6,11 @@
 // those two texts, and the notice's focus target is at least 24 CSS px (WCAG 2.5.8). Checked on the greeting and
 // with the sensitive-data warning open (which takes most of a short panel), each without and with WCAG 1.4.12's text
 // spacing. The frame page is loaded on its own at each size, which is what the panel is: it fills whatever frame the
-// loader gives it.
+// loader gives it; every load is in the file's one tab (frame-page-tab.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './harness.ts';
+import { loadFramePage } from './frame-page-tab.ts';
 import { startProduct } from '../support/product.ts';
 import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
 import { LOCALE_TAGS, type LocaleTag } from '../../src/shared/locales/locale-list.ts';
@@ -18,9 +19,11 @@ import { sentenceGap } from '../../src/frame/text/sentence-gap.ts';
 
 let browser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
+let page: Page;
 
 beforeAll(async () => {
   [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  page = await browser.newPage();
 });
 afterAll(async () => {
   await Promise.all([browser?.close(), product?.close()]);
@@ -60,17 +63,6 @@ const plain = (text: string) =>
     .replace(/[\u2066-\u2069]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
-
-async function framePage(tag: LocaleTag, width: number, height: number): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  const page = await context.newPage();
-  await page.goto(
-    `${product.relayUrl}/frame?${new URLSearchParams({ client_id: 'smile-dental', origin: 'http://www.smile-dental.test', locale: tag })}`,
-  );
-  await page.locator('textarea').waitFor();
-  await page.locator('.greeting').waitFor();
-  return page;
-}
 
 /**
  * The notice as drawn: the text it shows (each text node not hidden: neither `display: none` nor inside a box of at
@@ -169,22 +161,18 @@ const spacing = (page: Page, on: boolean) =>
 
 describe.each(LOCALE_TAGS)('the emergency notice in %s, as Chromium draws it', (tag) => {
   it.each(SIZES)('%i×%i: whole, never cut, a target of 24 px or more', { timeout: 60_000 }, async (width, height) => {
-    const page = await framePage(tag, width, height);
-    try {
-      for (const on of [false, true]) {
-        await spacing(page, on);
-        await expectWholeAndRight(page, tag, `${tag} ${width}×${height}${on ? ', text spacing' : ''}`);
-      }
-      await spacing(page, false);
-      await page.locator('textarea').fill('my card is 4111 1111 1111 1111');
-      await page.locator('textarea').press('Enter');
-      await page.locator('.warning').waitFor();
-      for (const on of [false, true]) {
-        await spacing(page, on);
-        await expectWholeAndRight(page, tag, `${tag} ${width}×${height}, warning open${on ? ', text spacing' : ''}`);
-      }
-    } finally {
-      await page.context().close();
+    await loadFramePage(page, product.relayUrl, tag, { width, height });
+    for (const on of [false, true]) {
+      await spacing(page, on);
+      await expectWholeAndRight(page, tag, `${tag} ${width}×${height}${on ? ', text spacing' : ''}`);
+    }
+    await spacing(page, false);
+    await page.locator('textarea').fill('my card is 4111 1111 1111 1111');
+    await page.locator('textarea').press('Enter');
+    await page.locator('.warning').waitFor();
+    for (const on of [false, true]) {
+      await spacing(page, on);
+      await expectWholeAndRight(page, tag, `${tag} ${width}×${height}, warning open${on ? ', text spacing' : ''}`);
     }
   });
 });

@@ -7,15 +7,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './harness.ts';
+import { loadFramePage } from './frame-page-tab.ts';
 import { startProduct } from '../support/product.ts';
 import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
 import { LOCALE_TAGS, localeInfo, type LocaleTag } from '../../src/shared/locales/locale-list.ts';
 
 let browser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
+/** The file's one tab: each language's frame page is loaded in it (frame-page-tab.ts). */
+let page: Page;
 
 beforeAll(async () => {
   [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  page = await browser.newPage();
 });
 afterAll(async () => {
   await Promise.all([browser?.close(), product?.close()]);
@@ -34,18 +38,6 @@ function catalogTexts(tag: LocaleTag): string[] {
 
 /** The distinct characters that draw a glyph of their own (no spaces, combining marks or invisible controls). */
 const drawnCharacters = (texts: string[]) => [...new Set(texts.join('').replace(/[\s\p{M}\p{Cf}]/gu, ''))];
-
-/** The frame page in one language, as a phone shows it (the panel fills the frame). */
-async function framePage(tag: LocaleTag): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-  await page.goto(
-    `${product.relayUrl}/frame?${new URLSearchParams({ client_id: 'smile-dental', origin: 'http://www.smile-dental.test', locale: tag })}`,
-  );
-  await page.locator('textarea').waitFor();
-  await page.locator('.greeting').waitFor();
-  return page;
-}
 
 /**
  * The characters that Chromium draws as its missing-glyph box, each drawn in a canvas in the page's font and language
@@ -103,14 +95,11 @@ const drawnLines = (page: Page, selector: string) =>
   });
 
 describe.each(LOCALE_TAGS)('%s as drawn in Chromium at 390 px', (tag) => {
-  // One load of the language's frame page for its three tests: the first two only read what is drawn (the canvas the
-  // first draws in is removed again), and the last, which types into the composer, runs last.
-  let page: Page;
+  // One load of the language's frame page, as a phone shows it (the panel fills the frame), for its three tests: the
+  // first two only read what is drawn (the canvas the first draws in is removed again), and the last, which types into
+  // the composer, runs last.
   beforeAll(async () => {
-    page = await framePage(tag);
-  });
-  afterAll(async () => {
-    await page?.context().close();
+    await loadFramePage(page, product.relayUrl, tag, { width: 390, height: 844 });
   });
 
   it('has a font for every glyph of its catalog, and of every language named in the switch', async () => {

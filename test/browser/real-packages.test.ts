@@ -6,7 +6,7 @@
 // viewport, the greeting shows, a message gets its reply; and the page's own feature still works, no global or
 // built-in prototype of the page changed but PracticeChat, and nothing was logged or raised.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Page, Response } from 'playwright-core';
 import { partytownSnippet } from '@builder.io/partytown/integration';
 import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
@@ -318,20 +318,47 @@ afterAll(async () => {
   await Promise.all([browser?.close(), product?.close(), host?.close()]);
 });
 
+/**
+ * The cases' one tab. Each case is a fresh load of its own page in it; a tab of its own per case would start a renderer
+ * process each time, which is none of what is tested (the pages are all on the practice's site). What a tab keeps from
+ * one page to the next is its sessionStorage: the conversation's handle in the frame's (partitioned) storage, which
+ * would resume the last case's conversation. leaveCase() empties it in every frame, or closes the tab where it cannot.
+ */
+let tab: Page | undefined;
+const caseTab = async () => {
+  tab ??= await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  return tab;
+};
+async function leaveCase(page: Page) {
+  const emptied = await Promise.all(
+    page.frames().map((frame) =>
+      frame
+        .evaluate(() => sessionStorage.clear())
+        .then(
+          () => true,
+          () => false,
+        ),
+    ),
+  );
+  if (emptied.every(Boolean)) return;
+  tab = undefined;
+  await page.context().close();
+}
+
 describe('the tag on pages built from real packages, in Chromium', { timeout: 60_000 }, () => {
   it.each(Object.entries(CASES).map(([name, entry], index) => [name, index, entry] as const))(
     '%s: launcher on top, the panel in view with its greeting, a reply; the page works and is unchanged',
     async (_name, index, { feature, expected, libraryBookkeeping }) => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      const page = await context.newPage();
+      const page = await caseTab();
       const logged: string[] = [];
-      page.on('console', (message) => {
+      const onConsole = (message: ConsoleMessage) => {
         if (message.type() === 'error' || message.type() === 'warning') logged.push(message.text());
-      });
-      page.on('pageerror', (error) => logged.push(error.message));
-      page.on('response', (response) => {
+      };
+      const onPageError = (error: Error) => logged.push(error.message);
+      const onResponse = (response: Response) => {
         if (response.status() >= 400) logged.push(`${response.status()} ${response.url()}`);
-      });
+      };
+      page.on('console', onConsole).on('pageerror', onPageError).on('response', onResponse);
       try {
         await page.goto(`http://www.smile-dental.test:${host.port}/case-${index}`);
         await page.locator('practice-chat-q7x button').waitFor({ timeout: 10_000 });
@@ -367,7 +394,8 @@ describe('the tag on pages built from real packages, in Chromium', { timeout: 60
         expect(logged).toEqual([]);
         expect(await page.locator('practice-chat-q7x').count()).toBe(1);
       } finally {
-        await context.close();
+        page.off('console', onConsole).off('pageerror', onPageError).off('response', onResponse);
+        await leaveCase(page);
       }
     },
   );
