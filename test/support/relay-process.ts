@@ -2,6 +2,7 @@
 // behind one address: what one process remembers in memory, another does not.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -16,7 +17,11 @@ export interface RelayProcess {
 }
 
 export async function startRelayProcess(environment: Record<string, string>): Promise<RelayProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  // src/server.ts as the unit project's global setup compiled it (test/support/built-relay.ts); under tsx where no
+  // setup ran.
+  const compiled = inject('relayServerJs');
+  const entry = compiled === undefined ? ['--import', 'tsx', 'src/server.ts'] : [compiled];
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
