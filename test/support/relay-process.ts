@@ -16,12 +16,17 @@ export interface RelayProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startRelayProcess(environment: Record<string, string>): Promise<RelayProcess> {
-  // src/server.ts as the unit project's global setup compiled it (test/support/built-relay.ts); under tsx where no
-  // setup ran.
+/**
+ * Node's arguments that start `npm start`'s relay (src/server.ts): as the unit project's global setup compiled it
+ * (test/support/built-relay.ts), or under tsx where no such setup ran.
+ */
+export function relayServerArguments(): string[] {
   const compiled = inject('relayServerJs');
-  const entry = compiled === undefined ? ['--import', 'tsx', 'src/server.ts'] : [compiled];
-  const child = spawn(process.execPath, entry, {
+  return compiled === undefined ? ['--import', 'tsx', 'src/server.ts'] : [compiled];
+}
+
+export async function startRelayProcess(environment: Record<string, string>): Promise<RelayProcess> {
+  const child = spawn(process.execPath, relayServerArguments(), {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
