@@ -211,6 +211,7 @@ export default defineConfig(({ mode }) => ({
           include: ['test/unit/**/*.test.{ts,tsx}'],
           benchmark: { include: ['test/bench/**/*.bench.{ts,tsx}'] },
           environment: 'node',
+          globalSetup: ['test/support/built-relay.ts'],
           // Most of a unit file's time is spent waiting (on real servers, relay processes, redis-server, timers), not
           // computing: four files at a time keep both cores busy. Vitest's default on two cores would be one.
           maxWorkers: 4,

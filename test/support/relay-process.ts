@@ -2,6 +2,7 @@
 // behind one address: what one process remembers in memory, another does not.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -15,8 +16,17 @@ export interface RelayProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * Node's arguments that start `npm start`'s relay (src/server.ts): as the unit project's global setup compiled it
+ * (test/support/built-relay.ts), or under tsx where no such setup ran.
+ */
+export function relayServerArguments(): string[] {
+  const compiled = inject('relayServerJs');
+  return compiled === undefined ? ['--import', 'tsx', 'src/server.ts'] : [compiled];
+}
+
 export async function startRelayProcess(environment: Record<string, string>): Promise<RelayProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, relayServerArguments(), {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -15,19 +15,34 @@ export async function startSlowUpstream({ delayMs }: { delayMs: number }) {
   const simulator = await startSimulatorServer({ port: 0, botReplyDelayMs: 0, agentJoinDelayMs: 0 });
   const arrivals: (() => void)[] = [];
   let sendsArrived = 0;
+  // Sends that arrived and that the simulator has not answered yet (held, or being stored); drains wait for none left.
+  let sendsInFlight = 0;
+  const drains: (() => void)[] = [];
   const proxy = createServer((request, response) => {
     // After close() a held send forwards to a closed simulator: that ends its connection, not the test run.
     forward(request, response).catch(() => response.destroy());
   });
   async function forward(request: IncomingMessage, response: ServerResponse) {
     const body = await bodyOf(request);
-    if (request.method === 'POST' && /\/messages\/?$/.test(request.url ?? '')) {
-      sendsArrived += 1;
-      arrivals.splice(0).forEach((arrived) => {
-        arrived();
-      });
+    const isSend = request.method === 'POST' && /\/messages\/?$/.test(request.url ?? '');
+    if (!isSend) return pass(request, response, body);
+    sendsArrived += 1;
+    sendsInFlight += 1;
+    arrivals.splice(0).forEach((arrived) => {
+      arrived();
+    });
+    try {
       await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await pass(request, response, body);
+    } finally {
+      sendsInFlight -= 1;
+      if (sendsInFlight === 0)
+        drains.splice(0).forEach((drained) => {
+          drained();
+        });
     }
+  }
+  async function pass(request: IncomingMessage, response: ServerResponse, body: Buffer) {
     const headers = Object.fromEntries(
       Object.entries(request.headers).filter(
         (entry): entry is [string, string] =>
@@ -52,6 +67,12 @@ export async function startSlowUpstream({ delayMs }: { delayMs: number }) {
     seed: simulator.simulator.seed,
     simulator: simulator.simulator,
     sendsArrived: () => sendsArrived,
+    /**
+     * Resolves once no send is held or being stored: every send that has reached the upstream so far is stored (or
+     * refused) by the simulator.
+     */
+    sendsSettled: () =>
+      sendsInFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => drains.push(() => resolve())),
     /** Resolves when the next message send reaches the upstream. */
     nextSendArrives: () => new Promise<void>((resolve) => arrivals.push(resolve)),
     close: async () => {

@@ -30,6 +30,8 @@ afterEach(async () => {
 });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long after the visitors' last answer a copy sent late by the relay still counts. */
+const LATE_COPY_WINDOW_MS = 1_000;
 
 function storedCopies(text: string): number {
   return [...upstream!.simulator.store.messages.values()]
@@ -65,8 +67,10 @@ it.each([7_000, 12_000])(
       (error: Error) => error.message,
     );
     const answeredAfterMs = Date.now() - started;
-    // A copy sent by a retry would land up to 7 s after it went: wait for it before counting.
-    await pause(STORED_AFTER_MS + 1_000);
+    // A copy sent by a retry lands only once the service's delay has passed: give a late copy a second to reach the
+    // service, then wait until every send that reached it is stored, before counting.
+    await pause(LATE_COPY_WINDOW_MS);
+    await upstream.sendsSettled();
     const copies = texts.map(storedCopies);
     console.log(
       `service storing ${STORED_AFTER_MS / 1000} s after receiving, timeout 5 s: ${outcome} after ${(answeredAfterMs / 1000).toFixed(1)} s; stored copies ${copies.join(',')}; ${upstream.sendsArrived()} sends reached the service`,
@@ -134,7 +138,9 @@ it('a send cut at a 2 s grace, retried at once on a second instance sharing Redi
       return statuses;
     }),
   );
-  await pause(HELD_MS + 1_000);
+  // The cut sends land HELD_MS after they arrived, after the cut: wait for them, and for any late copy, before counting.
+  await pause(LATE_COPY_WINDOW_MS);
+  await upstream.sendsSettled();
   const copies = sends.map(({ text }) => storedCopies(text));
   console.log(
     `send cut at a 2 s grace: first attempts ${firstStatuses.join(',')}; retries on the other instance ${retries.map((statuses) => statuses.join('→')).join(', ')}; stored copies ${copies.join(',')}`,

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { relayServerArguments } from '../../support/relay-process.ts';
 import { sendHeldByUpstream, startSlowUpstream, tryConnect } from '../../support/slow-upstream.ts';
 
 const ROOT = new URL('../../../', import.meta.url);
@@ -14,14 +15,14 @@ afterEach(async () => {
   await Promise.allSettled(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
-/** Starts `node --import tsx src/server.ts` and resolves once it has printed its addresses. */
+/** Starts `npm start`'s relay (src/server.ts) and resolves once it has printed its addresses. */
 async function startServer(environment: Record<string, string>) {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       ([name]) => !/^(UPSTREAM_|PUBLIC_ORIGIN|HANDLE_SECRET|HOST$|PORT$|SIMULATOR_PORT|SHUTDOWN_GRACE_MS)/.test(name),
     ),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, relayServerArguments(), {
     cwd: ROOT,
     env: { ...inherited, NODE_ENV: 'development', PORT: '0', SIMULATOR_PORT: '0', ...environment },
     stdio: ['pipe', 'pipe', 'pipe'],
