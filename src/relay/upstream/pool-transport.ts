@@ -13,7 +13,7 @@ export interface PoolTransportOptions {
   /** Longest wait for the answer's headers, and then for each part of its body. */
   timeoutMs: number;
   /** At most this many connections to upstream at once; requests beyond wait for a free one. A bound keeps a burst
-   * of browsers from opening a socket each against the service. */
+   * of browsers from opening a socket each against the service (UPSTREAM_CONNECTIONS, docs/settings.md). */
   connections?: number;
 }
 
@@ -23,7 +23,14 @@ export interface PoolTransport {
   close(options?: { abortInFlight?: boolean }): Promise<void>;
 }
 
-export function createPoolTransport({ origin, timeoutMs, connections = 64 }: PoolTransportOptions): PoolTransport {
+/** The pool's size unless the operator sets UPSTREAM_CONNECTIONS. */
+export const DEFAULT_UPSTREAM_CONNECTIONS = 64;
+
+export function createPoolTransport({
+  origin,
+  timeoutMs,
+  connections = DEFAULT_UPSTREAM_CONNECTIONS,
+}: PoolTransportOptions): PoolTransport {
   const pool = new Pool(origin, {
     connections,
     pipelining: 1,
