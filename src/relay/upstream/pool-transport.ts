@@ -5,6 +5,7 @@
 import { errors, Pool } from 'undici';
 import { networkReason } from './failure-cause.ts';
 import { UpstreamError } from './errors.ts';
+import type { Cancellation } from './cancellation.ts';
 import type { Transport } from './transport.ts';
 
 export interface PoolTransportOptions {
@@ -84,20 +85,22 @@ type Answer = Awaited<ReturnType<Transport>>;
 function exchange(
   pool: Pool,
   options: { method: string; path: string; headers: Record<string, string>; body: string | null },
-  signal: AbortSignal | undefined,
+  signal: Cancellation | undefined,
 ): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let status = 0;
     let retryAfter: string | null = null;
-    let controller: { abort(reason: unknown): void } | null = null;
-    const onAbort = () => controller?.abort(signal!.reason);
+    let controller: { abort(reason: Error): void } | null = null;
+    // undici is told why with an Error; the transport rethrows the caller's own reason, whatever it is (above).
+    const abortReason = () => (signal?.reason instanceof Error ? signal.reason : new Error('cancelled by the caller'));
+    const onAbort = () => controller?.abort(abortReason());
     const done = () => signal?.removeEventListener('abort', onAbort);
     signal?.addEventListener('abort', onAbort, { once: true });
     pool.dispatch(options, {
       onRequestStart(requestController) {
         controller = requestController;
-        if (signal?.aborted) requestController.abort(signal.reason);
+        if (signal?.aborted) requestController.abort(abortReason());
       },
       onResponseStart(_controller, statusCode, responseHeaders) {
         status = statusCode;
