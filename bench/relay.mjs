@@ -371,8 +371,11 @@ const loadRss = { relay: 0, 'relay, Redis': 0 };
 const measured = ONLY === null ? targets : targets.filter((target) => ONLY.test(target.name));
 const runs = new Map(); // `${name}@${connections}` → results
 for (let round = 0; round < ROUNDS; round++) {
+  // Each round starts one target further on, so that none is always measured first or last in a round (after the
+  // others have warmed the machine, or while a neighbour's load rises): the baseline rows come last in the list.
+  const order = measured.map((_, index) => measured[(index + round) % measured.length]);
   for (const connections of LEVELS) {
-    for (const target of measured) {
+    for (const target of order) {
       const rssName = target.process === relay ? 'relay' : target.process === relayRedis ? 'relay, Redis' : null;
       const sampler =
         rssName === null
