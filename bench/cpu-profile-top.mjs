@@ -1,15 +1,22 @@
 // Reads a V8 CPU profile (`node --cpu-prof`, or BENCH_CPU_PROF with bench/relay.mjs) and prints where the time went:
 // self time summed by function (or by file), the top N, as shares of the busy (non-idle) time.
-// Usage: node bench/cpu-profile-top.mjs FILE.cpuprofile [N=30] [--by-file] [--after=SECONDS]
-//   --after: only samples taken that long after the profile began (skips start-up and warm-up).
+// Usage: node bench/cpu-profile-top.mjs FILE.cpuprofile [N=30] [--by-file] [--after=SECONDS] [--before=SECONDS]
+//   --after: only samples taken that long after the profile began (skips start-up and warm-up);
+//   --before: only samples taken before then (skips the shutdown's resets, or keeps one target's window of a run).
 import { readFileSync } from 'node:fs';
 
 const flags = process.argv.slice(2).filter((argument) => argument.startsWith('--'));
 const [file, count] = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
-if (!file) throw new Error('usage: node bench/cpu-profile-top.mjs FILE.cpuprofile [N] [--by-file] [--after=SECONDS]');
+if (!file)
+  throw new Error(
+    'usage: node bench/cpu-profile-top.mjs FILE.cpuprofile [N] [--by-file] [--after=SECONDS] [--before=SECONDS]',
+  );
 const top = Number(count ?? 30);
 const byFile = flags.includes('--by-file');
-const afterMicros = 1e6 * Number(flags.find((flag) => flag.startsWith('--after='))?.slice('--after='.length) ?? 0);
+const seconds = (name, fallback) =>
+  Number(flags.find((flag) => flag.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const afterMicros = 1e6 * seconds('after', 0);
+const beforeMicros = 1e6 * seconds('before', Infinity);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 
 // Each sample names the node that was on top of the stack; the time delta before it is its time.
@@ -18,7 +25,7 @@ let elapsed = 0;
 profile.samples.forEach((nodeId, index) => {
   const delta = profile.timeDeltas[index] ?? 0;
   elapsed += delta;
-  if (elapsed >= afterMicros) selfMicros.set(nodeId, (selfMicros.get(nodeId) ?? 0) + delta);
+  if (elapsed >= afterMicros && elapsed < beforeMicros) selfMicros.set(nodeId, (selfMicros.get(nodeId) ?? 0) + delta);
 });
 
 const shortUrl = (url) =>

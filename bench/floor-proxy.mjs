@@ -3,12 +3,14 @@
 // checks, no sealing, no logging, no shared state: what the relay costs above this is the price of its rules.
 //   GET  /          the poll: the conversation's messages after 0
 //   POST /messages  the send: {"text"} in, the service's message out, as {"message"}
-// Usage: node bench/floor-proxy.mjs UPSTREAM_URL TOKEN POLL_CONVERSATION_ID SEND_CONVERSATION_ID (prints "listening on URL")
+// Usage: node bench/floor-proxy.mjs UPSTREAM_URL TOKEN POLL_CONVERSATION_ID SEND_CONVERSATION_ID [CONNECTIONS=64]
+// (prints "listening on URL"). CONNECTIONS: the most upstream sockets at once, as the relay's UPSTREAM_CONNECTIONS, so
+// that both queue alike when the load generator holds more connections than that.
 import http from 'node:http';
 
-const [upstreamUrl, token, pollConversationId, sendConversationId] = process.argv.slice(2);
+const [upstreamUrl, token, pollConversationId, sendConversationId, connections = '64'] = process.argv.slice(2);
 const upstream = new URL(upstreamUrl);
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const agent = new http.Agent({ keepAlive: true, maxSockets: Number(connections) });
 const pollPath = `/api/conversations/${encodeURIComponent(pollConversationId)}/messages/?after=0`;
 const sendPath = `/api/conversations/${encodeURIComponent(sendConversationId)}/messages/`;
 

@@ -13,7 +13,8 @@
 // bench/cpu-profile-top.mjs), BENCH_RELAY_JS=FILE (another build of the relay in place of dist-server/server.js: an
 // earlier commit's), BENCH_BASELINE_JS=FILE (an earlier build measured beside this one, in the same rounds, as the
 // "baseline" rows: a before and after on the same machine; the copy must sit inside this repository, e.g.
-// dist-base/server.js, or its imports do not find node_modules and it does not start), BENCH_RATE=N (every target
+// dist-base/server.js, or its imports do not find node_modules and it does not start), BENCH_UPSTREAM_CONNECTIONS=N
+// (default 64: every relay's UPSTREAM_CONNECTIONS and the floor's sockets alike, so neither queues less), BENCH_RATE=N (every target
 // sent N requests a second in all, instead of as many as it answers: on a machine busy with other work, req/s moves
 // with the neighbours and a relay answering fewer requests also batches fewer per turn of its event loop, so before
 // and after compare best by own CPU per request at the same rate; the goal is then not judged). Needs `npm run build` and
@@ -39,6 +40,7 @@ const ONLY = process.env.BENCH_ONLY_RELAY
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const BASELINE_JS = process.env.BENCH_BASELINE_JS;
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : null;
+const UPSTREAM_CONNECTIONS = process.env.BENCH_UPSTREAM_CONNECTIONS ?? '64';
 /** At 100 connections, for each call in each mode: at least this share of the floor's req/s, a p99 at most this many times its. */
 const GOAL = { share: 0.75, p99Times: 2 };
 const root = new URL('..', import.meta.url);
@@ -145,6 +147,7 @@ async function startRelay(name, extraEnvironment = {}, script = serverJs) {
       HANDLE_SECRET: handleSecret,
       REQUESTS_PER_MINUTE_PER_IP: '1000000',
       MESSAGES_PER_MINUTE_PER_CONVERSATION: '1000000',
+      UPSTREAM_CONNECTIONS,
       ...extraEnvironment,
     },
     /Relay listening on (http:\/\/[^\s"]+)/,
@@ -222,6 +225,7 @@ const floor = await start('floor', process.execPath, [
   token,
   floorPolls,
   await upstreamConversation(),
+  UPSTREAM_CONNECTIONS,
 ]);
 if (PROFILE_DIR)
   process.stderr.write(`floor: process ${floor.child.pid} (each CPU profile is CPU.*.PID.*.cpuprofile)\n`);
@@ -367,8 +371,11 @@ const loadRss = { relay: 0, 'relay, Redis': 0 };
 const measured = ONLY === null ? targets : targets.filter((target) => ONLY.test(target.name));
 const runs = new Map(); // `${name}@${connections}` → results
 for (let round = 0; round < ROUNDS; round++) {
+  // Each round starts one target further on, so that none is always measured first or last in a round (after the
+  // others have warmed the machine, or while a neighbour's load rises): the baseline rows come last in the list.
+  const order = measured.map((_, index) => measured[(index + round) % measured.length]);
   for (const connections of LEVELS) {
-    for (const target of measured) {
+    for (const target of order) {
       const rssName = target.process === relay ? 'relay' : target.process === relayRedis ? 'relay, Redis' : null;
       const sampler =
         rssName === null

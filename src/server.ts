@@ -102,6 +102,7 @@ const upstream = createUpstreamClient({
   username: upstreamSettings.username,
   password: upstreamSettings.password,
   timeoutMs: settings.upstreamTimeoutMs,
+  connections: settings.upstreamConnections,
   metrics,
   // Once per failing streak: nothing works until someone fixes the credentials, and a line per request would bury it.
   onCredentialsRefused: () =>

@@ -13,6 +13,7 @@
 import { UpstreamError, type Message, type UpstreamClient } from '../upstream/index.ts';
 import type { UnknownAttempt, UnknownOutcomeStore } from './unknown-outcomes.ts';
 import { digest } from './digest.ts';
+import { SendWindow } from './send-window.ts';
 import type { RecordedWith } from './idempotency.ts';
 
 /** The relay's and upstream's clocks may differ a little; a stored message up to this much "earlier" still counts. */
@@ -108,15 +109,11 @@ export function createDeliverOnce({
 
   /** The send, aborted at the window's end so that its record's `settlesBy` holds whatever upstream does. */
   async function sendWithin(conversationId: string, text: string): Promise<Message> {
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new UpstreamError('upstream_timeout', { path: 'send window' })),
-      sendWindowMs,
-    );
+    const window = new SendWindow(sendWindowMs);
     try {
-      return await upstream.sendMessage(conversationId, text, { signal: controller.signal });
+      return await upstream.sendMessage(conversationId, text, { signal: window });
     } finally {
-      clearTimeout(timer);
+      window.close();
     }
   }
 

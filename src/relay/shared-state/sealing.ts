@@ -1,7 +1,8 @@
 // Sealing what the relay puts where others may read it (Redis keys, its pub/sub channel): AES-256-GCM, so a sealed
 // text tells its reader nothing and any change to it is refused. Each purpose seals under its own key, derived from
 // the relay's secret with the purpose's name, so that a text sealed for one purpose never opens for another.
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
+import { createNonceSource } from './nonces.ts';
 
 declare const derived: unique symbol;
 /** A key made by `purposeKey` or `contextKey`, never by hand. */
@@ -9,6 +10,8 @@ export type SealingKey = Buffer & { readonly [derived]: true };
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+/** Every text sealed in this process draws its IV here (nonces.ts). */
+const nonce = createNonceSource();
 
 /** The purpose's key; derive it once per purpose, not per text. */
 export function purposeKey(secret: Uint8Array, purpose: string): SealingKey {
@@ -37,7 +40,7 @@ export function hkdfSha256(inputKey: Uint8Array, salt: string, info: string): Bu
 }
 
 export function sealText(key: SealingKey, plaintext: string): string {
-  const iv = randomBytes(IV_BYTES);
+  const iv = nonce(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   return Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]).toString(
     'base64url',

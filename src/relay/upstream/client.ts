@@ -18,6 +18,11 @@ export interface UpstreamClientOptions {
   now?: () => number;
   /** Per-request deadline, for API calls and token requests alike. */
   timeoutMs?: number;
+  /**
+   * At most this many connections to the service at once (the client's own pool; not used with `fetch`); calls
+   * beyond wait for a free one. The relay takes it from UPSTREAM_CONNECTIONS.
+   */
+  connections?: number;
   /** Where every exchange is counted (metrics); nothing is counted without it. */
   metrics?: UpstreamMetrics;
   /** Once per failing streak: the service refused the credentials (the caller logs it; the client holds no logger). */
@@ -38,7 +43,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const base = parseBaseUrl(options.baseUrl);
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const pool = options.fetch ? null : createPoolTransport({ origin: new URL(base).origin, timeoutMs });
+  const pool = options.fetch
+    ? null
+    : createPoolTransport({
+        origin: new URL(base).origin,
+        timeoutMs,
+        ...(options.connections === undefined ? {} : { connections: options.connections }),
+      });
   const bare = pool?.transport ?? fetchTransport(options.fetch!, timeoutMs);
   const transport = options.metrics === undefined ? bare : measuredTransport(bare, options.metrics);
   const tokens = createTokenManager({

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Method, Query, UpstreamHttp } from './contract/index.ts';
 import { UpstreamError, errorForStatus } from './errors.ts';
 import type { TokenSource } from './token-manager.ts';
+import type { Cancellation } from './cancellation.ts';
 import { decode, transportOf, type FetchLike, type RawResponse, type Transport } from './transport.ts';
 import { withoutTrailingSlashes } from './trailing-slashes.ts';
 
@@ -32,7 +33,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     url: URL | string,
     route: string,
     json: unknown,
-    signal: AbortSignal | undefined,
+    signal: Cancellation | undefined,
   ): Promise<RawResponse> {
     const once = async (token: string) => {
       const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
@@ -53,7 +54,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     route: string,
     schema: S,
     json: unknown,
-    signal?: AbortSignal,
+    signal?: Cancellation,
   ) {
     const raw = await exchange(method, url, route, json, signal);
     if (raw.status < 200 || raw.status > 299) throw errorForStatus(raw.status, route, raw.retryAfter, now());

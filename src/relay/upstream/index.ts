@@ -14,3 +14,4 @@ export type {
   WebchatConfiguration,
 } from './contract/index.ts';
 export type { FetchLike } from './transport.ts';
+export type { Cancellation } from './cancellation.ts';

@@ -5,6 +5,7 @@
 import { errors, Pool } from 'undici';
 import { networkReason } from './failure-cause.ts';
 import { UpstreamError } from './errors.ts';
+import type { Cancellation } from './cancellation.ts';
 import type { Transport } from './transport.ts';
 
 export interface PoolTransportOptions {
@@ -13,7 +14,7 @@ export interface PoolTransportOptions {
   /** Longest wait for the answer's headers, and then for each part of its body. */
   timeoutMs: number;
   /** At most this many connections to upstream at once; requests beyond wait for a free one. A bound keeps a burst
-   * of browsers from opening a socket each against the service. */
+   * of browsers from opening a socket each against the service (UPSTREAM_CONNECTIONS, docs/settings.md). */
   connections?: number;
 }
 
@@ -23,7 +24,14 @@ export interface PoolTransport {
   close(options?: { abortInFlight?: boolean }): Promise<void>;
 }
 
-export function createPoolTransport({ origin, timeoutMs, connections = 64 }: PoolTransportOptions): PoolTransport {
+/** The pool's size unless the operator sets UPSTREAM_CONNECTIONS. */
+export const DEFAULT_UPSTREAM_CONNECTIONS = 64;
+
+export function createPoolTransport({
+  origin,
+  timeoutMs,
+  connections = DEFAULT_UPSTREAM_CONNECTIONS,
+}: PoolTransportOptions): PoolTransport {
   const pool = new Pool(origin, {
     connections,
     pipelining: 1,
@@ -77,20 +85,22 @@ type Answer = Awaited<ReturnType<Transport>>;
 function exchange(
   pool: Pool,
   options: { method: string; path: string; headers: Record<string, string>; body: string | null },
-  signal: AbortSignal | undefined,
+  signal: Cancellation | undefined,
 ): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let status = 0;
     let retryAfter: string | null = null;
-    let controller: { abort(reason: unknown): void } | null = null;
-    const onAbort = () => controller?.abort(signal!.reason);
+    let controller: { abort(reason: Error): void } | null = null;
+    // undici is told why with an Error; the transport rethrows the caller's own reason, whatever it is (above).
+    const abortReason = () => (signal?.reason instanceof Error ? signal.reason : new Error('cancelled by the caller'));
+    const onAbort = () => controller?.abort(abortReason());
     const done = () => signal?.removeEventListener('abort', onAbort);
     signal?.addEventListener('abort', onAbort, { once: true });
     pool.dispatch(options, {
       onRequestStart(requestController) {
         controller = requestController;
-        if (signal?.aborted) requestController.abort(signal.reason);
+        if (signal?.aborted) requestController.abort(abortReason());
       },
       onResponseStart(_controller, statusCode, responseHeaders) {
         status = statusCode;

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { Method } from './contract/index.ts';
 import { UpstreamError } from './errors.ts';
 import { networkReason } from './failure-cause.ts';
+import { asAbortSignal, type Cancellation } from './cancellation.ts';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -27,7 +28,7 @@ export interface OutgoingRequest {
   headers: Record<string, string>;
   body?: string;
   /** A caller's cancellation; its reason is rethrown as is, since it is not an upstream failure. */
-  signal?: AbortSignal | undefined;
+  signal?: Cancellation | undefined;
 }
 
 /** Never follows redirects (a redirect is answered as a 3xx, which the callers treat as a bad response), so the
@@ -38,7 +39,7 @@ export type Transport = (request: OutgoingRequest) => Promise<RawResponse>;
 export function fetchTransport(fetch: FetchLike, timeoutMs: number): Transport {
   return async ({ method, url, route, headers, body, signal }) => {
     const deadline = AbortSignal.timeout(timeoutMs);
-    const combined = signal ? AbortSignal.any([deadline, signal]) : deadline;
+    const combined = signal ? AbortSignal.any([deadline, asAbortSignal(signal)]) : deadline;
     // Raced against the signal too: a fetch that ignores its signal (an in-process app, a stub) still times out.
     const aborted = new Promise<never>((_, reject) => {
       if (combined.aborted) reject(combined.reason);

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPoolTransport, type PoolTransport } from '../../../src/relay/upstream/pool-transport.ts';
 import { UpstreamError } from '../../../src/relay/upstream/errors.ts';
+import { createUpstreamClient } from '../../../src/relay/upstream/client.ts';
 
 let server: Server | undefined;
 let pool: PoolTransport | undefined;
@@ -160,5 +161,43 @@ describe('the pool transport', () => {
     const reason = new Error('visitor left');
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
+  });
+});
+
+describe('the upstream client pool size', () => {
+  it('opens at most `connections` sockets to the service, however many calls are in flight', async () => {
+    const apiSockets = new Set<unknown>();
+    const held: ServerResponse[] = [];
+    const calls = 6;
+    // Holds each API call until all of them are in (as a slow service would), or, when the pool lets fewer through,
+    // until a short pause lets the waiting ones take a freed connection: the test ends either way.
+    let pause: ReturnType<typeof setTimeout> | undefined;
+    const releaseAll = () => {
+      clearTimeout(pause);
+      for (const res of held.splice(0)) res.writeHead(503).end();
+    };
+    const origin = await serve((req, res) => {
+      if (req.url?.startsWith('/api/oauth/token/')) {
+        req.resume();
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ access_token: 't', expires_in: 3600, token_type: 'Bearer' }));
+        return;
+      }
+      apiSockets.add(req.socket);
+      held.push(res);
+      clearTimeout(pause);
+      if (held.length === calls) releaseAll();
+      else pause = setTimeout(releaseAll, 100);
+    });
+    const client = createUpstreamClient({ baseUrl: origin, username: 'u', password: 'p', connections: 2 });
+    try {
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: calls }, (_, index) => client.getConversation(`c${index}`)),
+      );
+      expect(outcomes.every((outcome) => outcome.status === 'rejected')).toBe(true);
+      expect(apiSockets.size).toBeLessThanOrEqual(2);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -2,6 +2,7 @@
 // its answer is parsed (schemas.ts). The conversation operations' bodies and answers are ASSUMED, as the contract's
 // entry (index.ts) says, and the simulator implements exactly this.
 import { z } from 'zod';
+import type { Cancellation } from '../cancellation.ts';
 import type { UpstreamHttp } from './upstream-http.ts';
 import { EXCHANGES, MAX_PAGE_SIZE } from './exchanges.ts';
 import { collectAll, walkPages } from './pagination.ts';
@@ -52,7 +53,7 @@ export interface UpstreamContract {
   /** `language`: the patient switched languages (assumed: "the patient's language" below). */
   updateConversation(id: string, changes: { subject?: string; language?: string }): Promise<ConversationDetail>;
   /** `signal` cuts the send (the relay bounds how long a send may run, so a retry knows when it is over). */
-  sendMessage(id: string, text: string, options?: { signal?: AbortSignal }): Promise<Message>;
+  sendMessage(id: string, text: string, options?: { signal?: Cancellation }): Promise<Message>;
   listMessagesAfter(id: string, afterSequence: number, options?: { pageSize?: number }): Promise<MessagesAfter>;
   switchToAgentMode(id: string): Promise<ConversationDetail>;
   escalate(id: string): Promise<ConversationDetail>;

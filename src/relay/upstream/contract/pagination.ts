@@ -1,6 +1,7 @@
 // Walking a paginated list by following links.next until it is null (service-interface.md, Pagination), with
 // guards so that a broken or hostile upstream cannot make us loop: a link seen before, or too many pages.
 import type { z } from 'zod';
+import type { Cancellation } from '../cancellation.ts';
 import { UpstreamError } from '../errors.ts';
 import type { Query, UpstreamHttp } from './upstream-http.ts';
 import { page } from './schemas.ts';
@@ -11,7 +12,7 @@ export interface WalkOptions {
   /** Values for the path template's placeholders (see UpstreamHttp.request). */
   params?: Readonly<Record<string, string>>;
   maxPages?: number;
-  signal?: AbortSignal;
+  signal?: Cancellation;
 }
 
 export async function* walkPages<S extends z.ZodType>(

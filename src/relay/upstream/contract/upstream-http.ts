@@ -2,6 +2,7 @@
 // service returned. The contract names what it needs here and http.ts implements it, so the contract (the one place
 // to change for the real service) builds on nothing of the plumbing: tokens, transports and deadlines stay below.
 import type { z } from 'zod';
+import type { Cancellation } from '../cancellation.ts';
 
 export type QueryValue = string | number | boolean | null | undefined;
 export type Query = Readonly<Record<string, QueryValue>>;
@@ -14,7 +15,7 @@ export interface RequestOptions<S extends z.ZodType> {
   params?: Readonly<Record<string, string>>;
   query?: Query;
   json?: unknown;
-  signal?: AbortSignal;
+  signal?: Cancellation;
 }
 
 export interface UpstreamHttp {
@@ -25,6 +26,6 @@ export interface UpstreamHttp {
   getAbsolute<S extends z.ZodType>(
     url: string,
     schema: S,
-    options?: { route?: string; signal?: AbortSignal },
+    options?: { route?: string; signal?: Cancellation },
   ): Promise<z.output<S>>;
 }
