@@ -8,7 +8,7 @@ import { frameContentSecurityPolicy } from '../frame/content-security-policy.ts'
 import { clientIdFromQuery } from '../http/client-id.ts';
 import { isGa4TagId } from '../../shared/configuration.ts';
 import { configurationAnswer } from '../configuration/configuration-answer.ts';
-import { withConfiguration, withLocale } from '../frame/frame-page.ts';
+import { type FramePage, withConfiguration, withLocale } from '../frame/frame-page.ts';
 import { visitorLocale } from '../http/visitor-locale.ts';
 import { CATALOGS } from '../../shared/locales/catalogs.ts';
 import { localeInfo } from '../../shared/locales/locale-list.ts';
@@ -19,8 +19,8 @@ export const GOOGLE_ANALYTICS_ORIGIN = 'https://www.google-analytics.com';
 
 export interface FrameRouteOptions {
   configurations: ConfigurationService;
-  /** The built frame page (HTML), or null when the frame has not been built. */
-  readFramePage: () => Promise<string | null>;
+  /** The built frame page, or null when the frame has not been built. */
+  readFramePage: () => Promise<FramePage | null>;
   deadlineMs: number;
   /** The relay's public origin, which the logo URL is on; null: this request's own origin (development). */
   publicOrigin: string | null;
@@ -52,6 +52,8 @@ export function frameRoutes({
       frameContentSecurityPolicy({
         domains: configuration.is_active ? configuration.domains : [],
         preview,
+        scriptSources: page.scriptSources,
+        styleSources: page.styleSources,
         // The panel's logo is on the relay ('self'). Only the demo's preview may show a logo address being tried out.
         extraImageSources: preview ? ['https:'] : [],
         // The panel's coarse analytics beacon (src/frame/analytics.ts), only when there is a GA4 tag to send to.
@@ -74,7 +76,7 @@ export function frameRoutes({
     // The same answer as GET /v1/webchat-configuration gives, so the panel need not ask for it.
     const answer = configurationAnswer(resolved, publicOrigin, c.req.url, locale);
     const catalog = CATALOGS[locale];
-    const html = withLocale(withConfiguration(page, answer), {
+    const html = withLocale(withConfiguration(page.html, answer), {
       tag: locale,
       ...localeInfo(locale),
       title: answer.launcher.label,
@@ -85,6 +87,6 @@ export function frameRoutes({
     // The page carries the visitor's catalog: compressed, it costs what the words cost, not their UTF-8 bytes.
     c.header('Content-Encoding', 'br');
     c.header('Content-Type', 'text/html; charset=UTF-8');
-    return c.body(new Uint8Array(compressedPage(html)));
+    return c.body(new Uint8Array(await compressedPage(html)));
   });
 }
