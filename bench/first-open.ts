@@ -5,8 +5,11 @@
 // frame's alike, crosses a link of SHAPED's round trip and rate, or, unshaped, the same proxy without delay. The
 // floor, in the same run and through the same link: the same page without the widget, whose button creates an empty
 // cross-site frame from the relay's origin (its robots.txt) when tapped or clicked, timed until that frame is
-// painted. Run `npm run build` first: the relay serves dist/.
+// painted. Run `npm run build` first: the relay serves dist/. With BENCH_BASELINE_ROOT=<a built checkout>
+// (`npm run build` run in it), that build's relay and loader, behind a shaped link of their own, are a third page in
+// the same interleaved runs (every way but the floor's), so that before and after come from the same run.
 import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { cpus } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../tools/chromium.ts';
@@ -24,6 +27,8 @@ const INTENT_BEFORE_MS = 300;
 /** After the launcher has appeared, before the patient reaches for it: the page has finished loading. */
 const SETTLE_MS = 1000;
 const OPEN_TIMEOUT_MS = 20_000;
+const SECOND_OPEN = 'second open (click, frame loaded)';
+const ANOTHER_PAGE = 'click on another page of the site (same browser)';
 
 if (
   !existsSync(new URL('../dist/loader.js', import.meta.url)) ||
@@ -73,13 +78,18 @@ const floorPage = (relay: string) =>
 
 /** One cold open: the time from the first input to the composer (or the floor's frame) painted; and, for a click
  * on the widget, the second open after closing (the frame already loaded). */
-async function openOnce(browser: Browser, url: (path: string) => string, way: Way): Promise<[number, number?]> {
+async function openOnce(
+  browser: Browser,
+  url: (path: string) => string,
+  way: Way,
+  widgetPath = '/',
+): Promise<[Timed, Timed?, Timed?]> {
   const touch = way.includes('tap');
   const { context, page } = await openQuietPage(browser, touch ? { hasTouch: true, isMobile: true } : {});
   try {
     await context.addInitScript(MARKS);
     const floor = way.startsWith('floor');
-    await page.goto(url(floor ? '/floor' : '/'), { waitUntil: 'load' });
+    await page.goto(url(floor ? '/floor' : widgetPath), { waitUntil: 'load' });
     const target = floor ? page.locator('#floor') : page.locator('practice-chat-q7x button');
     await target.waitFor({ timeout: OPEN_TIMEOUT_MS });
     await page.waitForTimeout(SETTLE_MS);
@@ -102,13 +112,25 @@ async function openOnce(browser: Browser, url: (path: string) => string, way: Wa
     await target.click();
     await page.locator('practice-chat-q7x iframe').waitFor({ state: 'hidden' });
     await page.evaluate(() => delete (window as unknown as { benchStart?: number }).benchStart);
-    return [first, await timed(page, () => target.click())];
+    const second = await timed(page, () => target.click());
+    // Another page of the same site, in the same browser: a new frame, whatever the browser kept of the last one.
+    await page.goto(url(`${widgetPath}?another-page`), { waitUntil: 'load' });
+    await target.waitFor({ timeout: OPEN_TIMEOUT_MS });
+    await page.waitForTimeout(SETTLE_MS);
+    return [first, second, await timed(page, () => target.click())];
   } finally {
     await context.close();
   }
 }
 
-async function timed(page: Page, act: () => Promise<void>): Promise<number> {
+/** From the input to the composer shown, and the bytes the relay's link carried down meanwhile. */
+interface Timed {
+  ms: number;
+  bytes: number;
+}
+
+async function timed(page: Page, act: () => Promise<void>): Promise<Timed> {
+  const bytesBefore = bytesDown();
   const shown = new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`nothing shown: ${page.url()}`)), OPEN_TIMEOUT_MS);
     page.on('console', (message) => {
@@ -120,8 +142,9 @@ async function timed(page: Page, act: () => Promise<void>): Promise<number> {
   });
   await act();
   const end = await shown;
+  const bytes = bytesDown() - bytesBefore;
   const start = await page.evaluate(() => (window as unknown as { benchStart: number }).benchStart);
-  return end - start;
+  return { ms: end - start, bytes };
 }
 
 const median = (values: number[]) => {
@@ -130,65 +153,112 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-let shaper: Awaited<ReturnType<typeof startShapingProxy>> | undefined;
-const {
-  origin: relay,
-  child,
-  front,
-} = await startRelayProcess(async (frontPort) => {
-  shaper = await startShapingProxy(frontPort);
-  return shaper.port;
-});
+/** The relay of `root` (a built checkout) behind a shaping proxy of its own. */
+async function startShapedRelay(root?: URL) {
+  let shaper: Awaited<ReturnType<typeof startShapingProxy>> | undefined;
+  const relay = await startRelayProcess(async (frontPort) => {
+    shaper = await startShapingProxy(frontPort);
+    return shaper.port;
+  }, root);
+  return { ...relay, shaper: shaper! };
+}
+
+const current = await startShapedRelay();
+const baselineRoot = process.env.BENCH_BASELINE_ROOT;
+const baseline = baselineRoot
+  ? await startShapedRelay(pathToFileURL(`${baselineRoot.replace(/\/$/, '')}/`))
+  : undefined;
+const relay = current.origin;
 const site = await serveHostPages({
   '/': practicePage(`<script async src="${relay}/loader.js" data-client-id="smile-dental"></script>`),
   '/floor': floorPage(relay),
+  ...(baseline && {
+    '/baseline': practicePage(
+      `<script async src="${baseline.origin}/loader.js" data-client-id="smile-dental"></script>`,
+    ),
+  }),
 });
 const url = (path: string) => `http://www.smile-dental.test:${site.port}${path}`;
-const browser = await launchBrowser();
+// The relays' certificates are trusted by their keys, not only their errors ignored: Chromium keeps nothing in its
+// HTTP cache from a connection with a certificate error, and an open on another page of the site is about its cache.
+const browser = await launchBrowser([
+  `--ignore-certificate-errors-spki-list=${[current, baseline].flatMap((relayProcess) => relayProcess?.front.spki ?? []).join(',')}`,
+]);
+/** Bytes down both relays' links so far. */
+const bytesDown = () => current.shaper.bytesDown() + (baseline?.shaper.bytesDown() ?? 0);
+const shapeAll = (shape: LinkShape) => {
+  current.shaper.shape(shape);
+  baseline?.shaper.shape(shape);
+};
+/** The pages each way is timed on: this build's, and the baseline's (not for the floor, which has no widget). */
+const pagesFor = (way: Way): Array<[string, string]> =>
+  baseline && !way.startsWith('floor')
+    ? [
+        ['', '/'],
+        ['baseline: ', '/baseline'],
+      ]
+    : [['', '/']];
 
 try {
-  shaper!.shape(UNSHAPED);
-  // Warm-up (the relay's configuration cache, compile caches), not counted.
-  for (const way of WAYS) await openOnce(browser, url, way);
+  shapeAll(UNSHAPED);
+  // Warm-up (the relays' configuration caches and compressed pages, compile caches), not counted.
+  for (const way of WAYS) for (const [, path] of pagesFor(way)) await openOnce(browser, url, way, path);
   const results = new Map<string, number[]>();
-  const add = (key: string, ms: number | undefined) =>
-    ms !== undefined && results.set(key, [...(results.get(key) ?? []), ms]);
+  const bytes = new Map<string, number[]>();
+  const add = (key: string, measured: Timed | undefined) => {
+    if (!measured) return;
+    results.set(key, [...(results.get(key) ?? []), measured.ms]);
+    bytes.set(key, [...(bytes.get(key) ?? []), measured.bytes]);
+  };
   for (let run = 0; run < RUNS; run++)
     for (const [name, shape] of [
       ['shaped', SHAPED],
       ['unshaped', UNSHAPED],
     ] as const) {
-      shaper!.shape(shape);
+      shapeAll(shape);
       for (const way of WAYS) {
-        const [first, second] = await openOnce(browser, url, way);
-        add(`${name}|${way}`, first);
-        add(`${name}|second open (click, frame loaded)`, second);
+        const pages = pagesFor(way);
+        // Interleaved, each build first in turn, so drift on a shared machine hits them alike.
+        for (let k = 0; k < pages.length; k++) {
+          const [label, path] = pages[(run + k) % pages.length]!;
+          const [first, second, anotherPage] = await openOnce(browser, url, way, path);
+          add(`${name}|${label}${way}`, first);
+          add(`${name}|${label}${SECOND_OPEN}`, second);
+          add(`${name}|${label}${ANOTHER_PAGE}`, anotherPage);
+        }
       }
     }
   console.log(
     `\nFirst open, cold: ${RUNS} runs each, interleaved; medians (ms). ${cpus().length} × ${cpus()[0]?.model}, Node ${process.version}. ` +
-      `Shaped: ${SHAPED.oneWayMs * 2} ms round trip, ${SHAPED.bitsPerSecond / 1e6} Mbit/s each way (relay only).`,
+      `Shaped: ${SHAPED.oneWayMs * 2} ms round trip, ${SHAPED.bitsPerSecond / 1e6} Mbit/s each way (relay only).${baseline ? ` Baseline: ${baselineRoot}.` : ''}`,
   );
   console.log(
-    '| from the input to the composer shown and focused | shaped | round trips | unshaped | unshaped ÷ floor |',
+    '| from the input to the composer shown and focused | shaped | round trips | unshaped | unshaped ÷ floor | KB down (shaped) |',
   );
-  console.log('| --- | ---: | ---: | ---: | ---: |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
   const rtt = SHAPED.oneWayMs * 2;
-  for (const way of [...WAYS, 'second open (click, frame loaded)']) {
-    const shaped = median(results.get(`shaped|${way}`) ?? []);
-    const unshaped = median(results.get(`unshaped|${way}`) ?? []);
-    const floorOf = way.includes('tap') ? 'floor: tap' : 'floor: click';
-    const floor = median(results.get(`unshaped|${floorOf}`) ?? []);
-    console.log(
-      `| ${way} | ${shaped.toFixed(0)} | ${(shaped / rtt).toFixed(1)} | ${unshaped.toFixed(0)} | ${way.startsWith('floor') ? '' : `${(unshaped / floor).toFixed(2)}×`} |`,
-    );
-  }
+  const rows = [...WAYS, SECOND_OPEN, ANOTHER_PAGE];
+  const labels = baseline ? ['', 'baseline: '] : [''];
+  for (const label of labels)
+    for (const row of rows) {
+      if (label && row.startsWith('floor')) continue;
+      const way = label + row;
+      const shaped = median(results.get(`shaped|${way}`) ?? []);
+      const unshaped = median(results.get(`unshaped|${way}`) ?? []);
+      const floorOf = row.includes('tap') ? 'floor: tap' : 'floor: click';
+      const floor = median(results.get(`unshaped|${floorOf}`) ?? []);
+      console.log(
+        `| ${way} | ${shaped.toFixed(0)} | ${(shaped / rtt).toFixed(1)} | ${unshaped.toFixed(0)} | ${row.startsWith('floor') ? '' : `${(unshaped / floor).toFixed(2)}×`} | ${(median(bytes.get(`shaped|${way}`) ?? []) / 1024).toFixed(1)} |`,
+      );
+    }
   console.log('\nper run (ms):');
   for (const [key, values] of results) console.log(`  ${key}: ${values.map((v) => v.toFixed(0)).join(' ')}`);
 } finally {
   await browser.close();
   await site.close();
-  shaper?.close();
-  child.kill('SIGTERM');
-  front.close();
+  for (const relayProcess of [current, baseline]) {
+    relayProcess?.shaper.close();
+    relayProcess?.child.kill('SIGTERM');
+    relayProcess?.front.close();
+  }
 }

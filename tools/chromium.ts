@@ -46,14 +46,15 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
 const PLAYWRIGHT_DISABLE_FEATURES_SWITCH = `--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.join(',')}`;
 const OUR_DISABLE_FEATURES_SWITCH = `--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.filter((name) => name !== 'ThirdPartyStoragePartitioning').join(',')}`;
 
-export async function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more Chromium switches, for a bench that needs one (bench/first-open.ts). */
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     // ignoreDefaultArgs matches whole arguments: if an upgrade of playwright-core changes its list, this no longer
     // matches, and test/unit/browser-harness checks the list above against the installed playwright-core.
     ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_SWITCH],
-    args: [...CHROMIUM_FLAGS, OUR_DISABLE_FEATURES_SWITCH],
+    args: [...CHROMIUM_FLAGS, OUR_DISABLE_FEATURES_SWITCH, ...extraArgs],
   });
 }
 

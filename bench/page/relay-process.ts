@@ -1,7 +1,7 @@
 // The relay as a deployed one runs for bench:page: the built server in its own process, behind a TLS front, under
 // another site's name than the practice's page, with the upstream simulator on its own port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,24 +16,32 @@ import { startSimulatorServer } from '../../src/simulator/server.ts';
  * Chrome asks for brotli only over HTTPS, so without it the bench would count the gzip bytes no visitor receives.
  * A self-signed certificate made with openssl for this run; the browser contexts are told to accept it.
  */
-async function startTlsFront(): Promise<{ port: number; forwardTo(port: number): void; close(): void }> {
+async function startTlsFront(): Promise<{
+  port: number;
+  /** The certificate's public key (SHA-256 of its SPKI, base64), for Chromium's --ignore-certificate-errors-spki-list. */
+  spki: string;
+  forwardTo(port: number): void;
+  close(): void;
+}> {
   const directory = mkdtempSync(join(tmpdir(), 'bench-tls-'));
   writeSelfSignedCertificate('DNS:chat.vendor-relay.test', join(directory, 'key.pem'), join(directory, 'cert.pem'));
   let target = 0;
-  const server = createTlsServer(
-    { key: readFileSync(join(directory, 'key.pem')), cert: readFileSync(join(directory, 'cert.pem')) },
-    (socket) => {
-      const upstream = connect(target, '127.0.0.1');
-      socket.pipe(upstream).pipe(socket);
-      const end = () => (socket.destroy(), upstream.destroy());
-      socket.on('error', end);
-      upstream.on('error', end);
-    },
-  );
+  const certificate = readFileSync(join(directory, 'cert.pem'));
+  const spki = createHash('sha256')
+    .update(new X509Certificate(certificate).publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64');
+  const server = createTlsServer({ key: readFileSync(join(directory, 'key.pem')), cert: certificate }, (socket) => {
+    const upstream = connect(target, '127.0.0.1');
+    socket.pipe(upstream).pipe(socket);
+    const end = () => (socket.destroy(), upstream.destroy());
+    socket.on('error', end);
+    upstream.on('error', end);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   rmSync(directory, { recursive: true });
   return {
     port: (server.address() as { port: number }).port,
+    spki,
     forwardTo: (port) => (target = port),
     close: () => server.close(),
   };
@@ -44,7 +52,7 @@ async function startTlsFront(): Promise<{ port: number; forwardTo(port: number):
 export async function startRelayProcess(
   through?: (frontPort: number) => Promise<number>,
   root: URL = new URL('../..', import.meta.url),
-): Promise<{ origin: string; child: ChildProcess; front: { close(): void } }> {
+): Promise<{ origin: string; child: ChildProcess; front: { spki: string; close(): void } }> {
   const port = await freePort();
   const front = await startTlsFront();
   front.forwardTo(port);

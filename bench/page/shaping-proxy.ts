@@ -23,12 +23,15 @@ export async function startShapingProxy(targetPort: number): Promise<{
   port: number;
   /** Applies to every byte sent from now on (connections already open included). */
   shape(next: LinkShape): void;
+  /** Bytes sent towards the browser so far (TLS records included): what the link carried down. */
+  bytesDown(): number;
   close(): void;
 }> {
   let shape = UNSHAPED;
   const up: Direction = { freeAt: 0 };
   const down: Direction = { freeAt: 0 };
   const sockets = new Set<Socket>();
+  let bytesDown = 0;
 
   /** Forwards `from`'s bytes to `to` through one direction of the link, in order: one queue and one timer per
    * connection and direction, so no timer's rounding can let a later chunk overtake an earlier one. */
@@ -77,11 +80,13 @@ export async function startShapingProxy(targetPort: number): Promise<{
     // first bytes are held for the round trip a TCP handshake takes (its SYN and SYN-ACK), on top of their own way.
     pipeShaped(client, upstream, up, performance.now() + 2 * shape.oneWayMs);
     pipeShaped(upstream, client, down);
+    upstream.on('data', (chunk: Buffer) => (bytesDown += chunk.length));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as { port: number }).port,
     shape: (next) => (shape = next),
+    bytesDown: () => bytesDown,
     close: () => {
       for (const socket of sockets) socket.destroy();
       server.close();

@@ -67,11 +67,23 @@ describe('forced colours in real Chromium', () => {
     }
   });
 
-  it('the open frame keeps its edge when the panel never draws (its script failed to load)', async () => {
+  it('the open frame keeps its edge when the panel never draws (its script did not run)', async () => {
     const { context, page } = await openPage(browser);
     try {
       await page.emulateMedia({ forcedColors: 'active' });
-      await context.route(/\/assets\/frame-[\w-]+\.js$/, (route) => route.abort());
+      // The panel's script travels inside the frame page: the page is served without it.
+      await context.route(
+        (url) => url.pathname === '/frame',
+        async (route) => {
+          const response = await route.fetch();
+          const headers = { ...response.headers() };
+          // The body is handed back decoded.
+          delete headers['content-encoding'];
+          delete headers['content-length'];
+          const body = (await response.text()).replace(/<script type="module">[\s\S]*?<\/script>/, '');
+          await route.fulfill({ response, headers, body });
+        },
+      );
       await page.goto(`http://www.smile-dental.test:${host.port}/`);
       await page.locator('practice-chat-q7x button').click();
       const frameElement = page.locator('practice-chat-q7x iframe');

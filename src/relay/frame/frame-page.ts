@@ -1,6 +1,8 @@
-// The frame page's HTML. Vite builds the panel's script and stylesheet with hashed names and records them in its
-// manifest; the relay writes the small page around them, with no inline script or style (its CSP allows none).
+// The frame page's HTML. Vite builds the panel's script and stylesheet and records them in its manifest; the relay
+// writes them into the small page around them, inline, with the hash of each block for the page's CSP, which allows
+// those blocks and no other script or style (inline-source.ts says why inline).
 import { readUnder } from '../http/files.ts';
+import { carriesInline, cspHash } from './inline-source.ts';
 
 /** The panel's entry as Vite's manifest names it. */
 export const FRAME_ENTRY = 'src/frame/main.tsx';
@@ -8,14 +10,27 @@ export const FRAME_ENTRY = 'src/frame/main.tsx';
 interface ManifestEntry {
   file: string;
   css?: string[];
-  /** Keys of chunks this one imports (shared with the demo page). */
+  /** Keys of chunks this one imports. */
   imports?: string[];
+  dynamicImports?: string[];
+}
+
+export interface FramePage {
+  /** The page, its configuration and language still to be written in (withConfiguration, withLocale). */
+  html: string;
+  /** CSP sources of the page's one inline script and of its inline stylesheets: script-src and style-src. */
+  scriptSources: string[];
+  styleSources: string[];
 }
 
 const SAFE_ASSET = /^assets\/[\w.-]+\.(?:js|css)$/;
 
-/** The page, or null when the panel has not been built. */
-export async function readFramePage(distDir: string): Promise<string | null> {
+/**
+ * The page, or null when the panel has not been built, or was built in a shape the page cannot carry inline: a
+ * script that imports another file (its relative import would resolve against /frame, and the CSP allows no file),
+ * or text that would end its block early (inline-source.ts).
+ */
+export async function readFramePage(distDir: string): Promise<FramePage | null> {
   const manifestFile = await readUnder(distDir, '.vite/manifest.json');
   if (manifestFile === null) return null;
   let manifest: Record<string, ManifestEntry>;
@@ -25,19 +40,21 @@ export async function readFramePage(distDir: string): Promise<string | null> {
     return null;
   }
   const entry = manifest[FRAME_ENTRY];
-  if (!entry) return null;
-  // Chunks the entry imports are preloaded, so they do not wait for the entry to be parsed.
-  const chunks = (entry.imports ?? []).map((key) => manifest[key]?.file);
-  const files = [entry.file, ...(entry.css ?? []), ...chunks];
-  if (!files.every((file): file is string => typeof file === 'string' && SAFE_ASSET.test(file))) return null;
-  const styles = (entry.css ?? []).map((file) => `<link rel="stylesheet" href="/${file}">`).join('');
-  const preloads = (chunks as string[]).map((file) => `<link rel="modulepreload" href="/${file}">`).join('');
-  return (
+  if (!entry || entry.imports?.length || entry.dynamicImports?.length) return null;
+  const files = [entry.file, ...(entry.css ?? [])];
+  if (!files.every((file) => SAFE_ASSET.test(file))) return null;
+  const [script, ...styles] = await Promise.all(files.map((file) => readUnder(distDir, file)));
+  if (!script || !styles.every((style) => style !== null)) return null;
+  const scriptText = script.toString('utf8');
+  const styleTexts = (styles as Buffer[]).map((style) => style.toString('utf8'));
+  if (!carriesInline(scriptText, 'script') || !styleTexts.every((text) => carriesInline(text, 'style'))) return null;
+  const html =
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Chat</title>' +
-    `${styles}${preloads}${CONFIGURATION_SLOT}${LOCALE_SLOT}<script type="module" src="/${entry.file}"></script></head>` +
-    '<body><div id="app"></div></body></html>'
-  );
+    styleTexts.map((text) => `<style>${text}</style>`).join('') +
+    `${CONFIGURATION_SLOT}${LOCALE_SLOT}<script type="module">${scriptText}</script></head>` +
+    '<body><div id="app"></div></body></html>';
+  return { html, scriptSources: [cspHash(scriptText)], styleSources: styleTexts.map(cspHash) };
 }
 
 /** Where withConfiguration puts the configuration: before the panel's script, which reads it as it starts. */

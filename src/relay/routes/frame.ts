@@ -8,19 +8,20 @@ import { frameContentSecurityPolicy } from '../frame/content-security-policy.ts'
 import { clientIdFromQuery } from '../http/client-id.ts';
 import { isGa4TagId } from '../../shared/configuration.ts';
 import { configurationAnswer } from '../configuration/configuration-answer.ts';
-import { withConfiguration, withLocale } from '../frame/frame-page.ts';
+import { type FramePage, withConfiguration, withLocale } from '../frame/frame-page.ts';
 import { visitorLocale } from '../http/visitor-locale.ts';
 import { CATALOGS } from '../../shared/locales/catalogs.ts';
 import { localeInfo } from '../../shared/locales/locale-list.ts';
 import { acceptsBrotli, createPageCompressor } from '../frame/compressed-page.ts';
+import { isNotModified, pageValidator } from '../frame/page-validator.ts';
 
 /** Where the panel's GA4 beacon goes; allowed by the frame's CSP only for configurations with a GA4 tag id. */
 export const GOOGLE_ANALYTICS_ORIGIN = 'https://www.google-analytics.com';
 
 export interface FrameRouteOptions {
   configurations: ConfigurationService;
-  /** The built frame page (HTML), or null when the frame has not been built. */
-  readFramePage: () => Promise<string | null>;
+  /** The built frame page, or null when the frame has not been built. */
+  readFramePage: () => Promise<FramePage | null>;
   deadlineMs: number;
   /** The relay's public origin, which the logo URL is on; null: this request's own origin (development). */
   publicOrigin: string | null;
@@ -47,18 +48,20 @@ export function frameRoutes({
     const page = await readFramePage();
     if (page === null) return c.text('The chat panel has not been built: run `npm run build`.', 503);
     // The demo's preview frame may be embedded only by the relay's own pages, whatever the configuration's domains.
-    c.header(
-      'Content-Security-Policy',
-      frameContentSecurityPolicy({
-        domains: configuration.is_active ? configuration.domains : [],
-        preview,
-        // The panel's logo is on the relay ('self'). Only the demo's preview may show a logo address being tried out.
-        extraImageSources: preview ? ['https:'] : [],
-        // The panel's coarse analytics beacon (src/frame/analytics.ts), only when there is a GA4 tag to send to.
-        extraConnectSources: isGa4TagId(configuration.google_tag_id) ? [GOOGLE_ANALYTICS_ORIGIN] : [],
-      }),
-    );
-    c.header('Cache-Control', 'no-store');
+    const policy = frameContentSecurityPolicy({
+      domains: configuration.is_active ? configuration.domains : [],
+      preview,
+      scriptSources: page.scriptSources,
+      styleSources: page.styleSources,
+      // The panel's logo is on the relay ('self'). Only the demo's preview may show a logo address being tried out.
+      extraImageSources: preview ? ['https:'] : [],
+      // The panel's coarse analytics beacon (src/frame/analytics.ts), only when there is a GA4 tag to send to.
+      extraConnectSources: isGa4TagId(configuration.google_tag_id) ? [GOOGLE_ANALYTICS_ORIGIN] : [],
+    });
+    c.header('Content-Security-Policy', policy);
+    // Kept by the visitor's browser only (never a shared cache), and confirmed with the relay before each use
+    // (page-validator.ts).
+    c.header('Cache-Control', 'private, no-cache');
     c.header('Referrer-Policy', 'no-referrer');
     // A cross-origin isolated practice page (Cross-Origin-Embedder-Policy require-corp or credentialless) shows a
     // frame only if the frame has an embedder policy of its own and allows being embedded across origins; otherwise
@@ -74,17 +77,20 @@ export function frameRoutes({
     // The same answer as GET /v1/webchat-configuration gives, so the panel need not ask for it.
     const answer = configurationAnswer(resolved, publicOrigin, c.req.url, locale);
     const catalog = CATALOGS[locale];
-    const html = withLocale(withConfiguration(page, answer), {
+    const html = withLocale(withConfiguration(page.html, answer), {
       tag: locale,
       ...localeInfo(locale),
       title: answer.launcher.label,
       catalog,
     });
     c.header('Vary', 'Accept-Encoding');
+    const validator = pageValidator(policy, html);
+    c.header('ETag', validator);
+    if (isNotModified(c.req.header('If-None-Match'), validator)) return c.body(null, 304);
     if (!acceptsBrotli(c.req.header('Accept-Encoding'))) return c.html(html);
     // The page carries the visitor's catalog: compressed, it costs what the words cost, not their UTF-8 bytes.
     c.header('Content-Encoding', 'br');
     c.header('Content-Type', 'text/html; charset=UTF-8');
-    return c.body(new Uint8Array(compressedPage(html)));
+    return c.body(new Uint8Array(await compressedPage(html)));
   });
 }

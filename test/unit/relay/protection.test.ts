@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRelayHarness, RELAY_ORIGIN } from './relay-harness.ts';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRelayHarness, FIXTURE_DIST, RELAY_ORIGIN } from './relay-harness.ts';
 import { MESSAGES } from '../../support/conversation-calls.ts';
 
 let harness: ReturnType<typeof createRelayHarness>;
@@ -126,9 +129,7 @@ describe('GET /frame', () => {
     const { response, policy } = await policyOf('smile-dental');
     expect(response.status).toBe(200);
     const page = await response.text();
-    expect(page).toContain('<script type="module" src="/assets/frame-fixture.js"></script>');
-    expect(page).toContain('<link rel="stylesheet" href="/assets/frame-fixture.css">');
-    expect(page).not.toMatch(/<script>|<style|style=/);
+    expect(page).not.toMatch(/ style=/);
     expect(directive(policy, 'frame-ancestors').split(' ').slice(1).sort()).toEqual(
       [
         'https://www.smile-dental.test:*',
@@ -143,14 +144,26 @@ describe('GET /frame', () => {
     );
   });
 
-  it("keeps the frame's own code strict: no inline script, no eval, nothing from elsewhere", async () => {
+  // The panel's script and stylesheet travel inside the page (src/relay/frame/inline-source.ts): its policy allows
+  // exactly those blocks by their hashes, no file, no other inline block, no eval.
+  it("keeps the frame's own code strict: only its own inline blocks, by hash, no eval, nothing from elsewhere", async () => {
     harness = createRelayHarness();
-    const { policy } = await policyOf('demo-client');
+    const { response, policy } = await policyOf('demo-client');
+    const page = await response.text();
+    const blocks = (pattern: RegExp) => [...page.matchAll(pattern)].map((match) => match[1]!);
+    const scripts = blocks(/<script type="module">([\s\S]*?)<\/script>/g);
+    const styles = blocks(/<style>([\s\S]*?)<\/style>/g);
+    expect(scripts).toEqual([readFileSync(join(FIXTURE_DIST, 'assets/frame-fixture.js'), 'utf8')]);
+    expect(styles).toEqual([readFileSync(join(FIXTURE_DIST, 'assets/frame-fixture.css'), 'utf8')]);
+    // Every other script element is a JSON data block, which never runs.
+    expect(page.match(/<script/g)).toHaveLength(scripts.length + 2);
+    expect(page).not.toMatch(/<link|\ssrc=/);
+    const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
     expect(directive(policy, 'default-src')).toBe("default-src 'none'");
-    expect(directive(policy, 'script-src')).toBe("script-src 'self'");
-    expect(directive(policy, 'style-src')).toBe("style-src 'self'");
+    expect(directive(policy, 'script-src')).toBe(`script-src ${scripts.map(sha256).join(' ')}`);
+    expect(directive(policy, 'style-src')).toBe(`style-src ${styles.map(sha256).join(' ')}`);
     expect(directive(policy, 'connect-src')).toBe("connect-src 'self'");
-    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|unsafe-hashes/);
   });
 
   it('allows the analytics beacon only for a configuration with a GA4 tag', async () => {

@@ -25,6 +25,8 @@ export interface RelayHarnessOptions {
   upstream?: Simulator;
   now?: () => number;
   password?: string;
+  /** The built files to serve: the fixture build unless a test needs the real one (test/unit/bundles). */
+  distDir?: string;
   /** Passed on to createRelayApp: the shared state, what /readyz reports (besides the log), the stopping state. */
   app?: {
     shared?: RelayAppOptions['shared'];
@@ -39,6 +41,7 @@ export function createRelayHarness({
   upstream: givenSimulator,
   now,
   password,
+  distDir = FIXTURE_DIST,
   app: appOptions = {},
 }: RelayHarnessOptions = {}) {
   const simulator = givenSimulator ?? createSimulator({ botReplyDelayMs: 0, agentJoinDelayMs: 0, ...simulatorOptions });
@@ -63,7 +66,7 @@ export function createRelayHarness({
       // The signed logo URL points at the simulator too; fetched without the upstream client (no token).
       fetchLogo: (input, init) => simulator.fetch(input, init),
     },
-    files: { distDir: FIXTURE_DIST, publicDir: PUBLIC_DIR },
+    files: { distDir, publicDir: PUBLIC_DIR },
     observability: { logger: createJsonLogger((line) => logLines.push(line)), ...appOptions.observability },
     shared: appOptions.shared,
     runtime: { now, lifecycle: appOptions.lifecycle },
