@@ -29,9 +29,25 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const LEVELS = process.env.BENCH_LEVELS ? process.env.BENCH_LEVELS.split(',').map(Number) : [1, 10, 100];
+/**
+ * A whole number of at least 1 from the environment, or the fallback when unset. A typo (`BENCH_RATE=1e3x`, `0`)
+ * would otherwise become NaN or 0 and turn a run's figures into nonsense without a word, after minutes of load.
+ */
+function wholeSetting(name, value, fallback) {
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number < 1) {
+    console.error(`${name}=${JSON.stringify(value)}: expected a whole number of at least 1.`);
+    process.exit(2);
+  }
+  return number;
+}
+
+const SECONDS = wholeSetting('BENCH_SECONDS', process.env.BENCH_SECONDS, 4);
+const ROUNDS = wholeSetting('BENCH_ROUNDS', process.env.BENCH_ROUNDS, 3);
+const LEVELS = process.env.BENCH_LEVELS
+  ? process.env.BENCH_LEVELS.split(',').map((level) => wholeSetting('BENCH_LEVELS', level))
+  : [1, 10, 100];
 const ONLY = process.env.BENCH_ONLY_RELAY
   ? /^relay$/
   : process.env.BENCH_ONLY
@@ -39,8 +55,10 @@ const ONLY = process.env.BENCH_ONLY_RELAY
     : null;
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const BASELINE_JS = process.env.BENCH_BASELINE_JS;
-const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : null;
-const UPSTREAM_CONNECTIONS = process.env.BENCH_UPSTREAM_CONNECTIONS ?? '64';
+const RATE = wholeSetting('BENCH_RATE', process.env.BENCH_RATE, null);
+const UPSTREAM_CONNECTIONS = String(
+  wholeSetting('BENCH_UPSTREAM_CONNECTIONS', process.env.BENCH_UPSTREAM_CONNECTIONS, 64),
+);
 /** At 100 connections, for each call in each mode: at least this share of the floor's req/s, a p99 at most this many times its. */
 const GOAL = { share: 0.75, p99Times: 2 };
 const root = new URL('..', import.meta.url);
