@@ -1,8 +1,8 @@
 // GET /v1/conversation/events, the live stream (src/shared/wire.ts): refusals before the 200 answer as every call's do;
 // after it, in the stream. The stream itself is the live hub's (live/live-hub.ts).
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { type Context, Hono } from 'hono';
 import type { ServerResponse } from 'node:http';
+import { alreadySent } from '../http/already-sent.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { RelayEnv } from '../http/env.ts';
 import { nodeSink, STREAM_HEADERS, webSink } from '../live/stream-sink.ts';
@@ -33,7 +33,7 @@ export function eventRoutes(
     const outgoing = serverResponseOf(c);
     if (outgoing !== null) {
       void live.open(subject, after.data ?? 0, nodeSink(outgoing, requestIdHeader(c)));
-      return RESPONSE_ALREADY_SENT;
+      return alreadySent();
     }
     const { sink, body } = webSink();
     void live.open(subject, after.data ?? 0, sink);
