@@ -28,7 +28,8 @@ const SAFE_ASSET = /^assets\/[\w.-]+\.(?:js|css)$/;
 /**
  * The page, or null when the panel has not been built, or was built in a shape the page cannot carry inline: a
  * script that imports another file (its relative import would resolve against /frame, and the CSP allows no file),
- * or text that would end its block early (inline-source.ts).
+ * text that would end its block early or that the browser would hash otherwise (inline-source.ts), or one of the
+ * page's slots, which the configuration or the language would then be written into.
  */
 export async function readFramePage(distDir: string): Promise<FramePage | null> {
   const manifestFile = await readUnder(distDir, '.vite/manifest.json');
@@ -47,7 +48,9 @@ export async function readFramePage(distDir: string): Promise<FramePage | null> 
   if (!script || !styles.every((style) => style !== null)) return null;
   const scriptText = script.toString('utf8');
   const styleTexts = (styles as Buffer[]).map((style) => style.toString('utf8'));
-  if (!carriesInline(scriptText, 'script') || !styleTexts.every((text) => carriesInline(text, 'style'))) return null;
+  const carried = (text: string, element: 'script' | 'style') =>
+    carriesInline(text, element) && !text.includes(CONFIGURATION_SLOT) && !text.includes(LOCALE_SLOT);
+  if (!carried(scriptText, 'script') || !styleTexts.every((text) => carried(text, 'style'))) return null;
   const html =
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Chat</title>' +

@@ -16,5 +16,12 @@ export const cspHash = (text: string): string =>
  */
 export function carriesInline(text: string, element: 'script' | 'style'): boolean {
   const lower = text.toLowerCase();
-  return !lower.includes(`</${element}`) && (element === 'style' || !lower.includes('<!--'));
+  return (
+    !lower.includes(`</${element}`) &&
+    (element === 'style' || !lower.includes('<!--')) &&
+    // The browser hashes a block after turning CR and CRLF into LF and NUL into U+FFFD: with either in the text, the
+    // hash taken here would not be the one the browser checks, and the block would be refused.
+    !text.includes('\r') &&
+    !text.includes('\0')
+  );
 }

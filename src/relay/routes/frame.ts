@@ -88,9 +88,11 @@ export function frameRoutes({
     c.header('ETag', validator);
     if (isNotModified(c.req.header('If-None-Match'), validator)) return c.body(null, 304);
     if (!acceptsBrotli(c.req.header('Accept-Encoding'))) return c.html(html);
-    // The page carries the visitor's catalog: compressed, it costs what the words cost, not their UTF-8 bytes.
+    // The page carries the visitor's catalog: compressed, it costs what the words cost, not their UTF-8 bytes. The
+    // encoding is named only once the body is there, so a failed compression's error answer is not labelled brotli.
+    const body = await compressedPage(html);
     c.header('Content-Encoding', 'br');
     c.header('Content-Type', 'text/html; charset=UTF-8');
-    return c.body(new Uint8Array(await compressedPage(html)));
+    return c.body(new Uint8Array(body));
   });
 }
