@@ -20,7 +20,7 @@ export const GOOGLE_ANALYTICS_ORIGIN = 'https://www.google-analytics.com';
 
 export interface FrameRouteOptions {
   configurations: ConfigurationService;
-  /** The built frame page, or null when the frame has not been built. */
+  /** The built frame page, or null when the frame has not been built as the page can carry it. */
   readFramePage: () => Promise<FramePage | null>;
   deadlineMs: number;
   /** The relay's public origin, which the logo URL is on; null: this request's own origin (development). */
@@ -46,7 +46,13 @@ export function frameRoutes({
     const resolved = await withDeadline(deadlineMs, configurations.get(clientId));
     const { configuration } = resolved;
     const page = await readFramePage();
-    if (page === null) return c.text('The chat panel has not been built: run `npm run build`.', 503);
+    if (page === null) {
+      // Also a build the page cannot carry inline (frame-page.ts): this project's `npm run build` makes one it can.
+      return c.text(
+        'The chat panel has not been built, or not as one file the page can carry: run `npm run build`.',
+        503,
+      );
+    }
     // The demo's preview frame may be embedded only by the relay's own pages, whatever the configuration's domains.
     const policy = frameContentSecurityPolicy({
       domains: configuration.is_active ? configuration.domains : [],
