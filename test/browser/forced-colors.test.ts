@@ -8,6 +8,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { smileDentalPage } from '../support/host-page.ts';
+import { rewriteFramePage } from './frame-page-rewrite.ts';
 
 let browser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
@@ -72,18 +73,7 @@ describe('forced colours in real Chromium', () => {
     try {
       await page.emulateMedia({ forcedColors: 'active' });
       // The panel's script travels inside the frame page: the page is served without it.
-      await context.route(
-        (url) => url.pathname === '/frame',
-        async (route) => {
-          const response = await route.fetch();
-          const headers = { ...response.headers() };
-          // The body is handed back decoded.
-          delete headers['content-encoding'];
-          delete headers['content-length'];
-          const body = (await response.text()).replace(/<script type="module">[\s\S]*?<\/script>/, '');
-          await route.fulfill({ response, headers, body });
-        },
-      );
+      await rewriteFramePage(context, (html) => html.replace(/<script type="module">[\s\S]*?<\/script>/, ''));
       await page.goto(`http://www.smile-dental.test:${host.port}/`);
       await page.locator('practice-chat-q7x button').click();
       const frameElement = page.locator('practice-chat-q7x iframe');

@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { smileDentalPage } from '../support/host-page.ts';
+import { rewriteFramePage } from './frame-page-rewrite.ts';
 
 let browser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
@@ -29,20 +30,8 @@ async function openPanel(page: Page): Promise<Frame> {
 }
 
 /** Serves the frame page with `extra` written in at the end of its head, headers (the CSP) as the relay sent them. */
-async function injectIntoFramePage(context: BrowserContext, extra: string) {
-  await context.route(
-    (url) => url.pathname === '/frame',
-    async (route) => {
-      const response = await route.fetch();
-      const headers = { ...response.headers() };
-      // The body is handed back decoded.
-      delete headers['content-encoding'];
-      delete headers['content-length'];
-      const body = (await response.text()).replace('</head>', () => `${extra}</head>`);
-      await route.fulfill({ response, headers, body });
-    },
-  );
-}
+const injectIntoFramePage = (context: BrowserContext, extra: string) =>
+  rewriteFramePage(context, (html) => html.replace('</head>', () => `${extra}</head>`));
 
 describe('the frame page, inline', () => {
   it("opens with no request for a script or stylesheet of the panel's: they came with the page", async () => {

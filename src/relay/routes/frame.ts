@@ -94,7 +94,7 @@ export function frameRoutes({
     c.header('ETag', validator);
     if (isNotModified(c.req.header('If-None-Match'), validator)) return c.body(null, 304);
     if (!acceptsBrotli(c.req.header('Accept-Encoding'))) return c.html(html);
-    // The page carries the visitor's catalog: compressed, it costs what the words cost, not their UTF-8 bytes. The
+    // The page carries the visitor's catalog: compressed, it costs what the words cost, not their encoded bytes. The
     // encoding is named only once the body is there, so a failed compression's error answer is not labelled brotli.
     const body = await compressedPage(html);
     c.header('Content-Encoding', 'br');
