@@ -148,7 +148,8 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
         .toBe(true);
       // Chromium and Firefox put the caret in the composer; WebKit refuses a cross-site frame focus without a recent
       // gesture, and the panel moves the caret to its composer on the first key instead (README, "The chat panel").
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Either way the keys go where they will once the frame has the focus.
+      await expect.poll(() => tab.evaluateInFrame(() => document.hasFocus()), { timeout: 5_000 }).toBe(true);
       await tab.type('Hello there');
       await expect.poll(() => tab.evaluateInFrame(() => document.querySelector('textarea')!.value)).toBe('Hello there');
       await tab.press('Escape');
@@ -241,8 +242,13 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
       ).toEqual([]);
       await tab.reload();
       await openPanel(tab);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // A conversation picked up again would hide the greeting as the panel draws, then show its messages: the panel
+      // has started one way or the other once either is there.
+      await expect
+        .poll(() => tab.evaluateInFrame(() => !!document.querySelector('.greeting, .message')), { timeout: 10_000 })
+        .toBe(true);
       expect(await messages(tab)).toEqual([]);
+      expect(await tab.evaluateInFrame(() => !!document.querySelector('.greeting'))).toBe(true);
     });
   });
 
