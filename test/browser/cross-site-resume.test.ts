@@ -50,7 +50,7 @@ const messagesText = (frame: Frame) => frame.locator('.messages').innerText();
  * then show its messages: the panel has started one way or the other once either is there.
  */
 async function startedEmpty(frame: Frame) {
-  await frame.locator('.greeting, .message').first().waitFor();
+  await frame.locator('.greeting, .message').first().waitFor({ timeout: 10_000 });
   expect(await frame.locator('.message').count()).toBe(0);
   expect(await frame.locator('.greeting').count()).toBe(1);
 }
