@@ -45,6 +45,16 @@ async function sendAndWaitForReply(frame: Frame, text: string) {
 
 const messagesText = (frame: Frame) => frame.locator('.messages').innerText();
 
+/**
+ * The panel greets and shows no message. A conversation picked up again would hide the greeting as the panel draws,
+ * then show its messages: the panel has started one way or the other once either is there.
+ */
+async function startedEmpty(frame: Frame) {
+  await frame.locator('.greeting, .message').first().waitFor({ timeout: 10_000 });
+  expect(await frame.locator('.message').count()).toBe(0);
+  expect(await frame.locator('.greeting').count()).toBe(1);
+}
+
 describe('a conversation with the relay on another site than the practice page', () => {
   it('is the cross-site setup it claims to be: the frame is on the relay site, the page on the practice site', async () => {
     const { context, page: tab } = await openPage(browser);
@@ -86,8 +96,7 @@ describe('a conversation with the relay on another site than the practice page',
       ).toEqual([]);
       await tab.reload();
       frame = await openPanel(tab);
-      await tab.waitForTimeout(500);
-      expect(await frame.locator('.message').count()).toBe(0);
+      await startedEmpty(frame);
     } finally {
       await context.close();
     }
@@ -100,8 +109,7 @@ describe('a conversation with the relay on another site than the practice page',
       const frame = await openPanel(first.page);
       await sendAndWaitForReply(frame, 'A question only the first visitor asked');
       const other = await openPanel(second.page);
-      await second.page.waitForTimeout(500);
-      expect(await other.locator('.message').count()).toBe(0);
+      await startedEmpty(other);
       expect(
         await other.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('practice-chat'))),
       ).toEqual([]);

@@ -2,12 +2,12 @@
 // only): the files each package publishes, served as they are at /vendor/NAME from the practice's own site, and the
 // page's own checks that run before the tag (errors, console lines, and a record of the page's globals and
 // built-in prototypes, to prove the widget changed none of them).
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
+import { builtAstroSite } from './astro-site-build.ts';
 
 const NODE_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 
@@ -89,50 +89,30 @@ async function bundleReactApp(version: 18 | 19): Promise<string> {
 }
 
 /**
- * test/support/astro-site built by Astro itself (`astro build`, the installed package's own toolchain), served as its
- * output is: each page's HTML as Astro wrote it, with `addToPage` (called as the page is served) putting what the test's page needs into it (the
- * recorder in <head>, the practice's tag before </body>), and Astro's bundled client router at /astro/_astro/.
+ * test/support/astro-site built by Astro itself (`astro build`, the installed package's own toolchain, once per
+ * installed Astro and site source: astro-site-build.ts), served as its output is: each page's HTML as Astro wrote it,
+ * with `addToPage` (called as the page is served) putting what the test's page needs into it (the recorder in <head>,
+ * the practice's tag before </body>), and Astro's bundled client router at /astro/_astro/.
  */
 export async function astroSiteRoutes(addToPage: (html: string) => string): Promise<Record<string, Route>> {
-  const { build: astroBuild } = await import('astro');
-  // Astro sends its build's telemetry unless told not to; the tests talk to no outside server.
-  process.env.ASTRO_TELEMETRY_DISABLED = '1';
-  const root = fileURLToPath(new URL('./astro-site/', import.meta.url));
-  const out = mkdtempSync(join(tmpdir(), 'astro-site-'));
-  try {
-    await astroBuild({
-      root,
-      outDir: join(out, 'dist'),
-      cacheDir: join(out, 'cache'),
-      base: '/astro',
-      // services.html, so the page's address is /astro/services as its link writes it.
-      build: { format: 'file' },
-      logLevel: 'error',
-      vite: { cacheDir: join(out, 'vite') },
-    } as Parameters<typeof astroBuild>[0]);
-    const routes: Record<string, Route> = {};
-    const dist = join(out, 'dist');
-    for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
-      const path = `/astro/${relative(dist, join(dist, file)).split('\\').join('/')}`;
-      if (path.endsWith('.html')) {
-        const html = readFileSync(join(dist, file), 'utf8');
-        const route: Route = () => ({ body: addToPage(html) });
-        // Each page at its address with and without the slash, as Astro's own server answers (trailingSlash
-        // 'ignore'): a folder's index.astro is built as the folder's name, .html.
-        const page = path === '/astro/index.html' ? '/astro' : path.slice(0, -'.html'.length);
-        routes[page] = route;
-        routes[`${page}/`] = route;
-      } else if (path.endsWith('.js')) {
-        const body = readFileSync(join(dist, file), 'utf8');
-        routes[path] = () => ({ body, headers: { 'Content-Type': contentType(path) } });
-      }
+  const dist = await builtAstroSite();
+  const routes: Record<string, Route> = {};
+  for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
+    const path = `/astro/${relative(dist, join(dist, file)).split('\\').join('/')}`;
+    if (path.endsWith('.html')) {
+      const html = readFileSync(join(dist, file), 'utf8');
+      const route: Route = () => ({ body: addToPage(html) });
+      // Each page at its address with and without the slash, as Astro's own server answers (trailingSlash
+      // 'ignore'): a folder's index.astro is built as the folder's name, .html.
+      const page = path === '/astro/index.html' ? '/astro' : path.slice(0, -'.html'.length);
+      routes[page] = route;
+      routes[`${page}/`] = route;
+    } else if (path.endsWith('.js')) {
+      const body = readFileSync(join(dist, file), 'utf8');
+      routes[path] = () => ({ body, headers: { 'Content-Type': contentType(path) } });
     }
-    return routes;
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-    // The types Astro generates beside the site's source (for an editor), always there: nothing the tests read.
-    rmSync(join(root, '.astro'), { recursive: true, force: true });
   }
+  return routes;
 }
 
 /**
