@@ -17,7 +17,12 @@ const relay = () => `http://chat.vendor-relay.test:${new URL(product.relayUrl).p
 const hostPage = (attributes = '') => smileDentalPage(relay(), ` data-locale="en" ${attributes}`);
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
+  [browser, product] = await Promise.all([
+    launchBrowser(),
+    // The service sends its events, so a team member's message reaches the panel as soon as it is stored rather than at
+    // the relay's next read: how a reply arrives is not what these tests are about (live-replies.test.ts is).
+    startProduct({ relayHost: 'chat.vendor-relay.test', upstreamEvents: true }),
+  ]);
   host = await serveHostPages({
     '/': () => ({ body: hostPage() }),
     '/quiet': () => ({ body: hostPage('data-title-alert="off"') }),
