@@ -19,13 +19,10 @@ const dialogs: string[] = [];
 beforeAll(async () => {
   [browser, product] = await Promise.all([
     launchBrowser(),
-    // One visitor types the whole corpus; the per-conversation quota is not what this suite is about. The service
-    // sends its events, so each batch of messages reaches the panel as soon as it is stored rather than at the relay's
-    // next read: the way a message arrives is not what this suite is about either.
+    // One visitor types the whole corpus; the per-conversation quota is not what this suite is about.
     startProduct({
       relayHost: 'chat.vendor-relay.test',
       environment: { MESSAGES_PER_MINUTE_PER_CONVERSATION: '1000' },
-      upstreamEvents: true,
     }),
   ]);
   const relay = `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
