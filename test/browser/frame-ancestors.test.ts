@@ -1,5 +1,5 @@
 // The browser itself refuses to show the chat frame on a site that is not in the configuration's domains.
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { FIXTURE_DIST, startProduct } from '../support/product.ts';
@@ -38,17 +38,16 @@ async function frameShownOn(hostName: string) {
   }
 }
 
-// Side by side: each site is visited in a browser context of its own, and most of a visit is waiting for its loads.
-describe.concurrent('frame-ancestors in real Chromium', () => {
-  it('shows the frame on an allowed site', async ({ expect }) => {
+describe('frame-ancestors in real Chromium', () => {
+  it('shows the frame on an allowed site', async () => {
     expect((await frameShownOn('www.smile-dental.test')).shown).toBe(true);
   });
 
-  it('shows the frame on a subdomain allowed by a wildcard entry', async ({ expect }) => {
+  it('shows the frame on a subdomain allowed by a wildcard entry', async () => {
     expect((await frameShownOn('booking.smile-dental.test')).shown).toBe(true);
   });
 
-  it('refuses the frame on a site that is not allowed, and says why', async ({ expect }) => {
+  it('refuses the frame on a site that is not allowed, and says why', async () => {
     const { shown, consoleLines } = await frameShownOn('smile-dental.test.evil.test');
     expect(shown).toBe(false);
     expect(consoleLines.join('\n')).toMatch(/frame-ancestors/);
@@ -62,7 +61,7 @@ describe.concurrent('frame-ancestors in real Chromium', () => {
     'wwwsmile-dental.test',
     'smile-dental.evil.test',
   ]) {
-    it(`refuses the frame on the look-alike ${hostName}`, async ({ expect }) => {
+    it(`refuses the frame on the look-alike ${hostName}`, async () => {
       const { shown, consoleLines } = await frameShownOn(hostName);
       expect(shown).toBe(false);
       expect(consoleLines.join('\n')).toMatch(/frame-ancestors/);
