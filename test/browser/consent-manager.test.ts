@@ -4,7 +4,7 @@
 // consent banner, at the highest z-index, is above everything. Once the patient accepts, the manager replaces the
 // tag with a runnable copy and the launcher shows; on the next page the remembered consent runs it at once. In real
 // Chromium, the relay on another site (chat.vendor-relay.test), as in the field.
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
@@ -66,11 +66,8 @@ const launcherOnTop = async (page: Page) => {
   return { onTop, width: launcher?.width, height: launcher?.height };
 };
 
-// Side by side: each patient is a browser context of its own, whose requests to the relay are counted on its own page.
-describe.concurrent('the tag behind a real consent manager (vanilla-cookieconsent@3.1.0), in Chromium', () => {
-  it('asks the relay nothing until the patient accepts; then the launcher shows and a message gets its reply; the next page runs it at once', async ({
-    expect,
-  }) => {
+describe('the tag behind a real consent manager (vanilla-cookieconsent@3.1.0), in Chromium', () => {
+  it('asks the relay nothing until the patient accepts; then the launcher shows and a message gets its reply; the next page runs it at once', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const relayRequests: string[] = [];
@@ -123,7 +120,7 @@ describe.concurrent('the tag behind a real consent manager (vanilla-cookieconsen
     }
   });
 
-  it('shows nothing and asks the relay nothing when the patient rejects', async ({ expect }) => {
+  it('shows nothing and asks the relay nothing when the patient rejects', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const relayRequests: string[] = [];
