@@ -21,7 +21,12 @@ let host: HostPageServer;
 beforeAll(async () => {
   [browser, product] = await Promise.all([
     launchBrowser(),
-    startProduct({ simulator: { password: PASSWORD, accessTokenPrefix: TOKEN_PREFIX } }),
+    startProduct({
+      // The failed send's retry comes back when the relay can decide on it (SEND_SETTLE_MS, never less than twice
+      // UPSTREAM_TIMEOUT_MS plus 1 s): sooner than in production, since the simulator answers in milliseconds.
+      environment: { UPSTREAM_TIMEOUT_MS: '2000', SEND_SETTLE_MS: '0' },
+      simulator: { password: PASSWORD, accessTokenPrefix: TOKEN_PREFIX },
+    }),
   ]);
   // demo-analytics has a GA4 tag id, so the panel sends its beacons; it allows localhost and 127.0.0.1, which are
   // different sites: the page on one, the relay on the other.

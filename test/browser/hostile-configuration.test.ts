@@ -3,8 +3,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
-import type { Browser, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { launchBrowser, serveHostPages, type HostPageServer } from './harness.ts';
 import { BUILT_DIST } from '../support/product.ts';
 import { createJsonLogger } from '../../src/relay/log.ts';
@@ -66,6 +66,11 @@ const BODIES: Record<string, string> = {
 };
 
 let browser: Browser;
+let context: BrowserContext;
+/** The one tab every case's page is loaded in, afresh: a new document, with what it logs and throws. */
+let page: Page;
+const pageErrors: string[] = [];
+const consoleLines: string[] = [];
 let relay: RunningRelay;
 let upstream: ReturnType<typeof createServer>;
 let host: HostPageServer;
@@ -116,8 +121,20 @@ beforeAll(async () => {
       ]),
     ),
   );
+  context = await browser.newContext();
+  // In every document, before any of its scripts: the hook every payload calls, and a record of calls.
+  await context.addInitScript(() => {
+    const hits: unknown[] = [];
+    Object.defineProperty(window, '__xssHits', { value: hits });
+    Object.defineProperty(window, '__xss', { value: (index: unknown) => hits.push(index) });
+  });
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => consoleLines.push(message.text()));
 });
 afterAll(async () => {
+  // The context before its browser: closed together, the browser can win and the context's close then throws.
+  await context?.close();
   await Promise.all([
     browser?.close(),
     relay?.close(),
@@ -133,19 +150,13 @@ const prototypeState = (target: Page | Frame) =>
     hits: [...((window as unknown as { __xssHits?: unknown[] }).__xssHits ?? [])],
   }));
 
-// Takes the running test's own expect: expect.poll needs to know its test, and the tests run side by side.
-async function visit(expect: ExpectStatic, clientId: string) {
-  const context = await browser.newContext();
-  await context.addInitScript(() => {
-    const hits: unknown[] = [];
-    Object.defineProperty(window, '__xssHits', { value: hits });
-    Object.defineProperty(window, '__xss', { value: (index: unknown) => hits.push(index) });
-  });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  const consoleLines: string[] = [];
-  page.on('console', (message) => consoleLines.push(message.text()));
+/**
+ * Loads the case's page afresh in the tab: a new document in the page and in the frame (a prototype changed by the
+ * last case is gone with it), and nothing of the last case's logs or errors.
+ */
+async function visit(clientId: string) {
+  pageErrors.length = 0;
+  consoleLines.length = 0;
   await page.goto(`${host.url}/${clientId}`);
   // The loader has decided once it shows a launcher or says why not.
   await expect
@@ -156,47 +167,39 @@ async function visit(expect: ExpectStatic, clientId: string) {
       { timeout: 10_000 },
     )
     .toBe(true);
-  return { context, page, pageErrors };
 }
 
 const UNPARSEABLE = new Set(['missing-fields', 'wrong-types', 'not-json']);
 const EXPECTED_NAMES = Object.getOwnPropertyNames(Object.prototype).sort().join(',');
 
-// Side by side: each visit is a browser context of its own on a client id of its own, and spends most of its time
-// waiting on the page, the relay and the simulator.
-describe.concurrent('hostile configuration values through the relay to a real page', () => {
+// One case after another in one tab: a renderer started once, rather than two (the page's and the frame's) per case.
+describe('hostile configuration values through the relay to a real page', () => {
   for (const clientId of Object.keys(BODIES)) {
-    it(`${clientId}: safe defaults or no launcher, prototype untouched, no exception in the host page`, async ({
-      expect,
-    }) => {
-      const { context, page, pageErrors } = await visit(expect, clientId);
-      try {
-        const launcher = page.locator('practice-chat-q7x button');
-        // A record the relay can parse is normalised to safe values and shown; one it cannot parse shows nothing.
-        expect(await launcher.count()).toBe(UNPARSEABLE.has(clientId) ? 0 : 1);
-        if (await launcher.count()) {
-          const style = await launcher.evaluate((element) => {
-            const computed = getComputedStyle(element);
-            return { background: computed.backgroundColor, opacity: Number(computed.opacity) };
-          });
-          expect(style.background).toMatch(/^rgba?\(\d+, \d+, \d+(?:, [\d.]+)?\)$/);
-          expect(style.opacity).toBeGreaterThanOrEqual(0);
-          expect(style.opacity).toBeLessThanOrEqual(1);
-          await launcher.click();
-          const frame = (await (await page.locator('practice-chat-q7x iframe').elementHandle())!.contentFrame())!;
-          await frame.locator('textarea').waitFor();
-          const title = await frame.locator('#chat-title').innerText();
-          expect(title.length).toBeGreaterThan(0);
-          expect(title.length).toBeLessThanOrEqual(60);
-          expect(title).not.toMatch(/[<>]/);
-          expect(await frame.locator('img[src^="javascript:"], img[src^="data:"]').count()).toBe(0);
-          expect(await prototypeState(frame)).toEqual({ names: EXPECTED_NAMES, polluted: null, hits: [] });
-        }
-        expect(await prototypeState(page)).toEqual({ names: EXPECTED_NAMES, polluted: null, hits: [] });
-        expect(pageErrors).toEqual([]);
-      } finally {
-        await context.close();
+    it(`${clientId}: safe defaults or no launcher, prototype untouched, no exception in the host page`, async () => {
+      await visit(clientId);
+      const launcher = page.locator('practice-chat-q7x button');
+      // A record the relay can parse is normalised to safe values and shown; one it cannot parse shows nothing.
+      expect(await launcher.count()).toBe(UNPARSEABLE.has(clientId) ? 0 : 1);
+      if (await launcher.count()) {
+        const style = await launcher.evaluate((element) => {
+          const computed = getComputedStyle(element);
+          return { background: computed.backgroundColor, opacity: Number(computed.opacity) };
+        });
+        expect(style.background).toMatch(/^rgba?\(\d+, \d+, \d+(?:, [\d.]+)?\)$/);
+        expect(style.opacity).toBeGreaterThanOrEqual(0);
+        expect(style.opacity).toBeLessThanOrEqual(1);
+        await launcher.click();
+        const frame = (await (await page.locator('practice-chat-q7x iframe').elementHandle())!.contentFrame())!;
+        await frame.locator('textarea').waitFor();
+        const title = await frame.locator('#chat-title').innerText();
+        expect(title.length).toBeGreaterThan(0);
+        expect(title.length).toBeLessThanOrEqual(60);
+        expect(title).not.toMatch(/[<>]/);
+        expect(await frame.locator('img[src^="javascript:"], img[src^="data:"]').count()).toBe(0);
+        expect(await prototypeState(frame)).toEqual({ names: EXPECTED_NAMES, polluted: null, hits: [] });
       }
+      expect(await prototypeState(page)).toEqual({ names: EXPECTED_NAMES, polluted: null, hits: [] });
+      expect(pageErrors).toEqual([]);
     });
   }
 });

@@ -2,7 +2,7 @@
 // (www.smile-dental.test and chat.vendor-relay.test): a team member's message stored upstream reaches an open, idle
 // panel with no poll of the relay in between, the unread count changes with the panel closed, and behind a proxy that
 // buffers whole answers the panel falls back to polling and still shows replies.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
@@ -44,7 +44,8 @@ afterAll(async () => {
   await Promise.all([browser?.close(), direct?.close(), buffered?.close(), proxy?.close(), host?.close()]);
 });
 
-async function openPanel(tab: Page, path = '/'): Promise<Frame> {
+// The helpers take the running test's own expect: expect.poll needs to know its test, and the tests run side by side.
+async function openPanel(expect: ExpectStatic, tab: Page, path = '/'): Promise<Frame> {
   await tab.goto(`http://www.smile-dental.test:${host.port}${path}`);
   await tab.locator('practice-chat-q7x button').click();
   const frameElement = tab.locator('practice-chat-q7x iframe');
@@ -71,18 +72,23 @@ function teamMemberWrites(product: Product, visitorText: string, text: string) {
     throw new Error('no conversation upstream with that visitor message');
 }
 
-async function startConversation(tab: Page, text: string, path = '/') {
-  const frame = await openPanel(tab, path);
+async function startConversation(expect: ExpectStatic, tab: Page, text: string, path = '/') {
+  const frame = await openPanel(expect, tab, path);
   await typeAndSend(frame, text);
   await expect.poll(() => frame.locator('.message.bot').count(), { timeout: 60_000 }).toBeGreaterThan(0);
   return frame;
 }
 
-describe('replies by the live stream', () => {
-  it("a team member's message reaches an open, idle panel with no poll of the relay in between", async () => {
+// The test behind the buffering proxy waits most of its time for the panel to give up on a stream that says nothing:
+// the streaming tests run meanwhile, on their own relay. Those two count that relay's polls, so they run one after the
+// other.
+describe('replies by the live stream', { concurrent: true }, () => {
+  it.sequential("a team member's message reaches an open, idle panel with no poll of the relay in between", async ({
+    expect,
+  }) => {
     const { context, page: tab } = await openPage(browser);
     try {
-      const frame = await startConversation(tab, 'Can someone check my appointment?');
+      const frame = await startConversation(expect, tab, 'Can someone check my appointment?');
       const pollsBefore = polls(direct);
       expect(streams(direct)).toBeGreaterThan(0);
       teamMemberWrites(direct, 'Can someone check my appointment?', 'Hi, this is Maria from the front desk.');
@@ -95,10 +101,10 @@ describe('replies by the live stream', () => {
     }
   });
 
-  it('the unread count changes with the panel closed, without polling', async () => {
+  it.sequential('the unread count changes with the panel closed, without polling', async ({ expect }) => {
     const { context, page: tab } = await openPage(browser);
     try {
-      const frame = await startConversation(tab, 'Is Dr. Patel in on Friday?');
+      const frame = await startConversation(expect, tab, 'Is Dr. Patel in on Friday?');
       await frame.getByRole('button', { name: /close/i }).first().click();
       await expect.poll(() => tab.locator('practice-chat-q7x iframe').isVisible()).toBe(false);
       const pollsBefore = polls(direct);
@@ -112,12 +118,12 @@ describe('replies by the live stream', () => {
   });
 });
 
-describe('behind a proxy that buffers whole answers', () => {
-  it('the stream delivers nothing, so the panel falls back to polling and still shows replies', async () => {
+describe('behind a proxy that buffers whole answers', { concurrent: true }, () => {
+  it('the stream delivers nothing, so the panel falls back to polling and still shows replies', async ({ expect }) => {
     const { context, page: tab } = await openPage(browser);
     try {
       // The bot's reply is held in the buffered stream: it shows once the panel has given up on it and polled.
-      const frame = await startConversation(tab, 'What are your opening hours?', '/behind-a-buffering-proxy');
+      const frame = await startConversation(expect, tab, 'What are your opening hours?', '/behind-a-buffering-proxy');
       expect(proxy.requests).toContain('GET /v1/conversation/events');
       expect(proxy.requests).toContain('GET /v1/conversation/messages');
       teamMemberWrites(buffered, 'What are your opening hours?', 'We also open on Saturday mornings.');

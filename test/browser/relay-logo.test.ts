@@ -1,6 +1,6 @@
 // The logo through the relay, in real Chromium: a host page whose CSP allows images only from the relay shows the logo
 // in the launcher and the panel; the signed URL's expiry does not break it; an SVG logo's script never runs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
@@ -24,12 +24,16 @@ const strictPage = (relay: string) => ({
   },
 });
 
+/** How far the simulator's clock runs ahead of the real one: moved on to expire the signed logo URLs it has issued. */
+let simulatorClockAheadMs = 0;
+
 beforeAll(async () => {
   // Signed logo URLs that expire within two seconds, so a test can outlive one. (The simulator counts expiry in whole
   // seconds, so a one-second URL can be dead a few milliseconds after it is signed: too short for the relay's fetch.)
+  // The simulator checks them against its own clock, which the test moves on rather than wait for the real one.
   [browser, product, hostile] = await Promise.all([
     launchBrowser(),
-    startProduct({ simulator: { logoUrlLifetimeSeconds: 2 } }),
+    startProduct({ simulator: { logoUrlLifetimeSeconds: 2, now: () => Date.now() + simulatorClockAheadMs } }),
     startProduct({ simulator: { logoImage: { body: HOSTILE_SVG, contentType: 'image/svg+xml' } } }),
   ]);
   host = await serveHostPages({
@@ -58,7 +62,8 @@ async function openStrictPage(path = '/') {
   return { ...opened, violations };
 }
 
-async function openPanel(page: Page): Promise<Frame> {
+// Takes the running test's own expect: expect.poll needs to know its test, and the tests run side by side.
+async function openPanel(expect: ExpectStatic, page: Page): Promise<Frame> {
   await page.locator('practice-chat-q7x button').click();
   const frameElement = page.locator('practice-chat-q7x iframe');
   await expect.poll(() => frameElement.isVisible()).toBe(true);
@@ -67,8 +72,11 @@ async function openPanel(page: Page): Promise<Frame> {
   return frame;
 }
 
-describe('the logo from the relay in real Chromium', () => {
-  it('shows in the launcher and the panel on a page whose CSP allows images only from the relay, and outlives its signed URL', async () => {
+// Side by side: each test has a relay of its own and browser contexts of its own.
+describe.concurrent('the logo from the relay in real Chromium', () => {
+  it('shows in the launcher and the panel on a page whose CSP allows images only from the relay, and outlives its signed URL', async ({
+    expect,
+  }) => {
     for (const round of ['first', 'after the signed URL expired']) {
       const { context, page, violations } = await openStrictPage();
       try {
@@ -79,7 +87,7 @@ describe('the logo from the relay in real Chromium', () => {
             src: expect.stringMatching(new RegExp(`^${product.relayUrl}/v1/logo\\?client_id=smile-dental&v=`)),
             loaded: true,
           });
-        const frame = await openPanel(page);
+        const frame = await openPanel(expect, page);
         await expect
           .poll(() => imageState(frame, 'img.avatar'))
           .toEqual({
@@ -90,19 +98,20 @@ describe('the logo from the relay in real Chromium', () => {
       } finally {
         await context.close();
       }
-      // The service's signed URL lives at most two seconds; the relay's copy of the logo lives with its configuration.
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // The service's signed URL lives at most two seconds, by the service's clock: now it is dead. The relay's copy of
+      // the logo lives with its configuration.
+      simulatorClockAheadMs += 3000;
     }
   });
 
-  it("never runs an SVG logo's script, shown in the panel or opened directly", async () => {
+  it("never runs an SVG logo's script, shown in the panel or opened directly", async ({ expect }) => {
     const { context, page } = await openStrictPage('/hostile');
     const ran: string[] = [];
     context.on('console', (line) => {
       if (line.text().includes('svg script ran')) ran.push(line.text());
     });
     try {
-      const frame = await openPanel(page);
+      const frame = await openPanel(expect, page);
       await expect.poll(() => imageState(frame, 'img.avatar').then((state) => state.loaded)).toBe(true);
       const logoUrl = (await imageState(frame, 'img.avatar')).src;
 

@@ -3,7 +3,7 @@
 // with data-title-alert="off". Headless Chromium keeps every page visible (another tab in front, or the window
 // minimised through CDP, both leave visibilityState "visible"), so the test hides the tab the way the page and the
 // frame observe it: visibilityState and hidden overridden in both documents, and a visibilitychange event in each.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
@@ -17,7 +17,12 @@ const relay = () => `http://chat.vendor-relay.test:${new URL(product.relayUrl).p
 const hostPage = (attributes = '') => smileDentalPage(relay(), ` data-locale="en" ${attributes}`);
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
+  [browser, product] = await Promise.all([
+    launchBrowser(),
+    // The service sends its events, so a team member's message reaches the panel as soon as it is stored rather than at
+    // the relay's next read: how a reply arrives is not what these tests are about (live-replies.test.ts is).
+    startProduct({ relayHost: 'chat.vendor-relay.test', upstreamEvents: true }),
+  ]);
   host = await serveHostPages({
     '/': () => ({ body: hostPage() }),
     '/quiet': () => ({ body: hostPage('data-title-alert="off"') }),
@@ -27,7 +32,8 @@ afterAll(async () => {
   await Promise.all([browser?.close(), product?.close(), host?.close()]);
 });
 
-async function startConversation(tab: Page, text: string, path = '/'): Promise<Frame> {
+// Takes the running test's own expect: expect.poll needs to know its test, and the tests run side by side.
+async function startConversation(expect: ExpectStatic, tab: Page, text: string, path = '/'): Promise<Frame> {
   await tab.goto(`http://www.smile-dental.test:${host.port}${path}`);
   // Every title the page ever has, from the start.
   await tab.evaluate(() => {
@@ -74,11 +80,15 @@ function teamMemberWrites(visitorText: string, text: string) {
 const agentTexts = (frame: Frame) => frame.locator('.message.agent .text').allInnerTexts();
 const titles = (tab: Page) => tab.evaluate(() => (window as unknown as { titles: string[] }).titles);
 
-describe('the title prefix', () => {
-  it('appears only while the page is hidden, counts the replies, goes when it is seen again, and never carries their text', async () => {
+// Side by side: each test is a patient of its own (a browser context, a conversation) on the same relay, and spends
+// most of its time waiting for replies.
+describe.concurrent('the title prefix', () => {
+  it('appears only while the page is hidden, counts the replies, goes when it is seen again, and never carries their text', async ({
+    expect,
+  }) => {
     const { context, page: tab } = await openPage(browser);
     try {
-      const frame = await startConversation(tab, 'Can I move my cleaning to next week?');
+      const frame = await startConversation(expect, tab, 'Can I move my cleaning to next week?');
       // The bot's reply came while the page was visible: no prefix.
       expect(await tab.title()).toBe('Smile Dental');
       await setHidden(tab, frame, true);
@@ -100,10 +110,10 @@ describe('the title prefix', () => {
     }
   }, 90_000);
 
-  it('is off with data-title-alert="off"', async () => {
+  it('is off with data-title-alert="off"', async ({ expect }) => {
     const { context, page: tab } = await openPage(browser);
     try {
-      const frame = await startConversation(tab, 'Do you see children?', '/quiet');
+      const frame = await startConversation(expect, tab, 'Do you see children?', '/quiet');
       await setHidden(tab, frame, true);
       teamMemberWrites('Do you see children?', 'Yes, from age three.');
       await expect.poll(() => agentTexts(frame), { timeout: 25_000 }).toEqual(['Yes, from age three.']);

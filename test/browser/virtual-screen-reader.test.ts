@@ -33,8 +33,19 @@ const hostPage = (relay: string, locale: string) =>
 <body><main><h1>Smile Dental</h1><a href="/services">Our services</a></main>
 <script async src="${relay}/loader.js" data-client-id="smile-dental" data-locale="${locale}"></script></body></html>`;
 
+/**
+ * How long after a send that failed upstream with a 5xx the relay waits before it decides (SEND_SETTLE_MS, never less
+ * than twice UPSTREAM_TIMEOUT_MS plus 1 s): the failed send's first retry is told to come back then. Shorter than in
+ * production, where the service may take seconds; the simulator answers in milliseconds.
+ */
+const QUICK_SETTLING = { UPSTREAM_TIMEOUT_MS: '2000', SEND_SETTLE_MS: '0' };
+
 async function startSite(locale: Locale): Promise<Site> {
-  const product = await startProduct({ relayHost: 'chat.vendor-relay.test', simulator: { agentJoinDelayMs: 300 } });
+  const product = await startProduct({
+    relayHost: 'chat.vendor-relay.test',
+    environment: QUICK_SETTLING,
+    simulator: { agentJoinDelayMs: 300 },
+  });
   const relay = `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
   const host = await serveHostPages({ [`/${locale}`]: () => ({ body: hostPage(relay, locale) }) });
   return { product, host };

@@ -1,5 +1,6 @@
 // The whole service side on real ports, for real-port and browser tests: the simulator, and the relay talking to it
 // over HTTP with the seeded account. Log lines are captured for assertions.
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { startSimulatorServer } from '../../src/simulator/server.ts';
 import type { SimulatorOptions } from '../../src/simulator/app.ts';
@@ -29,6 +30,12 @@ export interface ProductOptions {
   relayHost?: string;
   /** Where the relay and its upstream client count (a Prometheus registry's, say); none by default. */
   metrics?: RelayMetrics;
+  /**
+   * The simulator sends the relay its signed events (UPSTREAM_EVENTS_SECRET), so that a message stored upstream wakes
+   * the relay's watch of its conversation at once, as a service that sends events does. Off by default: watches read
+   * upstream on their own cadence.
+   */
+  upstreamEvents?: boolean;
 }
 
 export async function startProduct({
@@ -38,17 +45,25 @@ export async function startProduct({
   relayPort = 0,
   relayHost,
   metrics,
+  upstreamEvents = false,
 }: ProductOptions = {}) {
+  // The simulator's events need the relay's address before the relay starts.
+  const port = (relayHost !== undefined || upstreamEvents) && relayPort === 0 ? await freePort() : relayPort;
+  const eventsSecret = upstreamEvents ? randomBytes(32).toString('base64url') : undefined;
   const upstream = await startSimulatorServer({
     port: 0,
     botReplyDelayMs: 50,
     agentJoinDelayMs: 100,
+    ...(eventsSecret === undefined
+      ? {}
+      : { events: { url: `http://127.0.0.1:${port}/v1/upstream-events`, secret: eventsSecret } }),
     ...simulatorOptions,
   });
-  const port = relayHost !== undefined && relayPort === 0 ? await freePort() : relayPort;
   const publicOrigin = relayHost === undefined ? {} : { PUBLIC_ORIGIN: `http://${relayHost}:${port}` };
-  const settings = readSettings({ NODE_ENV: 'test', PORT: String(port), ...publicOrigin, ...environment }, () =>
-    new Uint8Array(32).fill(9),
+  const eventsSetting = eventsSecret === undefined ? {} : { UPSTREAM_EVENTS_SECRET: eventsSecret };
+  const settings = readSettings(
+    { NODE_ENV: 'test', PORT: String(port), ...publicOrigin, ...eventsSetting, ...environment },
+    () => new Uint8Array(32).fill(9),
   );
   const logLines: string[] = [];
   const relayOptions = {
