@@ -191,6 +191,10 @@ function browserProject(name: 'browser' | 'firefox' | 'webkit', include: string[
       environment: 'node',
       ...(name === 'browser' ? {} : { env: { BROWSER_ENGINE: name } }),
       maxWorkers: 2,
+      // A worker runs file after file with one module graph: the relay, the simulator and playwright-core are imported
+      // once per worker, not once per file, which was most of a browser file's own CPU. Browser files mock nothing
+      // and change no module's state; each starts and closes its own browser and servers.
+      isolate: false,
       sequence: { groupOrder: 1 },
       testTimeout: 30_000,
       hookTimeout: 60_000,
