@@ -24,6 +24,7 @@ export const LOADER_OWN_PROPERTIES: readonly string[] = [
   'wait',
   'report',
   'loadFrame',
+  'addFrame',
 ];
 
 /** The minifier's setting: exactly the listed names. */
