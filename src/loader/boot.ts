@@ -5,12 +5,12 @@
 // in others: this one was measured smallest (test/unit/bundles holds the size).
 import type { FrameMessage } from '../shared/protocol.ts';
 import { mountLauncher, type Launcher } from './launcher.ts';
-import { chosenLanguage } from './chosen-language.ts';
-import { findOwnScript, readScriptTag } from './script-tag.ts';
-import { holdMessages, type HeldMessages } from './held-messages.ts';
-import type { ChatFrame, createChatFrame } from './frame.ts';
 import { refusalFor } from './host-check.ts';
 import { fetchConfiguration } from './fetch-configuration.ts';
+import { holdMessages, type HeldMessages } from './held-messages.ts';
+import type { ChatFrame, createChatFrame } from './frame.ts';
+import { findOwnScript, readScriptTag } from './script-tag.ts';
+import { chosenLanguage } from './chosen-language.ts';
 import { createApi, replayQueue, type PracticeChatApi } from './api.ts';
 import { languageTag } from '../shared/language-tag.ts';
 
@@ -162,9 +162,10 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       keeper.observe(doc, { childList: true });
       keep();
       // The frame learns its configuration, the page's exact origin (its postMessage target) and the language.
-      // Its values need no escaping in a query: the client id matched CLIENT_ID_PATTERN, the locale is a language tag,
-      // and an origin's characters are all allowed there (the frame reads it with URLSearchParams).
-      const frameQuery = `client_id=${clientId}&origin=${win.location.origin}&locale=${look.locale}`;
+      // Its values need no escaping in a query: the client id matched CLIENT_ID_PATTERN, the relay's locale is held to a
+      // language tag here (no `&` or `#` from an answer reaches the address), and an origin's characters are all allowed
+      // there (the frame reads it with URLSearchParams).
+      const frameQuery = `client_id=${clientId}&origin=${win.location.origin}&locale=${languageTag(look.locale)}`;
       // The message taken apart once (`count` is there for `unread`, `locale` for `language`): the loader's size budget
       // pays for each `message.` that survives minification.
       const onMessage = ({ type, count, locale: picked }: FrameMessage & { count?: number; locale?: string }) => {

@@ -52,6 +52,17 @@ describe('boot', () => {
     });
   });
 
+  it("puts nothing but a language tag from the relay's answer in the frame's address", async () => {
+    start({ ...allowed, launcher: { ...allowed.launcher, locale: 'en&preview=1#x' } });
+    await settle();
+    launchers()[0]!.shadowRoot!.querySelector('button')!.dispatchEvent(new Event('focus'));
+    const src = new URL(frameOf()!.src);
+    expect([Object.fromEntries(src.searchParams), src.hash]).toEqual([
+      { client_id: 'smile-dental', origin: 'https://www.smile-dental.test', locale: '' },
+      '',
+    ]);
+  });
+
   it('replays calls queued by the snippet stub, in order', async () => {
     const seen: string[] = [];
     const stub = Object.assign(function () {}, {
