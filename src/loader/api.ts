@@ -47,8 +47,8 @@ export function createApi(actions: ApiActions, isReady: () => boolean): { api: P
     (listeners = new Map(['ready', 'open', 'close', 'unread'].map((name) => [name, new Set()])));
   removeAllListeners();
   const setOpen = actions.setOpen;
-  const methods: Record<string, unknown> = {
-    loaded: true,
+  // Only functions: `loaded` goes on the API itself, so every own name here is a command.
+  const methods: Record<string, (...args: never[]) => unknown> = {
     open: () => setOpen(true),
     close: () => setOpen(false),
     toggle: () => setOpen('toggle'),
@@ -63,10 +63,13 @@ export function createApi(actions: ApiActions, isReady: () => boolean): { api: P
       return () => void list.delete(listener);
     },
   };
-  const api = Object.assign((command: string, ...args: unknown[]) => {
-    if (typeof methods[command] === 'function' && Object.hasOwn(methods, command))
-      (methods[command] as Listener)(...args);
-  }, methods) as unknown as PracticeChatApi;
+  const api = Object.assign(
+    (command: string, ...args: unknown[]) => {
+      if (Object.hasOwn(methods, command)) (methods[command] as Listener)(...args);
+    },
+    methods,
+    { loaded: true },
+  ) as unknown as PracticeChatApi;
 
   const events: EventHub = {
     emit(event, ...args) {

@@ -1,14 +1,18 @@
 // The loader's whole life: read the tag, take over window.PracticeChat (replaying queued calls), fetch the
-// configuration, fail closed or mount the launcher (once the page has a body) and keep it in the page, fetch the
-// frame's code and create the frame on intent, and undo all of it on destroy().
-import { createApi, replayQueue, type PracticeChatApi } from './api.ts';
+// configuration, fail closed or mount the launcher (once the page has a body) and keep it in the page, start the
+// frame and fetch its code on intent, and undo all of it on destroy().
+// The imports' order is the order of the modules in loader.js, which brotli compresses better in some orders than
+// in others: this one was measured smallest (test/unit/bundles holds the size).
 import type { FrameMessage } from '../shared/protocol.ts';
-import { chosenLanguage } from './chosen-language.ts';
-import { fetchConfiguration } from './fetch-configuration.ts';
-import type { ChatFrame, createChatFrame } from './frame.ts';
-import { refusalFor } from './host-check.ts';
 import { mountLauncher, type Launcher } from './launcher.ts';
+import { refusalFor } from './host-check.ts';
+import { fetchConfiguration } from './fetch-configuration.ts';
+import { holdMessages, type HeldMessages } from './held-messages.ts';
+import type { ChatFrame, createChatFrame } from './frame.ts';
 import { findOwnScript, readScriptTag } from './script-tag.ts';
+import { chosenLanguage } from './chosen-language.ts';
+import { createApi, replayQueue, type PracticeChatApi } from './api.ts';
+import { languageTag } from '../shared/language-tag.ts';
 
 export interface BootEnvironment {
   win: Window & { PracticeChat?: unknown };
@@ -35,8 +39,13 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   const settings = readScriptTag(findOwnScript(doc));
 
   let launcher: Launcher;
+  // The frame's element, from the first intent on, and its code's handle on it once that code has come.
+  let iframe: HTMLIFrameElement | undefined;
   let frame: ChatFrame | undefined;
-  // Set once the launcher is mounted; creates the frame, fetching its code first.
+  // The page's messages until the frame's code takes them (held-messages.ts); unset until the first intent, when
+  // removing it removes nothing.
+  let held: HeldMessages;
+  // Set once the launcher is mounted; starts the frame and fetches its code.
   let ensureFrame: () => unknown;
   // Set once the launcher is mounted: puts it back when the page takes it out, and sizes it for the page's zoom.
   let keeper: MutationObserver | undefined;
@@ -81,6 +90,7 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
     if (destroyed) return;
     destroyed = true;
     keeper?.disconnect();
+    win.removeEventListener('message', held);
     frame?.remove();
     launcher?.host.remove();
     hydrationEnd?.remove();
@@ -101,8 +111,6 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
   // chooses the language and writes the launcher's words.
   let locale = settings.locale;
   const earlierPick = chosenLanguage(win);
-  // The frame's accessible name: the launcher's label, in the patient's language.
-  let title: string;
 
   /** Shows the launcher in `tag`'s language, or, once shown, renames it and the frame in it (the latest pick only). */
   const show = (tag: string): Promise<unknown> =>
@@ -117,11 +125,7 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
         locale = pick;
         return show(pick);
       }
-      title = look.label;
-      if (launcher) {
-        launcher.relabel(look);
-        return frame?.retitle(title);
-      }
+      if (launcher) return launcher.relabel(look);
       const refusal = refusalFor(configuration, win.location.hostname);
       if (refusal) return refuse(refusal);
       launcher = mountLauncher(doc, configuration, settings.nonce);
@@ -158,7 +162,10 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       keeper.observe(doc, { childList: true });
       keep();
       // The frame learns its configuration, the page's exact origin (its postMessage target) and the language.
-      const frameQuery = new URLSearchParams({ client_id: clientId, origin: win.location.origin, locale: look.locale });
+      // Its values need no escaping in a query: the client id matched CLIENT_ID_PATTERN, the relay's locale is held to a
+      // language tag here (no `&` or `#` from an answer reaches the address), and an origin's characters are all allowed
+      // there (the frame reads it with URLSearchParams).
+      const frameQuery = `client_id=${clientId}&origin=${win.location.origin}&locale=${languageTag(look.locale)}`;
       // The message taken apart once (`count` is there for `unread`, `locale` for `language`): the loader's size budget
       // pays for each `message.` that survives minification.
       const onMessage = ({ type, count, locale: picked }: FrameMessage & { count?: number; locale?: string }) => {
@@ -175,23 +182,29 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
           events.emit('unread', count!);
         }
       };
-      // The frame, and the code that makes it, come on intent: the first hover, focus or touch of the launcher (or
+      // The frame, and the code that runs it, come on intent: the first hover, focus or touch of the launcher (or
       // open() from the page). Traces of a practice's page (bench/results.md) showed that making it at idle cost the
       // page's main thread CPU of its own, and that its loading (another renderer process, the panel's script)
       // competed with the page's own. A visitor who never comes near the chat never pays for either; the hover,
-      // focus or touch comes a moment before the click, so the frame is loading by then. A click before the code
-      // arrives is not lost: the frame opens when it does (tell). Code that fails to arrive is asked for again on the
-      // next intent.
-      ensureFrame = () =>
-        (loading ||= loadFrame(relayOrigin)
+      // focus or touch comes a moment before the click, so the frame is loading by then. The frame's navigation
+      // starts here, beside the request for its code rather than after it: a tap gives the frame no time to spare.
+      // A click before the code arrives is not lost: the frame opens when it does (tell). Code that fails to arrive is
+      // asked for again on the next intent, for the same frame.
+      ensureFrame = () => {
+        if (!iframe) {
+          held = holdMessages(win);
+          iframe = launcher.addFrame(`${relayOrigin}/frame?${frameQuery}`);
+        }
+        loading ||= loadFrame(relayOrigin)
           .then(({ default: create }) => {
             if (destroyed) return;
-            frame = create(win, launcher.shadow, relayOrigin, frameQuery, title, settings.alert, onMessage);
+            frame = create(win, launcher.shadow, relayOrigin, iframe!, held, settings.alert, languageTag, onMessage);
           })
           .catch(() => {
             loading = undefined;
             destroyed || report(FRAME_REPORT);
-          }));
+          });
+      };
       const button = launcher.button;
       // A finger's touch fires pointerenter too, before the tap's click: no touch listener is needed (one would make
       // the browser track touches over the launcher for nothing). Handler properties, not addEventListener: the

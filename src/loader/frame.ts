@@ -1,34 +1,36 @@
-// The chat frame: created inside the launcher's shadow root once the patient shows intent, pointed at the relay's
-// /frame, and spoken to only through the shared protocol with the relay's exact origin. Messages are accepted only
-// from that origin and from this frame's window. It is the second file's code (frame-entry.ts), not loader.js's:
-// every page view pays for loader.js, only a patient who comes near the chat pays for this.
-import { envelope, parseFrameMessage, type FrameMessage, type HostMessage } from '../shared/protocol.ts';
-import { SMALL_SCREEN } from './launcher-styles.ts';
+// The chat frame once its code is here: loader.js made the element on the patient's first sign of intent (so the
+// browser loads the frame's page while this code is on its way) and held the page's messages meanwhile; this code
+// takes both over. The frame is spoken to only through the shared protocol with the relay's exact origin, and messages
+// are accepted only from that origin and from this frame's window. It is the second file's code (frame-entry.ts), not
+// loader.js's: every page view pays for loader.js, only a patient who comes near the chat pays for this.
+import { envelope, parseFrameMessageWith, type FrameMessage, type HostMessage } from '../shared/protocol.ts';
+import type { HeldMessages } from './held-messages.ts';
+import { BADGE_CSS, SMALL_SCREEN } from './launcher-styles.ts';
 
 /** What loader.js calls across the two files: names that neither build shortens (own-properties.ts). */
 export interface ChatFrame {
   /** Sends open/close once the frame is ready; an open also moves focus into the frame (see flush). */
   post(message: HostMessage): void;
+  /** Stops listening and undoes what the panel made inert; the element goes with the launcher's. */
   remove(): void;
-  /** The frame's accessible name, in the patient's language. */
-  retitle(title: string): void;
 }
 
 /** The one function loader.js calls in this file. Positional parameters: the two files are minified apart, so a
  * property name shortened in one would not be found in the other, and loader.js's size budget pays for every name
- * that survives. With `alert` (the tag did not turn it off), replies while the page is hidden show as "(N) " before
- * its title; every other message goes to `onMessage`. */
+ * that survives. `held` is the page's message listener, with what it heard before this code came. With `alert` (the
+ * tag did not turn it off), replies while the page is hidden show as "(N) " before its title; every other message goes
+ * to `onMessage`. `languageTag` is loader.js's own check (shared/language-tag.ts), so this file ships no copy. */
 export function createChatFrame(
   win: Window,
   shadow: ShadowRoot,
   relayOrigin: string,
-  frameQuery: URLSearchParams,
-  title: string,
+  iframe: HTMLIFrameElement | null,
+  held: HeldMessages,
   alert: boolean,
+  languageTag: (value: unknown) => string,
   onMessage: (message: FrameMessage) => void,
 ): ChatFrame {
   const doc = win.document;
-  let iframe: HTMLIFrameElement | null = doc.createElement('iframe');
   let ready = false;
   // What the frame should hear once it is ready: the last open/close only.
   let pending: HostMessage | null = null;
@@ -38,9 +40,11 @@ export function createChatFrame(
   let behind: HTMLElement[] = [];
 
   function receive(event: MessageEvent) {
-    // Only while the frame is there: remove() takes this listener away with it.
+    // Only while the frame is there: the loader takes this listener away before it removes the frame.
     const message =
-      event.origin === relayOrigin && event.source === iframe!.contentWindow && parseFrameMessage(event.data);
+      event.origin === relayOrigin &&
+      event.source === iframe!.contentWindow &&
+      parseFrameMessageWith(event.data, languageTag);
     if (!message) return;
     // What is pending goes out on flush()'s next tick, not from here (see flush). A second `ready` is a frame that has
     // loaded again (the page took the widget out of the document, and the loader put it back): it resumed the
@@ -86,14 +90,14 @@ export function createChatFrame(
   function fitViewport() {
     const small = viewport && win.matchMedia(SMALL_SCREEN).matches;
     const covers = open && !!small;
-    // Closed, the panel is not shown. On small screens, narrow or short (a phone held sideways, a zoomed window), the
-    // open panel is the whole visual viewport, whose height follows the mobile keyboard. Styled here rather than in
-    // the launcher's sheet: loader.js, which every page view pays for, carries none of it.
-    iframe!.style.cssText = !open
-      ? 'display:none'
-      : small
-        ? `inset:0;width:100vw;border-radius:0;height:${viewport.height}px;top:${viewport.offsetTop}px`
-        : '';
+    // Closed, the panel is not shown (loader.js made it hidden). Open, it sits above the launcher; on small screens,
+    // narrow or short (a phone held sideways, a zoomed window), it is the whole visual viewport, whose height follows
+    // the mobile keyboard. Styled here rather than in the launcher's sheet: loader.js, which every page view pays for,
+    // carries none of it. A style property, not a style attribute, which a page's CSP may refuse.
+    iframe!.hidden = !open;
+    iframe!.style.cssText = small
+      ? `position:fixed;inset:0;width:100vw;height:${viewport.height}px;top:${viewport.offsetTop}px;border:0`
+      : 'position:fixed;bottom:88px;inset-inline-end:20px;width:380px;height:min(640px,100vh - 108px);border:0;border-radius:12px;box-shadow:0 8px 30px #0005';
     if (covers !== !!behind.length) {
       for (const element of behind) element.inert = false;
       // The widget's host hangs from <html>, beside the body, so the page's elements are the body's children.
@@ -106,22 +110,18 @@ export function createChatFrame(
     }
   }
 
-  /** Adds or removes every listener the frame needs, so remove() undoes exactly what ensure() did. */
+  /** Adds or removes the viewport's listeners, so remove() undoes exactly what this file did. */
   const listen = (how: 'addEventListener' | 'removeEventListener') => {
-    win[how]('message', receive as EventListener);
     viewport?.[how]('resize', fitViewport);
     viewport?.[how]('scroll', fitViewport);
   };
 
-  iframe.src = `${relayOrigin}/frame?${frameQuery}`;
-  iframe.title = title;
-  // The frame may run its own scripts and open links in new tabs, but never navigate or script the practice's page.
-  iframe.sandbox = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms';
-  iframe.referrerPolicy = 'origin';
-  // Hidden until the loader says it is open.
-  fitViewport();
+  // The unread count's badge shows only what this code hears from the frame, so its look comes with this code.
+  shadow.querySelector('span')!.style.cssText = BADGE_CSS;
+  // The page's messages come here from now on; those that came before are read first, in order.
+  held.handleEvent = receive;
+  held.splice(0).forEach(receive);
   listen('addEventListener');
-  shadow.append(iframe);
 
   return {
     post(message) {
@@ -131,15 +131,10 @@ export function createChatFrame(
       fitViewport();
       flush();
     },
-    // The loader neither renames nor removes a frame it has removed.
-    retitle(next) {
-      iframe!.title = next;
-    },
     remove() {
       open = false;
       fitViewport();
       listen('removeEventListener');
-      iframe!.remove();
       iframe = null;
     },
   };

@@ -18,12 +18,17 @@ export const launcherCss = ({ background, color, opacity }: LauncherLook): strin
   'button:hover,button:focus-visible{opacity:1}button:focus-visible{outline:3px solid #fff;box-shadow:0 0 0 6px #111}' +
   // Forced colours (Windows High Contrast) drop the background and the shadow that draw the button's edge.
   '@media (forced-colors:active){button{border:1px solid}}' +
-  'img{width:40px;height:40px;border-radius:50%}svg{width:28px;fill:currentColor}' +
-  // The badge is placed against the host element, which is exactly the button's box.
-  'span{position:absolute;top:-4px;inset-inline-end:-4px;padding:0 6px;border-radius:9px;background:#b91c1c;color:#fff;font:700 12px/18px sans-serif}' +
-  // The frame's code hides the panel while it is closed, and puts it over the whole visual viewport on small screens
-  // (src/loader/frame.ts).
-  'iframe{position:fixed;bottom:88px;inset-inline-end:20px;width:380px;height:min(640px,100vh - 108px);border:0;border-radius:12px;box-shadow:0 8px 30px #0005}';
+  'img{width:40px;height:40px;border-radius:50%}svg{width:28px;fill:currentColor}';
+
+/**
+ * The unread count's badge, hidden until the frame reports a count: its style is set on it by the frame's code
+ * (src/loader/frame.ts), which is there before any count is, so loader.js carries none of it. A style property, not
+ * an attribute, which a page's CSP may refuse. Placed against the host element, which is exactly the button's box.
+ */
+export const BADGE_CSS =
+  'position:absolute;top:-4px;inset-inline-end:-4px;padding:0 6px;border-radius:9px;background:#b91c1c;color:#fff;font:700 12px/18px sans-serif';
+// The frame's place and size are styled by its own code (src/loader/frame.ts), which only a patient who comes near the
+// chat downloads.
 
 /** Where the panel fills the viewport instead of sitting in the corner (src/frame/covers-page.ts knows the numbers). */
 export const SMALL_SCREEN = '(max-width:480px),(max-height:480px)';

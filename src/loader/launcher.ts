@@ -18,8 +18,10 @@ export interface Launcher {
   button: HTMLButtonElement;
   setUnread(count: number): void;
   setOpen(open: boolean): void;
-  /** Names the launcher in another language (its label, `lang` and `dir`, and so its corner). */
+  /** Names the launcher in another language (its label, `lang` and `dir`, and so its corner), and its frame. */
   relabel(look: LauncherLook): void;
+  /** Starts loading the chat frame at `src`, in the shadow root beside the button (once: boot.ts keeps it). */
+  addFrame(src: string): HTMLIFrameElement;
 }
 
 export function mountLauncher(
@@ -51,6 +53,7 @@ export function mountLauncher(
   const badge = make('span', { 'aria-hidden': 'true', hidden: '' });
   let label = '';
   let unread = 0;
+  let frame: HTMLIFrameElement | undefined;
   const name = () => button.setAttribute('aria-label', unread ? `${label} (${unread})` : label);
   const showIcon = () => {
     // A speech bubble.
@@ -87,7 +90,22 @@ export function mountLauncher(
       host.lang = locale;
       host.dir = dir;
       name();
+      // The frame's accessible name is the launcher's label.
+      if (frame) frame.title = next;
     },
+    addFrame: (src) =>
+      (frame = shadow.appendChild(
+        make('iframe', {
+          // The frame may run its own scripts and open links in new tabs, but never navigate or script the practice's
+          // page. Set before `src`, and before the element is in the document, which is when its navigation starts.
+          sandbox: 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms',
+          referrerpolicy: 'origin',
+          title: label,
+          // Hidden until the panel is open: the frame's code shows it then (frame.ts).
+          hidden: '',
+          src,
+        }) as HTMLIFrameElement,
+      )),
     setOpen(open) {
       button.setAttribute('aria-expanded', '' + open);
     },

@@ -4,8 +4,9 @@
 // name on every object, so never list one that a browser object the loader reads answers to, nor one that crosses
 // its edge (the page's PracticeChat API, the configuration's JSON, the frame protocol): not `remove`, `host`, `clear`,
 // `nonce`, `locale`, `alert`, `fetch`, `open`, `type`... nor one that crosses to the loader's second file, which is
-// minified apart (the frame's `post` and `retitle`, src/loader/frame.ts). That is why the event hub's method is `removeAllListeners`,
-// not `clear` (a Map's), and why data-client-id is read with getAttribute, not as `dataset.clientId`.
+// minified apart (the frame's `post` and `remove`, src/loader/frame.ts, and the held messages' `handleEvent`). That
+// is why the event hub's method is `removeAllListeners`, not `clear` (a Map's), and why data-client-id is read with
+// getAttribute, not as `dataset.clientId`.
 // Checked against the loader's edge (test/unit/bundles/loader-bundle.test.ts) and against real Chromium's, Firefox's
 // and WebKit's objects (test/browser/loader-property-names.test.ts). Nothing in the loader imports this file.
 export const LOADER_OWN_PROPERTIES: readonly string[] = [
@@ -24,6 +25,7 @@ export const LOADER_OWN_PROPERTIES: readonly string[] = [
   'wait',
   'report',
   'loadFrame',
+  'addFrame',
 ];
 
 /** The minifier's setting: exactly the listed names. */

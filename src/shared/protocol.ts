@@ -48,7 +48,13 @@ export function parseHostMessage(data: unknown): HostMessage | null {
   return data.type === 'open' || data.type === 'close' ? { type: data.type } : null;
 }
 
-export function parseFrameMessage(data: unknown): FrameMessage | null {
+export const parseFrameMessage = (data: unknown): FrameMessage | null => parseFrameMessageWith(data, languageTag);
+
+/**
+ * parseFrameMessage with the language tag check passed in. The loader's second file (src/loader/frame.ts) is handed
+ * loader.js's own check rather than ship a copy of it: each of the loader's two files has a size budget.
+ */
+export function parseFrameMessageWith(data: unknown, isLanguageTag: (value: unknown) => string): FrameMessage | null {
   // Object(): null and primitives become objects without our tag, so one destructuring reads any value safely.
   const { tag, type, count, locale } = Object(data) as {
     tag?: unknown;
@@ -58,7 +64,7 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
   };
   if (tag !== TAG) return null;
   if (type === 'ready' || type === 'close') return { type };
-  if (type === 'language') return languageTag(locale) ? { type, locale: locale as string } : null;
+  if (type === 'language') return isLanguageTag(locale) ? { type, locale: locale as string } : null;
   return (type === 'unread' || type === 'alert') &&
     Number.isInteger(count) &&
     (count as number) >= 0 &&

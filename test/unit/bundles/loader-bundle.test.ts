@@ -77,10 +77,15 @@ describe("the loader's second file (dist/assets/loader-frame-*.js)", () => {
     expect(frameSource.trimEnd()).toMatch(/export\{\w+ as default\};?$/);
   });
 
-  it('is the file loader.js asks for, and holds what loader.js no longer does', () => {
+  it('is the file loader.js asks for, and holds what loader.js does not', () => {
     expect(source).toContain(`/${path}`);
-    expect(frameSource).toMatch(/sandbox/);
-    expect(source).not.toMatch(/sandbox|createElement\(`iframe`\)|inert/);
+    // loader.js makes the frame's element, sandboxed, so that its page loads while this file is on its way.
+    expect(source).toMatch(/`iframe`,\{sandbox:`allow-scripts /);
+    expect(frameSource).not.toMatch(/sandbox|`iframe`\)/);
+    expect(frameSource).toMatch(/inert/);
+    expect(source).not.toMatch(/inert/);
+    // No second copy of the language tag check: loader.js hands this file its own.
+    expect(frameSource).not.toMatch(/\{2,8\}/);
   });
 
   it.each([

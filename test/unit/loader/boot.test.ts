@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createChatFrame } from '../../../src/loader/frame.ts';
 import { FRAME_REPORT, REPORT_PREFIX, type BootEnvironment } from '../../../src/loader/boot.ts';
 import type { PracticeChatApi } from '../../../src/loader/api.ts';
+import { envelope } from '../../../src/shared/protocol.ts';
 import { smileDentalAnswer } from '../../support/configurations.ts';
 import { addScriptTag, launchers, RELAY, settle, startLoader, testWindow as win } from '../../support/loader-boot.ts';
 
@@ -41,9 +42,7 @@ describe('boot', () => {
     start();
     await settle();
     launchers()[0]!.shadowRoot!.querySelector('button')!.dispatchEvent(new Event('focus'));
-    // Its code arrives a moment after the intent (here at once, from source).
-    expect(frameOf()).toBeNull();
-    await settle();
+    // At once, before its code arrives: the frame's page loads while the code is on its way.
     const src = new URL(frameOf()!.src);
     expect(src.origin + src.pathname).toBe(`${RELAY}/frame`);
     expect(Object.fromEntries(src.searchParams)).toEqual({
@@ -51,6 +50,17 @@ describe('boot', () => {
       origin: 'https://www.smile-dental.test',
       locale: 'en',
     });
+  });
+
+  it("puts nothing but a language tag from the relay's answer in the frame's address", async () => {
+    start({ ...allowed, launcher: { ...allowed.launcher, locale: 'en&preview=1#x' } });
+    await settle();
+    launchers()[0]!.shadowRoot!.querySelector('button')!.dispatchEvent(new Event('focus'));
+    const src = new URL(frameOf()!.src);
+    expect([Object.fromEntries(src.searchParams), src.hash]).toEqual([
+      { client_id: 'smile-dental', origin: 'https://www.smile-dental.test', locale: '' },
+      '',
+    ]);
   });
 
   it('replays calls queued by the snippet stub, in order', async () => {
@@ -216,6 +226,14 @@ describe("the frame's code", () => {
     return { loads, posted, loadFrame, recording };
   }
   const button = () => launchers()[0]!.shadowRoot!.querySelector('button')!;
+  /** Stands in for the frame's window, which happy-dom does not load. */
+  const speakAsFrame = () => {
+    const frameWindow = { postMessage() {} };
+    Object.defineProperty(frameOf()!, 'contentWindow', { value: frameWindow });
+    return frameWindow;
+  };
+  const fromFrame = (source: object, data: unknown) =>
+    window.dispatchEvent(new MessageEvent('message', { origin: RELAY, source: source as MessageEventSource, data }));
 
   it('is fetched once on the first intent, and a click before it arrives opens the panel when it does', async () => {
     const { loads, posted, loadFrame, recording } = controlledLoad();
@@ -228,12 +246,13 @@ describe("the frame's code", () => {
     button().click();
     (win().PracticeChat as PracticeChatApi).on('close', () => seen.push('close'));
     expect(loads).toHaveLength(1);
-    // The launcher and the page's events follow the click at once; the frame waits for its code.
-    expect([button().getAttribute('aria-expanded'), frameOf()]).toEqual(['true', null]);
+    // The launcher and the page's events follow the click at once; the frame is loading, hidden, and hears of the open
+    // once its code is here.
+    expect([button().getAttribute('aria-expanded'), frameOf()?.hidden, posted]).toEqual(['true', true, []]);
     loads[0]!.resolve({ default: recording });
     await settle();
-    expect(frameOf()).not.toBeNull();
     expect(posted).toEqual(['open']);
+    expect(frameOf()!.hidden).toBe(false);
     button().click();
     expect([posted, seen]).toEqual([['open', 'close'], ['close']]);
   });
@@ -257,23 +276,64 @@ describe("the frame's code", () => {
     button().dispatchEvent(new Event('pointerenter'));
     loads[0]!.reject();
     await settle();
-    expect([reports, launchers().length, frameOf()]).toEqual([[FRAME_REPORT], 1, null]);
+    const frame = frameOf();
+    expect([reports, launchers().length, frame?.isConnected]).toEqual([[FRAME_REPORT], 1, true]);
     button().dispatchEvent(new Event('pointerenter'));
     expect(loads).toHaveLength(2);
     loads[1]!.resolve({ default: createChatFrame });
     await settle();
-    expect([reports.length, frameOf() != null]).toEqual([1, true]);
+    // The same frame, which went on loading meanwhile, and no second one.
+    expect([reports.length, frameOf(), launchers()[0]!.shadowRoot!.querySelectorAll('iframe').length]).toEqual([
+      1,
+      frame,
+      1,
+    ]);
   });
 
-  it('that arrives after destroy() makes no frame', async () => {
-    const { loads, loadFrame } = controlledLoad();
+  it('that arrives after destroy() does nothing: the frame went with the launcher', async () => {
+    const { loads, loadFrame, posted, recording } = controlledLoad();
     start(allowed, 200, loadFrame);
     await settle();
     button().dispatchEvent(new Event('focus'));
-    const shadow = launchers()[0]!.shadowRoot!;
+    button().click();
+    const frame = frameOf()!;
     (win().PracticeChat as PracticeChatApi).destroy();
-    loads[0]!.resolve({ default: createChatFrame });
+    loads[0]!.resolve({ default: recording });
     await settle();
-    expect(shadow.querySelector('iframe')).toBeNull();
+    expect([frame.isConnected, frame.hidden, posted]).toEqual([false, true, []]);
+  });
+
+  it("hears what the frame said before its code came, and only what its own frame said from the relay's origin", async () => {
+    const { loads, posted, loadFrame, recording } = controlledLoad();
+    const unread: number[] = [];
+    start(allowed, 200, loadFrame);
+    await settle();
+    (win().PracticeChat as PracticeChatApi).on('unread', (count) => unread.push(count));
+    button().dispatchEvent(new Event('pointerenter'));
+    const frameWindow = speakAsFrame();
+    fromFrame(frameWindow, envelope({ type: 'ready' }));
+    fromFrame(frameWindow, envelope({ type: 'unread', count: 3 }));
+    fromFrame({}, envelope({ type: 'unread', count: 7 }));
+    button().click();
+    loads[0]!.resolve({ default: recording });
+    await settle();
+    expect([unread, button().getAttribute('aria-label'), posted]).toEqual([[3], 'Chat with Sunny (3)', ['open']]);
+  });
+
+  it("removes its listener of the page's messages on destroy(), also before the frame's code came", async () => {
+    const { loadFrame } = controlledLoad();
+    start(allowed, 200, loadFrame);
+    await settle();
+    const added = vi.spyOn(window, 'addEventListener');
+    const removed = vi.spyOn(window, 'removeEventListener');
+    button().dispatchEvent(new Event('focus'));
+    const listeners = added.mock.calls.filter(([type]) => type === 'message').map(([, listener]) => listener);
+    expect(listeners).toHaveLength(1);
+    (win().PracticeChat as PracticeChatApi).destroy();
+    expect(removed.mock.calls.filter(([type]) => type === 'message').map(([, listener]) => listener)).toEqual(
+      listeners,
+    );
+    added.mockRestore();
+    removed.mockRestore();
   });
 });

@@ -1,39 +1,84 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createChatFrame } from '../../../src/loader/frame.ts';
+import { holdMessages } from '../../../src/loader/held-messages.ts';
+import { mountLauncher } from '../../../src/loader/launcher.ts';
+import { languageTag } from '../../../src/shared/language-tag.ts';
 import { envelope, type FrameMessage } from '../../../src/shared/protocol.ts';
+import { smileDentalAnswer } from '../../support/configurations.ts';
 
 const RELAY = 'https://relay.example';
 
-function setUp() {
-  const host = document.createElement('div');
-  document.body.append(host);
-  const shadow = host.attachShadow({ mode: 'open' });
+/**
+ * The launcher and its frame's element as loader.js makes them on the first intent (the page's messages held from
+ * then on), and `before` run before the frame's code takes them over (`adopt`, or at once).
+ */
+function setUp(
+  before?: (deliver: (origin: string, source: unknown, data: unknown) => void, frameWindow: object) => void,
+) {
+  const launcher = mountLauncher(document, { ...smileDentalAnswer, logo_url: null }, '');
+  document.body.append(launcher.host);
+  const held = holdMessages(window);
+  const iframe = launcher.addFrame(`${RELAY}/frame?client_id=x1`);
   const received: FrameMessage[] = [];
   const posted: Array<{ data: unknown; targetOrigin: string }> = [];
-  const frame = createChatFrame(
-    window,
-    shadow,
-    RELAY,
-    new URLSearchParams({ client_id: 'x1' }),
-    'Chat',
-    true,
-    (message) => received.push(message),
-  );
-  const iframe = shadow.querySelector('iframe')!;
   // The test stands in for the frame's window, which a test environment does not load.
   const frameWindow = { postMessage: (data: unknown, targetOrigin: string) => posted.push({ data, targetOrigin }) };
   Object.defineProperty(iframe, 'contentWindow', { value: frameWindow });
   const deliver = (origin: string, source: unknown, data: unknown) =>
     window.dispatchEvent(new MessageEvent('message', { origin, source: source as MessageEventSource, data }));
-  return { frame, iframe, frameWindow, received, posted, deliver };
+  before?.(deliver, frameWindow);
+  const frame = createChatFrame(window, launcher.shadow, RELAY, iframe, held, true, languageTag, (message) =>
+    received.push(message),
+  );
+  // As destroy() does: its timer chain stops, and the page's listener goes.
+  let removed = false;
+  const remove = frame.remove;
+  frame.remove = () => {
+    removed = true;
+    remove();
+  };
+  cleanUps.push(() => {
+    if (!removed) frame.remove();
+    window.removeEventListener('message', held);
+  });
+  return { frame, iframe, frameWindow, received, posted, deliver, launcher, held };
 }
+const cleanUps: Array<() => void> = [];
 
 describe("the loader's side of the protocol", () => {
-  it('points the frame at the relay, sandboxed so it can never navigate or script the page', () => {
-    const { iframe } = setUp();
+  it('points the frame at the relay, sandboxed so it can never navigate or script the page, hidden until open', () => {
+    const { iframe, frame } = setUp();
     expect(iframe.src).toBe(`${RELAY}/frame?client_id=x1`);
     expect(iframe.getAttribute('sandbox')?.split(' ')).not.toContain('allow-top-navigation');
+    expect([iframe.referrerPolicy, iframe.title, iframe.hidden]).toEqual(['origin', 'Chat with Sunny', true]);
+    frame.post({ type: 'open' });
+    expect([iframe.hidden, iframe.style.position]).toEqual([false, 'fixed']);
+    frame.post({ type: 'close' });
+    expect(iframe.hidden).toBe(true);
+  });
+
+  it('reads, in order, the messages the frame sent before its code came, then every later one', async () => {
+    vi.useFakeTimers();
+    const { frame, frameWindow, received, posted, deliver } = setUp((early, frameWindow) => {
+      early(RELAY, frameWindow, envelope({ type: 'language', locale: 'es' }));
+      early('https://evil.example', frameWindow, envelope({ type: 'unread', count: 9 }));
+      early(RELAY, frameWindow, envelope({ type: 'ready' }));
+      early(RELAY, frameWindow, envelope({ type: 'unread', count: 2 }));
+    });
+    expect(received).toEqual([{ type: 'language', locale: 'es' }, { type: 'ready' }, { type: 'unread', count: 2 }]);
+    // The frame said it was ready before this code came: an open goes out on the chain's next tick.
+    frame.post({ type: 'open' });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(posted).toEqual([{ data: envelope({ type: 'open' }), targetOrigin: RELAY }]);
+    deliver(RELAY, frameWindow, envelope({ type: 'close' }));
+    expect(received.at(-1)).toEqual({ type: 'close' });
+  });
+
+  it("styles the unread count's badge, which loader.js leaves unstyled", () => {
+    const { launcher } = setUp();
+    const badge = launcher.shadow.querySelector('span')!;
+    expect([badge.style.position, badge.style.top]).toEqual(['absolute', '-4px']);
   });
 
   it("accepts parsed messages only from the relay's origin and from its own frame", () => {
@@ -50,6 +95,7 @@ describe("the loader's side of the protocol", () => {
   afterEach(() => {
     vi.useRealTimers();
     document.body.replaceChildren();
+    for (const cleanUp of cleanUps.splice(0)) cleanUp();
   });
 
   // Sent from the timer chain the open started, not from the `ready` message: WebKit lets only the former carry the
@@ -97,9 +143,9 @@ describe("the loader's side of the protocol", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('stops listening once removed', () => {
-    const { frame, frameWindow, received, deliver } = setUp();
-    frame.remove();
+  it("takes the page's messages over from the list that held them, which is the one listener to remove", () => {
+    const { frameWindow, received, deliver, held } = setUp();
+    window.removeEventListener('message', held);
     deliver(RELAY, frameWindow, envelope({ type: 'ready' }));
     expect(received).toEqual([]);
   });
