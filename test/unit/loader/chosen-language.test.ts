@@ -2,7 +2,7 @@
 // The patient's earlier pick of language, as the loader reads and keeps it in the page's IndexedDB (an in-memory
 // implementation here, fresh for each test; test/browser/chosen-language.test.ts holds the same in three real engines).
 import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PracticeChatApi } from '../../../src/loader/api.ts';
 import { chosenLanguage, PICK_WAIT_MS } from '../../../src/loader/chosen-language.ts';
 import { smileDentalAnswer } from '../../support/configurations.ts';
@@ -58,14 +58,18 @@ describe("the patient's earlier pick", () => {
     const { requests, reports } = startLoader({ answer: answerIn });
     const shown: unknown[] = [];
     (win().PracticeChat as PracticeChatApi).on('ready', () => shown.push(launcher()));
-    await settle();
+    // Until the first launcher is shown, not a fixed time: the pick is read from IndexedDB first.
+    await vi.waitFor(() => expect(shown).not.toEqual([]), 5_000);
     expect(requests).toEqual([asked('es'), asked('fa')]);
     // Shown once, in the pick: never first in the tag's language.
     expect([shown, launchers().length, reports]).toEqual([[['Chat with Sunny (fa)', 'fa', 'rtl']], 1, []]);
     // The frame, made later, is asked for in the pick too.
     (win().PracticeChat as PracticeChatApi).open();
-    await settle();
-    const frame = launchers()[0]!.shadowRoot!.querySelector('iframe')!;
+    const frame = await vi.waitFor(() => {
+      const made = launchers()[0]?.shadowRoot?.querySelector('iframe');
+      if (!made) throw new Error('no frame yet');
+      return made;
+    }, 5_000);
     expect(new URL(frame.src).searchParams.get('locale')).toBe('fa');
   });
 
