@@ -45,22 +45,51 @@ export interface Marker {
   reason: string;
 }
 
-/** Every marker in `testFile` and in the modules it imports by relative path, transitively. */
-export function isolationMarkers(testFile: string, root: string): Marker[] {
-  const found: Marker[] = [];
-  const seen = new Set<string>();
-  const pending = [resolve(root, testFile)];
-  while (pending.length > 0) {
-    const path = pending.pop()!;
-    if (seen.has(path) || !existsSync(path)) continue;
-    seen.add(path);
-    const source = readFileSync(path, 'utf8');
-    const file = relative(root, path);
-    for (const [reason, pattern] of MARKERS) if (pattern.test(source)) found.push({ file, reason });
-    if (path !== resolve(root, testFile) && TOP_LEVEL_STATE.test(source.replace(RAW_STRING, ''))) {
-      found.push({ file, reason: 'holds module state (a top-level let or var)' });
+/** What one module shows, read once however many test files import it. */
+interface ModuleScan {
+  markers: string[];
+  holdsState: boolean;
+  imports: string[];
+}
+
+/**
+ * A scan of test files under `root`: `markersOf(file)` gives every marker in that file and in the modules it imports
+ * by relative path, transitively. Each module is read once per scan (most test files import the same sources).
+ */
+export function isolationScan(root: string): (testFile: string) => Marker[] {
+  const modules = new Map<string, ModuleScan | null>();
+  const scanModule = (path: string): ModuleScan | null => {
+    if (!modules.has(path)) {
+      if (!existsSync(path)) modules.set(path, null);
+      else {
+        const source = readFileSync(path, 'utf8');
+        modules.set(path, {
+          markers: MARKERS.filter(([, pattern]) => pattern.test(source)).map(([reason]) => reason),
+          holdsState: TOP_LEVEL_STATE.test(source.replace(RAW_STRING, '')),
+          imports: [...source.matchAll(RELATIVE_IMPORT)].map(([, specifier]) => resolve(dirname(path), specifier!)),
+        });
+      }
     }
-    for (const [, specifier] of source.matchAll(RELATIVE_IMPORT)) pending.push(resolve(dirname(path), specifier!));
-  }
-  return found;
+    return modules.get(path)!;
+  };
+  return (testFile) => {
+    const entry = resolve(root, testFile);
+    const found: Marker[] = [];
+    const seen = new Set<string>();
+    const pending = [entry];
+    while (pending.length > 0) {
+      const path = pending.pop()!;
+      if (seen.has(path)) continue;
+      seen.add(path);
+      const scanned = scanModule(path);
+      if (!scanned) continue;
+      const file = relative(root, path);
+      for (const reason of scanned.markers) found.push({ file, reason });
+      // A test file's own top-level state is its own: no other file imports it.
+      if (path !== entry && scanned.holdsState)
+        found.push({ file, reason: 'holds module state (a top-level let or var)' });
+      pending.push(...scanned.imports);
+    }
+    return found;
+  };
 }

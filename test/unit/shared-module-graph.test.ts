@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ISOLATED_UNIT_TESTS } from '../support/isolated-unit-tests.ts';
-import { isolationMarkers } from '../support/isolation-markers.ts';
+import { isolationScan } from '../support/isolation-markers.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -14,7 +14,8 @@ const unitTestFiles = (readdirSync(`${ROOT}test/unit`, { recursive: true }) as s
   .map((file) => `test/unit/${file}`)
   .sort();
 
-const reasons = (file: string) => isolationMarkers(file, ROOT).map(({ file, reason }) => `${file}: ${reason}`);
+const markersOf = isolationScan(ROOT);
+const reasons = (file: string) => markersOf(file).map(({ file, reason }) => `${file}: ${reason}`);
 
 const fixture = (name: string) => `test/support/isolation-fixtures/${name}.txt`;
 
@@ -32,7 +33,7 @@ describe('the unit files that share a module graph', () => {
   });
 });
 
-describe('isolationMarkers', () => {
+describe('isolationScan', () => {
   it('finds each kind of change, in the file itself', () => {
     expect(reasons(fixture('mocks-a-module'))).toEqual([`${fixture('mocks-a-module')}: mocks a module`]);
     expect(reasons(fixture('dom-environment'))).toEqual([`${fixture('dom-environment')}: sets a test environment`]);
