@@ -16,8 +16,9 @@ export const ISOLATED_UNIT_TESTS: readonly string[] = [
   'test/unit/loader/launcher.test.ts',
   'test/unit/loader/script-tag.test.ts',
   'test/unit/loader/title-alert.test.ts',
-  // A built-in patched for a test (crypto.randomUUID taken away).
+  // A built-in patched for a test (crypto.randomUUID taken away; AbortController counted).
   'test/unit/frame/random-key.test.ts',
+  'test/unit/relay/send-window.test.ts',
   // A mocked module.
   'test/unit/live/frames-once.test.ts',
   'test/unit/live/redis-event-bus.test.ts',
