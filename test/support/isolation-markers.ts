@@ -2,7 +2,7 @@
 // `isolate: false`: one module graph per worker, every file after the other in it). A file is unsafe when it changes
 // something the next file in the same worker would see: a mocked module, fake timers, a stubbed or written global or
 // environment variable, a patched built-in, a DOM environment, or the top-level `let` of a module it imports (module
-// state that another file could also change). Read from the file itself and from every module it imports by a relative
+// state that another file could also change); and a file that depends on the order its modules are first loaded in. Read from the file itself and from every module it imports by a relative
 // path (helpers under test/ and the sources under src/), so a marker hidden in a helper counts too.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
@@ -27,6 +27,9 @@ const MARKERS: readonly (readonly [string, RegExp])[] = [
     /\b(?:Math|Date|JSON|console|crypto|performance|process)\.\w+\s*=[^=]|\.prototype\.\w+\s*=[^=]/,
   ],
   ['changes the process', /\bprocess\.(?:chdir|umask|setMaxListeners)\(/],
+  // What no text shows: a file about the order modules load in (the relay loaded after a server has started) finds
+  // them already loaded by an earlier file in a shared worker. Such a file says so in a line comment of its own.
+  ['says it needs a fresh module graph', /^\/\/ Needs a fresh module graph\b/m],
 ];
 
 // A module's own mutable state: a `let` or `var` at the start of a line, outside any block.
