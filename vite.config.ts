@@ -2,6 +2,8 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
+import { ISOLATED_UNIT_TESTS } from './test/support/isolated-unit-tests.ts';
 import { LongestFirstSequencer } from './test/support/longest-first-sequencer.ts';
 import { panelOwnPropertiesPattern } from './src/frame/model/own-properties.ts';
 import { loaderOwnPropertiesPattern } from './src/loader/own-properties.ts';
@@ -166,6 +168,34 @@ const builds: Record<string, () => UserConfig> = {
   simulator: () => simulator,
 };
 
+/**
+ * A project of unit test files (test/unit), in Node. Most of a unit file's time is spent waiting (on real servers, relay
+ * processes, redis-server, timers), not computing: four files at a time keep both cores busy, where Vitest's default
+ * on two cores would be one. `unit` shares one module graph per worker between its files (isolate: false), so each
+ * module is imported once per worker rather than once per file; the files that change what another file would see
+ * (mocks, fake timers, a DOM environment, patched globals: test/support/isolated-unit-tests.ts) run in `unit-isolated`,
+ * each in a fresh worker, and so do the benches (`npm run bench`: the panel's, in happy-dom). Both compile the relay
+ * for its processes once per run (test/support/built-relay.ts).
+ */
+function unitProject(
+  name: 'unit' | 'unit-isolated',
+  files: { include?: string[]; exclude?: string[] },
+): TestProjectInlineConfiguration {
+  return {
+    extends: true,
+    test: {
+      name,
+      include: files.include ?? ['test/unit/**/*.test.{ts,tsx}'],
+      exclude: files.exclude ?? [],
+      ...(name === 'unit-isolated' ? { benchmark: { include: ['test/bench/**/*.bench.{ts,tsx}'] } } : {}),
+      environment: 'node',
+      globalSetup: ['test/support/built-relay.ts'],
+      isolate: name === 'unit-isolated',
+      maxWorkers: 4,
+    },
+  };
+}
+
 /** The browser tests that run in every engine, not in Chromium only. */
 const PATIENT_BROWSER_TESTS = [
   'test/browser/patient.test.ts',
@@ -208,19 +238,8 @@ export default defineConfig(({ mode }) => ({
   test: {
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
-      {
-        extends: true,
-        test: {
-          name: 'unit',
-          include: ['test/unit/**/*.test.{ts,tsx}'],
-          benchmark: { include: ['test/bench/**/*.bench.{ts,tsx}'] },
-          environment: 'node',
-          globalSetup: ['test/support/built-relay.ts'],
-          // Most of a unit file's time is spent waiting (on real servers, relay processes, redis-server, timers), not
-          // computing: four files at a time keep both cores busy. Vitest's default on two cores would be one.
-          maxWorkers: 4,
-        },
-      },
+      unitProject('unit', { exclude: [...ISOLATED_UNIT_TESTS] }),
+      unitProject('unit-isolated', { include: [...ISOLATED_UNIT_TESTS] }),
       browserProject('browser', ['test/browser/**/*.test.ts']),
       // The patient's tests once more in Firefox and in WebKit (test/browser/engines), in the same run as Chromium's.
       browserProject('firefox', PATIENT_BROWSER_TESTS),

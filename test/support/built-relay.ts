@@ -1,4 +1,4 @@
-// The unit project's global setup: src/server.ts compiled once per run, for the tests that start relays in processes
+// The unit projects' global setup: src/server.ts compiled once per run, for the tests that start relays in processes
 // of their own (test/support/relay-process.ts). Started under tsx instead, every process would load the transpiler and
 // its loader hooks again, which costs each start more CPU than the relay's own start-up. The same sources as
 // `npm start` runs, the embedded simulator included (unlike dist-server/, production's build, which holds none).
@@ -20,6 +20,11 @@ declare module 'vitest' {
 let work: string | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
+  // Vitest runs a global setup once for each project that names it (here `unit` and `unit-isolated`), one project after
+  // the other, each with its own copy of this module. The first compiles and provides the path to the whole run;
+  // the next finds it already provided.
+  const run = project.vitest;
+  if (run.getProvidedContext().relayServerJs !== undefined) return;
   const { build } = await import('vite');
   work = mkdtempSync(join(tmpdir(), 'pwc-relay-build-'));
   // Laid out as the repository is, so that what src/server.ts finds beside itself (../dist, ../public) and the
@@ -45,7 +50,7 @@ export async function setup(project: TestProject): Promise<void> {
       },
     },
   });
-  project.provide('relayServerJs', join(work, 'bin/server.js'));
+  run.provide('relayServerJs', join(work, 'bin/server.js'));
 }
 
 export function teardown(): void {

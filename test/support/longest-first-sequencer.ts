@@ -2,6 +2,9 @@
 // built step by step, relay processes failing over) starts while the short files fill the other workers, instead of
 // starting last and running alone. Vitest's own order puts larger files first on a clean clone, which says little
 // about time; a file's declared timeouts say what its author expects, so a file is ranked by the longest it declares.
+// Asked to shuffle (`--sequence.shuffle`), it shuffles the files by the run's seed instead, as Vitest's own random
+// sequencer would: a sequencer named in the configuration replaces that one, and the unit files that share a worker
+// (vite.config.ts) are checked for depending on the files before them by running them in a shuffled order.
 import { readFileSync } from 'node:fs';
 import type { TestSequencer, TestSpecification, Vitest } from 'vitest/node';
 
@@ -18,6 +21,23 @@ export function longestDeclaredTimeout(source: string): number {
   return longest;
 }
 
+/** `items` in an order that only `seed` decides (Fisher–Yates, drawing from mulberry32): the same seed, the same order. */
+export function shuffledBySeed<T>(items: readonly T[], seed: number): T[] {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const shuffled = [...items];
+  for (let index = shuffled.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(next() * (index + 1));
+    [shuffled[index], shuffled[other]] = [shuffled[other]!, shuffled[index]!];
+  }
+  return shuffled;
+}
+
 // Vitest's own sequencer is imported when tests are sorted, not when vite.config.ts is read: `vite build` reads it too.
 export class LongestFirstSequencer implements TestSequencer {
   constructor(private readonly vitest: Vitest) {}
@@ -32,6 +52,9 @@ export class LongestFirstSequencer implements TestSequencer {
   }
 
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const { shuffle, seed } = this.vitest.config.sequence;
+    // Vitest sets a seed whenever it shuffles (the one it prints), so a shuffled order can be run again.
+    if (shuffle) return shuffledBySeed(files, seed);
     const ordered = await (await this.base()).sort(files);
     const longest = new Map(ordered.map((file) => [file, longestDeclaredTimeout(readFileSync(file.moduleId, 'utf8'))]));
     // Stable: files that declare the same (or no) timeout keep Vitest's order.

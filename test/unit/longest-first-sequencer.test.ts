@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { longestDeclaredTimeout } from '../support/longest-first-sequencer.ts';
+import type { TestSpecification, Vitest } from 'vitest/node';
+import { LongestFirstSequencer, longestDeclaredTimeout, shuffledBySeed } from '../support/longest-first-sequencer.ts';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
 
@@ -24,5 +25,25 @@ describe('longestDeclaredTimeout', () => {
     expect(longestDeclaredTimeout(read('./deploy/dockerfile-steps.test.ts'))).toBeGreaterThan(
       longestDeclaredTimeout(read('./shared/domains.test.ts')),
     );
+  });
+});
+
+describe('a shuffled run', () => {
+  const files = Array.from({ length: 20 }, (_, index) => `test/unit/file-${index}.test.ts`);
+
+  it('orders the files by the seed alone: the same seed gives the same order, another seed another', () => {
+    const once = shuffledBySeed(files, 1_764_370_000_000);
+    expect(shuffledBySeed(files, 1_764_370_000_000)).toEqual(once);
+    expect([...once].sort()).toEqual([...files].sort());
+    expect(once).not.toEqual(files);
+    expect(shuffledBySeed(files, 42)).not.toEqual(once);
+  });
+
+  // What the sequencer reads of the run: its sequence settings as Vitest resolved them for `--sequence.shuffle`.
+  it('shuffles the files themselves when the run is shuffled, not only the tests in each', async () => {
+    const run = { config: { sequence: { shuffle: true, seed: 42 } } } as unknown as Vitest;
+    const specifications = files.map((moduleId) => ({ moduleId }) as TestSpecification);
+    const sorted = await new LongestFirstSequencer(run).sort(specifications);
+    expect(sorted.map(({ moduleId }) => moduleId)).toEqual(shuffledBySeed(files, 42));
   });
 });

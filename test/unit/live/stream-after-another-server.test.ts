@@ -5,6 +5,8 @@
 // the error, cut the stream just after its first comment.
 // The relay is imported only inside the test, after the simulator has started: nothing here may import src/relay at
 // the top, or the order this file exists for is gone.
+// Needs a fresh module graph: in a worker shared with other files, an earlier one has loaded the relay and started a
+// server already (test/support/isolated-unit-tests.ts).
 import { afterEach, expect, it } from 'vitest';
 import { startSimulatorServer } from '../../../src/simulator/server.ts';
 import { bearer } from '../../support/conversation-calls.ts';

@@ -6,21 +6,26 @@ import { RESOLVED_READ_GRACE_MS } from '../../../src/relay/conversations/read-po
 import { createRelayHarness, UPSTREAM_BASE_URL } from './relay-harness.ts';
 import { CONVERSATION, MESSAGES } from '../../support/conversation-calls.ts';
 
-let harness: ReturnType<typeof createRelayHarness>;
-afterEach(() => harness.close());
+// Each test's own, closed after it; the sealer's test makes none, and may run first (`--sequence.shuffle`).
+let harness: ReturnType<typeof createRelayHarness> | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
 
 const read = (handle: string) =>
-  harness.fromPanel(handle, `${MESSAGES}?after=0`, { headers: { 'X-Practice-Chat': 'frame' } });
+  harness!.fromPanel(handle, `${MESSAGES}?after=0`, { headers: { 'X-Practice-Chat': 'frame' } });
 const write = (handle: string, key = 'key-0000001') =>
-  harness.fromPanel(handle, MESSAGES, { body: { text: 'my tooth hurts' }, headers: { 'Idempotency-Key': key } });
+  harness!.fromPanel(handle, MESSAGES, { body: { text: 'my tooth hurts' }, headers: { 'Idempotency-Key': key } });
 const end = (handle: string, headers: Record<string, string> = {}) =>
-  harness.fromPanel(handle, CONVERSATION, { method: 'DELETE', headers });
+  harness!.fromPanel(handle, CONVERSATION, { method: 'DELETE', headers });
 
 /** Every call the relay made upstream, counted by wrapping the simulator's fetch. */
 function countUpstreamCalls(): () => number {
   let calls = 0;
-  const original = harness.simulator.fetch.bind(harness.simulator);
-  harness.simulator.fetch = (input, init) => {
+  const { simulator } = harness!;
+  const original = simulator.fetch.bind(simulator);
+  simulator.fetch = (input, init) => {
     calls += 1;
     return original(input, init);
   };

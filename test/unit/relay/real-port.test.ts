@@ -95,10 +95,24 @@ describe('relay on a real port', () => {
     expect(logo.headers.get('cache-control')).not.toContain('no-store');
   });
 
-  it('logs each request once, with its client_id', () => {
-    const lines = product.logLines.map((line) => JSON.parse(line));
-    expect(lines.filter((line) => line.route === '/v1/conversations' && line.status === 201)).toHaveLength(1);
-    expect(lines.find((line) => line.route === '/v1/webchat-configuration')?.client_id).toBe('demo-client');
+  // Told apart by request id, not by counting a route's lines: the other tests here make requests too, in whatever
+  // order they run. A request's line is written before its answer leaves (request-log.ts), so it is in by now.
+  it('logs each request once, with its client_id', async () => {
+    const created = await fetch(`${product.relayUrl}/v1/conversations`, {
+      method: 'POST',
+      headers: { ...json, Origin: product.relayUrl },
+      body: JSON.stringify({ client_id: 'demo-client' }),
+    });
+    expect(created.status).toBe(201);
+    const configuration = await fetch(`${product.relayUrl}/v1/webchat-configuration?client_id=demo-client`);
+    const linesOf = (response: Response) =>
+      product.logLines
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.request_id === response.headers.get('x-request-id'));
+    expect(linesOf(created)).toEqual([expect.objectContaining({ route: '/v1/conversations', status: 201 })]);
+    expect(linesOf(configuration)).toEqual([
+      expect.objectContaining({ route: '/v1/webchat-configuration', client_id: 'demo-client' }),
+    ]);
   });
 
   // A body that declares its length is checked by that length, read by the route straight from Node's request; a

@@ -31,7 +31,9 @@ afterAll(async () => {
   await redis?.close();
 });
 
-const incrementBy = redisScript("return redis.call('incrby', KEYS[1], ARGV[1])");
+// Each test makes its own script: a script remembers the connections it was sent on as text, so one shared between
+// tests would make what a test hears depend on which tests ran before it (`--sequence.shuffle` runs them in any order).
+const newIncrementBy = () => redisScript("return redis.call('incrby', KEYS[1], ARGV[1])");
 
 let markers = 0;
 /**
@@ -65,6 +67,7 @@ async function scriptCallsDuring(run: () => Promise<void>): Promise<string[]> {
 }
 
 it('sends the text once per connection, then the SHA1, and the text again after Redis forgot the script', async () => {
+  const incrementBy = newIncrementBy();
   const heard = await scriptCallsDuring(async () => {
     expect(await incrementBy(client, ['counter'], 2)).toBe(2);
     expect(await incrementBy(client, ['counter'], 3)).toBe(5);
@@ -87,6 +90,7 @@ it("does not send the text again after the script's own error: the script ran", 
 });
 
 it('does not send the text again after the SHA1 call timed out: Redis may run it yet', async () => {
+  const incrementBy = newIncrementBy();
   await incrementBy(client, ['paused'], 1);
   const heard = await scriptCallsDuring(async () => {
     // Longer than the client's command timeout: Redis holds the EVALSHA and runs it when the pause ends.
@@ -100,6 +104,7 @@ it('does not send the text again after the SHA1 call timed out: Redis may run it
 }, 10_000);
 
 it('sends the text on a new connection, to a Redis that forgot the script meanwhile', async () => {
+  const incrementBy = newIncrementBy();
   await incrementBy(client, ['reconnected'], 1);
   const id = await client.client('ID');
   const back = once(client, 'ready');
