@@ -5,7 +5,7 @@
 // loader.js's: every page view pays for loader.js, only a patient who comes near the chat pays for this.
 import { envelope, parseFrameMessageWith, type FrameMessage, type HostMessage } from '../shared/protocol.ts';
 import type { HeldMessages } from './held-messages.ts';
-import { BADGE_CSS, SMALL_SCREEN } from './launcher-styles.ts';
+import { BADGE_CSS, CORNER_FRAME_CSS, SMALL_SCREEN } from './launcher-styles.ts';
 
 /** What loader.js calls across the two files: names that neither build shortens (own-properties.ts). */
 export interface ChatFrame {
@@ -97,7 +97,7 @@ export function createChatFrame(
     iframe!.hidden = !open;
     iframe!.style.cssText = small
       ? `position:fixed;inset:0;width:100vw;height:${viewport.height}px;top:${viewport.offsetTop}px;border:0`
-      : 'position:fixed;bottom:88px;inset-inline-end:20px;width:380px;height:min(640px,100vh - 108px);border:0;border-radius:12px;box-shadow:0 8px 30px #0005';
+      : CORNER_FRAME_CSS;
     if (covers !== !!behind.length) {
       for (const element of behind) element.inert = false;
       // The widget's host hangs from <html>, beside the body, so the page's elements are the body's children.

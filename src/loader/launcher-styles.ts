@@ -21,6 +21,14 @@ export const launcherCss = ({ background, color, opacity }: LauncherLook): strin
   'img{width:40px;height:40px;border-radius:50%}svg{width:28px;fill:currentColor}';
 
 /**
+ * The open panel beside the launcher, on a screen that is not small: set on the frame by the frame's code
+ * (src/loader/frame.ts), like the badge's. The panel tells this box from a page it covers by its width and greatest
+ * height (src/frame/covers-page.ts).
+ */
+export const CORNER_FRAME_CSS =
+  'position:fixed;bottom:88px;inset-inline-end:20px;width:380px;height:min(640px,100vh - 108px);border:0;border-radius:12px;box-shadow:0 8px 30px #0005';
+
+/**
  * The unread count's badge, hidden until the frame reports a count: its style is set on it by the frame's code
  * (src/loader/frame.ts), which is there before any count is, so loader.js carries none of it. A style property, not
  * an attribute, which a page's CSP may refuse. Placed against the host element, which is exactly the button's box.

@@ -90,7 +90,8 @@ describe('the tag behind a real consent manager (vanilla-cookieconsent@3.1.0), i
 
       await accept.click();
       await page.locator('practice-chat-q7x button').waitFor({ timeout: 10_000 });
-      expect(await launcherOnTop(page)).toEqual({ onTop: true, width: 56, height: 56 });
+      // On top once the banner's own closing (a transition of the page's) is over: not under it for good.
+      await expect.poll(() => launcherOnTop(page), { timeout: 5_000 }).toEqual({ onTop: true, width: 56, height: 56 });
       await page.locator('practice-chat-q7x button').click();
       const chat = (await (await page.locator('practice-chat-q7x iframe').elementHandle())!.contentFrame())!;
       await expect
