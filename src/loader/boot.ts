@@ -163,8 +163,9 @@ export function boot({ win, fetch, wait, report, loadFrame }: BootEnvironment): 
       keep();
       // The frame learns its configuration, the page's exact origin (its postMessage target) and the language.
       // Its values need no escaping in a query: the client id matched CLIENT_ID_PATTERN, the relay's locale is held to a
-      // language tag here (no `&` or `#` from an answer reaches the address), and an origin's characters are all allowed
-      // there (the frame reads it with URLSearchParams).
+      // language tag here (no `&` or `#` from an answer reaches the address), and the page's origin is its own: a host
+      // that resolves is letters, digits, `-` and `.` (the URL standard would parse a `&` or `+` in a host, which only
+      // a page that cannot be reached could have, and whose panel would then refuse its garbled origin).
       const frameQuery = `client_id=${clientId}&origin=${win.location.origin}&locale=${languageTag(look.locale)}`;
       // The message taken apart once (`count` is there for `unread`, `locale` for `language`): the loader's size budget
       // pays for each `message.` that survives minification.

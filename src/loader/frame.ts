@@ -11,7 +11,8 @@ import { BADGE_CSS, CORNER_FRAME_CSS, SMALL_SCREEN } from './launcher-styles.ts'
 export interface ChatFrame {
   /** Sends open/close once the frame is ready; an open also moves focus into the frame (see flush). */
   post(message: HostMessage): void;
-  /** Stops listening and undoes what the panel made inert; the element goes with the launcher's. */
+  /** Stops following the viewport and undoes what the panel made inert; the message listener and the element go
+   * with the launcher's (boot.ts). */
   remove(): void;
 }
 

@@ -3,7 +3,6 @@
 // loads the site in each of the three engines.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,7 +21,8 @@ export async function builtAstroSite(): Promise<string> {
   // Astro sends its build's telemetry unless told not to; the tests talk to no outside server.
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
   mkdirSync(CACHE, { recursive: true });
-  const out = mkdtempSync(join(tmpdir(), 'astro-site-'));
+  // Built inside the cache's own folder, so that the rename into place never crosses file systems (a /tmp on tmpfs).
+  const out = mkdtempSync(join(CACHE, 'building-'));
   try {
     await astroBuild({
       root: ROOT,
@@ -33,14 +33,10 @@ export async function builtAstroSite(): Promise<string> {
       vite: { cacheDir: join(out, 'vite') },
     } as Parameters<typeof astroBuild>[0]);
     // Whole or not at all: a run beside this one (another engine's) may have put the same build there first.
-    const ready = mkdtempSync(join(CACHE, 'building-'));
-    renameSync(join(out, 'dist'), join(ready, 'dist'));
     try {
-      renameSync(join(ready, 'dist'), built);
+      renameSync(join(out, 'dist'), built);
     } catch (error) {
       if (!existsSync(built)) throw error;
-    } finally {
-      rmSync(ready, { recursive: true, force: true });
     }
     return built;
   } finally {
