@@ -11,6 +11,7 @@ import { createJsonLogger } from '../../src/relay/log.ts';
 import { startRelayServer, type RunningRelay } from '../../src/relay/serve.ts';
 import { readSettings } from '../../src/relay/settings.ts';
 import { createUpstreamClient } from '../../src/relay/upstream/index.ts';
+import { recordXssCalls } from './xss-hook.ts';
 
 const PUBLIC_DIR = fileURLToPath(new URL('../../public', import.meta.url));
 
@@ -122,12 +123,7 @@ beforeAll(async () => {
     ),
   );
   context = await browser.newContext();
-  // In every document, before any of its scripts: the hook every payload calls, and a record of calls.
-  await context.addInitScript(() => {
-    const hits: unknown[] = [];
-    Object.defineProperty(window, '__xssHits', { value: hits });
-    Object.defineProperty(window, '__xss', { value: (index: unknown) => hits.push(index) });
-  });
+  await context.addInitScript(recordXssCalls);
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('console', (message) => consoleLines.push(message.text()));

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { SAFE_HREF, xssPayloads } from '../support/xss-corpus.ts';
+import { recordXssCalls } from './xss-hook.ts';
 
 const PAYLOADS = xssPayloads();
 let browser: Browser;
@@ -31,12 +32,7 @@ beforeAll(async () => {
 <script async src="${relay}/loader.js" data-client-id="smile-dental" data-locale="en"></script></body></html>`,
   });
   context = await browser.newContext();
-  // In every frame, before any of its scripts: the hook every payload calls, and a record of calls.
-  await context.addInitScript(() => {
-    const hits: unknown[] = [];
-    Object.defineProperty(window, '__xssHits', { value: hits });
-    Object.defineProperty(window, '__xss', { value: (index: unknown) => hits.push(index) });
-  });
+  await context.addInitScript(recordXssCalls);
   page = await context.newPage();
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
