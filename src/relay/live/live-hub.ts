@@ -136,6 +136,7 @@ export function createLiveHub(options: LiveHubOptions) {
           safetyNet: false,
           reading: false,
           wakeAgain: false,
+          readOwed: false,
           lastActivityAt,
           failures: 0,
           retryAfterMs: 0,
@@ -152,7 +153,7 @@ export function createLiveHub(options: LiveHubOptions) {
       write(stream, sseComment('stream open'));
       await catchUp(stream);
       const joined = watches.get(conversationId);
-      if (joined !== undefined) schedule(joined, nextDelay(joined, true));
+      if (joined !== undefined) schedule(joined, joined.readOwed ? 0 : nextDelay(joined, true));
     },
 
     /** The patient wrote or asked for a person through this instance: a reply is likely, read quickly for a while. */

@@ -33,7 +33,10 @@ export interface Watch {
   /** The read it waits for is only the safety net (cadence.ts): it yields to every other read (read-scheduler.ts). */
   safetyNet: boolean;
   reading: boolean;
+  /** Woken while a read ran: read again once it is done. */
   wakeAgain: boolean;
+  /** A read was due while a stream was still reading its catch-up: read again as soon as that stream has caught up. */
+  readOwed: boolean;
   lastActivityAt: number;
   failures: number;
   retryAfterMs: number;

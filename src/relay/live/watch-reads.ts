@@ -74,6 +74,9 @@ export function createWatchReads(options: WatchReadsOptions) {
       return;
     }
     const caughtUp = [...watch.streams].filter((stream) => !stream.catchingUp);
+    // A stream still reading its catch-up may have read before whatever this read is for (a reply the service just
+    // announced): it is owed a read of its own as soon as it has caught up (live-hub.ts).
+    watch.readOwed = caughtUp.length < watch.streams.size;
     if (caughtUp.length === 0) {
       schedule(watch, nextDelay(watch));
       return;
