@@ -19,7 +19,16 @@ export async function typeAndSend(
   if (how === 'paste') await textarea.fill(text);
   else await textarea.pressSequentially(text);
   const typed = await textarea.inputValue();
-  if (typed !== text) throw new Error(`the composer holds ${typed.length} of the ${text.length} characters typed`);
+  if (typed !== text) {
+    // Where the keys went instead, for the next engineer: the frame's focused element, and the page's.
+    const focus = (target: { evaluate: typeof frame.evaluate }) =>
+      target
+        .evaluate(() => `${document.activeElement?.tagName ?? 'nothing'}, document focused: ${document.hasFocus()}`)
+        .catch(() => 'unknown');
+    throw new Error(
+      `the composer holds ${typed.length} of the ${text.length} characters typed; focus in the frame: ${await focus(frame)}; in the page: ${await focus(frame.page())}`,
+    );
+  }
   await textarea.press('Enter');
   await frame.waitForFunction(
     (wanted) => [...document.querySelectorAll('.message.visitor .text')].some((node) => node.textContent === wanted),

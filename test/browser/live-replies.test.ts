@@ -13,6 +13,11 @@ import { smileDentalPage } from '../support/host-page.ts';
 type Product = Awaited<ReturnType<typeof startProduct>>;
 
 let browser: Browser;
+/**
+ * The test behind the buffering proxy runs beside the streaming tests, in a browser of its own: two patients typing at
+ * once in tabs of one headless Chromium once lost every keystroke of one of them (the composer held nothing).
+ */
+let bufferedBrowser: Browser;
 let host: HostPageServer;
 /** The relay browsers reach directly. */
 let direct: Product;
@@ -28,7 +33,8 @@ const hostPage = (relay: string) => smileDentalPage(relay, ' data-locale="en"');
 
 beforeAll(async () => {
   proxyPort = await freePort();
-  [browser, direct, buffered] = await Promise.all([
+  [browser, bufferedBrowser, direct, buffered] = await Promise.all([
+    launchBrowser(),
     launchBrowser(),
     startProduct({ relayHost: RELAY_HOST }),
     // The relay's public address is the proxy's: that is the only way browsers reach it.
@@ -41,7 +47,14 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), direct?.close(), buffered?.close(), proxy?.close(), host?.close()]);
+  await Promise.all([
+    browser?.close(),
+    bufferedBrowser?.close(),
+    direct?.close(),
+    buffered?.close(),
+    proxy?.close(),
+    host?.close(),
+  ]);
 });
 
 // The helpers take the running test's own expect: expect.poll needs to know its test, and the tests run side by side.
@@ -120,7 +133,7 @@ describe('replies by the live stream', { concurrent: true }, () => {
 
 describe('behind a proxy that buffers whole answers', { concurrent: true }, () => {
   it('the stream delivers nothing, so the panel falls back to polling and still shows replies', async ({ expect }) => {
-    const { context, page: tab } = await openPage(browser);
+    const { context, page: tab } = await openPage(bufferedBrowser);
     try {
       // The bot's reply is held in the buffered stream: it shows once the panel has given up on it and polled.
       const frame = await startConversation(expect, tab, 'What are your opening hours?', '/behind-a-buffering-proxy');

@@ -10,6 +10,11 @@ import { startProduct } from '../support/product.ts';
 import { smileDentalPage } from '../support/host-page.ts';
 
 let browser: Browser;
+/**
+ * The second patient's browser: two patients typing at once in tabs of one headless Chromium once lost every keystroke
+ * of one of them (live-replies.test.ts), so each patient side by side has a browser of their own.
+ */
+let quietBrowser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
 let host: HostPageServer;
 
@@ -17,7 +22,8 @@ const relay = () => `http://chat.vendor-relay.test:${new URL(product.relayUrl).p
 const hostPage = (attributes = '') => smileDentalPage(relay(), ` data-locale="en" ${attributes}`);
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([
+  [browser, quietBrowser, product] = await Promise.all([
+    launchBrowser(),
     launchBrowser(),
     // The service sends its events, so a team member's message reaches the panel as soon as it is stored rather than at
     // the relay's next read: how a reply arrives is not what these tests are about (live-replies.test.ts is).
@@ -29,7 +35,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([browser?.close(), quietBrowser?.close(), product?.close(), host?.close()]);
 });
 
 // Takes the running test's own expect: expect.poll needs to know its test, and the tests run side by side.
@@ -111,7 +117,7 @@ describe.concurrent('the title prefix', () => {
   }, 90_000);
 
   it('is off with data-title-alert="off"', async ({ expect }) => {
-    const { context, page: tab } = await openPage(browser);
+    const { context, page: tab } = await openPage(quietBrowser);
     try {
       const frame = await startConversation(expect, tab, 'Do you see children?', '/quiet');
       await setHidden(tab, frame, true);
