@@ -37,6 +37,11 @@ export interface RelayMiddlewareOptions {
   telemetry: { logger: Logger; metrics: RelayMetrics };
   lifecycle: Lifecycle;
   visitors: RequestCounting;
+  /**
+   * What a conversation call starts before its address quota answers, so that with Redis both share a round trip
+   * (routes/handle-admission.ts); it decides nothing, the route awaits it after the quota.
+   */
+  besideQuota?: MiddlewareHandler<RelayEnv>;
   now: () => number;
 }
 
@@ -55,6 +60,7 @@ export function useRelayMiddleware(
     telemetry: { logger, metrics },
     lifecycle,
     visitors: { quota, addressOf, sourceAddressOf },
+    besideQuota,
     now,
   }: RelayMiddlewareOptions,
 ): void {
@@ -93,6 +99,8 @@ export function useRelayMiddleware(
   });
   const perVisitorAddress: MiddlewareHandler<RelayEnv> = (c, next) =>
     c.req.path === UPSTREAM_EVENTS_PATH ? eventsGuard(c, next) : perAddress(c, next);
+  // Registered before the quota, which it must run beside: Hono runs middleware in the order it was added.
+  if (besideQuota !== undefined) app.use('/v1/conversation/*', besideQuota);
   app.use(
     '/v1/*',
     // Everything under /v1 is no-store, except what a route sets for itself on success (the logo, addressed by its

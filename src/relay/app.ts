@@ -37,6 +37,8 @@ import { staticRoutes } from './routes/static-assets.ts';
 import { upstreamEventRoutes } from './routes/upstream-events.ts';
 import { MINUTE, useRelayMiddleware } from './app-middleware.ts';
 import { wireLiveReads } from './app-live.ts';
+import { createHandleClaims } from './routes/handle-claims.ts';
+import { startHandleAdmission } from './routes/handle-admission.ts';
 
 /**
  * What the relay is built from, in a few named groups: its settings, the upstream service, its files, what the
@@ -151,8 +153,16 @@ export function createRelayApp({
   const deadlineMs = settings.requestDeadlineMs;
 
   const app = new Hono<RelayEnv>();
-  useRelayMiddleware(app, { settings, telemetry, lifecycle, visitors, now });
   const reads = wireLiveReads({ settings, upstream, shared: { stores, events }, lifecycle, metrics, now });
+  const handleSealer = createHandleSealer(settings.handleSecret, now);
+  useRelayMiddleware(app, {
+    settings,
+    telemetry,
+    lifecycle,
+    visitors,
+    besideQuota: startHandleAdmission({ open: createHandleClaims(handleSealer), readPolicy: reads.readPolicy }),
+    now,
+  });
 
   app.get('/healthz', (c) => {
     c.header('Cache-Control', 'no-store');
@@ -195,7 +205,7 @@ export function createRelayApp({
       upstream,
       configurations,
       handles: {
-        sealer: createHandleSealer(settings.handleSecret, now),
+        sealer: handleSealer,
         revocations: stores.revocations,
         ttlMs: settings.handleTtlMs,
       },

@@ -38,8 +38,16 @@ export interface ReadPolicy {
    * and End chat before it retires the handle.
    */
   admit(subject: ReadSubject): Promise<ReadRefusal | null>;
-  /** The content after `cursor`, or why not. Upstream failures are thrown as the reader throws them. */
-  read(subject: ReadSubject, cursor: number, options?: Parameters<ConversationReader>[2]): Promise<PolicedRead>;
+  /**
+   * The content after `cursor`, or why not. Upstream failures are thrown as the reader throws them. `admitted`: the
+   * request asked `admit` for this subject already (beside its address quota, routes/handle-admission.ts), so it is
+   * not asked again.
+   */
+  read(
+    subject: ReadSubject,
+    cursor: number,
+    options?: Parameters<ConversationReader>[2] & { admitted?: boolean },
+  ): Promise<PolicedRead>;
   /**
    * Whether a write upstream may go ahead: admitted, and the conversation not resolved (within its grace or past it).
    * `statusAgeMs`: how old a status reading may be (0 reads it now); a write the service itself refuses in a resolved
@@ -99,7 +107,7 @@ export function createReadPolicy({
     admit,
     expired,
     async read(subject, cursor, options) {
-      const refusal = await admit(subject);
+      const refusal = options?.admitted === true ? null : await admit(subject);
       if (refusal !== null) return { refused: refusal };
       const answer = await read(subject.conversationId, cursor, options);
       if (await pastGrace(subject, answer.conversation)) return { refused: 'conversation_resolved' };

@@ -14,6 +14,7 @@ import { apiErrorFromUpstream } from '../http/upstream-errors.ts';
 import { UpstreamError } from '../upstream/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { createHandleClaims } from './handle-claims.ts';
+import type { EarlyAdmission } from './handle-admission.ts';
 
 /** A handle's claims that the read policy admitted earlier in the same request (not expired, not retired). */
 export type AdmittedClaims = HandleClaims & { readonly admitted: true };
@@ -81,17 +82,24 @@ export function createConversationCalls({
     }
   }
 
-  const openedClaims = createHandleClaims(handles.sealer);
+  const openClaims = createHandleClaims(handles.sealer);
 
-  /** Opened claims the policy admits (not expired, not retired), or its refusal, thrown. */
-  async function admit(claims: HandleClaims): Promise<AdmittedClaims> {
-    const refusal = await readPolicy.admit(claims);
+  /** The handle's claims: opened as the request arrived (handle-admission.ts), or now. */
+  const openedClaims = (c: Context<RelayEnv>): HandleClaims => c.get('admission')?.claims ?? openClaims(c);
+
+  /**
+   * Opened claims the policy admits (not expired, not retired), or its refusal, thrown. The policy's answer started
+   * as the request arrived (handle-admission.ts) is the one awaited; the policy is asked now only without it.
+   */
+  async function admit(c: Context<RelayEnv>, claims: HandleClaims): Promise<AdmittedClaims> {
+    const early: EarlyAdmission | undefined = c.get('admission');
+    const refusal = await (early?.claims === claims ? early.refusal : readPolicy.admit(claims));
     if (refusal !== null) throw new ApiError(refusal);
     return { ...claims, admitted: true };
   }
 
   /** The claims of a handle the policy admits (not expired, not retired), or its refusal, thrown. */
-  const admittedClaims = async (c: Context<RelayEnv>): Promise<AdmittedClaims> => admit(openedClaims(c));
+  const admittedClaims = async (c: Context<RelayEnv>): Promise<AdmittedClaims> => admit(c, openedClaims(c));
 
   /**
    * Whether the policy lets this write go upstream: the conversation not resolved; its refusal thrown. The handle was
@@ -116,7 +124,7 @@ export function createConversationCalls({
   return {
     upstreamCall,
     explainRefusal,
-    /** For a read: a sealed, unexpired handle's claims; the read itself goes through the policy (`readPolicy.read`). */
+    /** A sealed, unexpired handle's claims, before the policy's answer (`admit`). */
     openedClaims,
     /** For a route that reads its request between opening the handle and asking the policy (the stream's `after`). */
     admit,

@@ -18,7 +18,7 @@ export function eventRoutes(
     const after = afterQuery.safeParse(c.req.query('after'));
     if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
     // The policy's own answer before the 200; every read the stream makes after it asks the policy again.
-    const claims = await admit(opened);
+    const claims = await admit(c, opened);
     const refusal = live.refusal(claims.conversationId);
     // The panel falls back to polling on any answer but a stream.
     if (refusal === 'too_many_streams')

@@ -24,7 +24,15 @@ export function messageRoutes(
     timing,
     telemetry: { metrics },
   }: Pick<ConversationDependencies, 'upstream' | 'stores' | 'reads' | 'limits' | 'timing' | 'telemetry'>,
-  { upstreamCall, explainRefusal, admittedClaims, admitWrite, chargeMessageQuota, openedClaims }: ConversationCalls,
+  {
+    upstreamCall,
+    explainRefusal,
+    admit,
+    admittedClaims,
+    admitWrite,
+    chargeMessageQuota,
+    openedClaims,
+  }: ConversationCalls,
 ) {
   const deliverOnce = createDeliverOnce({
     upstream,
@@ -88,12 +96,14 @@ export function messageRoutes(
   });
 
   app.get('/conversation/messages', async (c) => {
-    // The handle's retirement is the read policy's to check, with the rest of its rules.
-    const claims = openedClaims(c);
+    const opened = openedClaims(c);
     const after = afterQuery.safeParse(c.req.query('after'));
     if (!after.success) throw new ApiError('bad_request', undefined, 'after must be a whole number.');
     const cursor = after.data ?? 0;
-    const read = await upstreamCall(reads.readPolicy.read(claims, cursor));
+    // The policy's answer on the handle (expired, retired) was asked as the request arrived; the read applies the rest
+    // of its rules.
+    const claims = await admit(c, opened);
+    const read = await upstreamCall(reads.readPolicy.read(claims, cursor, { admitted: true }));
     if (read.refused !== null) throw new ApiError(read.refused);
     const { page, conversation } = read;
     const messages = page.messages.map(toWireMessage);
