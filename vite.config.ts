@@ -208,9 +208,10 @@ const PATIENT_BROWSER_TESTS = [
 ];
 
 /**
- * A project of browser test files, in the engine its name says ('browser' is Chromium, the default). Each file starts
- * its own browser; two files at a time, since a browser keeps a core busy, and after the unit files (a group of its
- * own, since Vitest runs one worker limit per group).
+ * A project of browser test files, in the engine its name says ('browser' is Chromium, the default). A worker lends
+ * one Chromium and one Firefox to the files it runs (test/browser/worker-browser.ts); two files at a time, since a
+ * browser keeps a core busy, and after the unit files (a group of its own, since Vitest runs one worker limit per
+ * group).
  */
 function browserProject(name: 'browser' | 'firefox' | 'webkit', include: string[]) {
   return {
@@ -223,7 +224,8 @@ function browserProject(name: 'browser' | 'firefox' | 'webkit', include: string[
       maxWorkers: 2,
       // A worker runs file after file with one module graph: the relay, the simulator and playwright-core are imported
       // once per worker, not once per file, which was most of a browser file's own CPU. Browser files mock nothing
-      // and change no module's state; each starts and closes its own browser and servers.
+      // and change no module's state but the worker's lent browsers, which each file gives back with its contexts
+      // closed; each starts and closes its own servers.
       isolate: false,
       sequence: { groupOrder: 1 },
       testTimeout: 30_000,

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame } from 'playwright-core';
-import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { BUILT_DIST, startProduct } from '../support/product.ts';
 
 const PASSWORD = 'CANARYPASSWORDq7Zr41';
@@ -20,7 +20,7 @@ let host: HostPageServer;
 
 beforeAll(async () => {
   [browser, product] = await Promise.all([
-    launchBrowser(),
+    borrowChromium(),
     startProduct({
       // The failed send's retry comes back when the relay can decide on it (SEND_SETTLE_MS, never less than twice
       // UPSTREAM_TIMEOUT_MS plus 1 s): sooner than in production, since the simulator answers in milliseconds.
@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 function leaks(where: string, text: string): string[] {

@@ -3,7 +3,7 @@
 // bundle budgets count are the bytes on the wire).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Response } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { smileDentalPage } from '../support/host-page.ts';
 
@@ -12,7 +12,7 @@ let product: Awaited<ReturnType<typeof startProduct>>;
 let host: HostPageServer;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct()]);
   host = await serveHostPages({
     '/': () => ({
       body: smileDentalPage(product.relayUrl),
@@ -20,7 +20,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 it('sends loader.js, its second file and the frame page to Chromium as brotli, with Vary: Accept-Encoding', async () => {

@@ -6,7 +6,7 @@
 // Chromium, the relay on another site (chat.vendor-relay.test), as in the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import {
   boxes,
@@ -43,7 +43,7 @@ const PAGE = () =>
 ${pastedTag(relay(), 'type="text/plain" data-category="functional" async')}${CONSENT_SETUP}</body></html>`;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
   host = await serveHostPages({
     ...vendorFileRoutes(['cookieconsent.js', 'cookieconsent.css']),
     '/': () => ({ body: PAGE() }),
@@ -51,7 +51,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 /** The page's report, without the global CookieConsent sets when it runs (its own, not the widget's). */

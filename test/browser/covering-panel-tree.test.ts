@@ -4,7 +4,7 @@
 // expose no accessibility tree to their drivers; covering-panel.test.ts checks the same `inert` state in them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, serveHostPages, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { smileDentalPage } from '../support/host-page.ts';
 
@@ -13,12 +13,12 @@ let product: Awaited<ReturnType<typeof startProduct>>;
 let host: HostPageServer;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
   const relay = `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
   host = await serveHostPages({ '/': () => ({ body: smileDentalPage(relay) }) });
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 /** The names of the page's own nodes (the frame's are in its own tree) that a screen reader can reach. */

@@ -3,7 +3,15 @@
 // chat.vendor-relay.test; the seeded smile-dental configuration allows *.smile-dental.test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { CHROMIUM_PATH, launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
+import {
+  CHROMIUM_PATH,
+  borrowChromium,
+  giveBackChromium,
+  openPage,
+  serveHostPages,
+  typeAndSend,
+  type HostPageServer,
+} from './harness.ts';
 import { startProduct } from '../support/product.ts';
 
 let browser: Browser;
@@ -17,7 +25,7 @@ const hostPage = (title: string, locale = 'en') =>
 <script async src="${relay()}/loader.js" data-client-id="smile-dental" data-locale="${locale}"></script></body></html>`;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
   host = await serveHostPages({
     '/': () => ({ body: hostPage('Smile Dental') }),
     '/services': () => ({ body: hostPage('Our services') }),
@@ -25,7 +33,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 async function openPanel(tab: Page, path = '/'): Promise<Frame> {

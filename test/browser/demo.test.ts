@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from './harness.ts';
+import { borrowChromium, giveBackChromium } from './harness.ts';
 import { axeViolations } from './axe.ts';
 import { startProduct } from '../support/product.ts';
 
@@ -15,10 +15,10 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct()]);
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close()]);
 });
 
 /** The viewport the kept context was made for; unset when a test made a context of its own. */

@@ -3,7 +3,7 @@
 // panel after the typing had begun), which the harness used to hide by dispatching an input event instead.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { launchBrowser, serveHostPages, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { smileDentalPage } from '../support/host-page.ts';
 
@@ -16,7 +16,7 @@ let host: HostPageServer;
 // The relay on another site than the page: the frame is a cross-site frame, as in the field.
 const relay = () => `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
   host = await serveHostPages({
     '/': () => ({
       body: smileDentalPage(relay()),
@@ -24,7 +24,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 /** What each frame saw: when the composer was first in the DOM, and every keydown with the element it reached. */

@@ -1,7 +1,7 @@
 // The browser itself refuses to show the chat frame on a site that is not in the configuration's domains.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { FIXTURE_DIST, startProduct } from '../support/product.ts';
 
 let browser: Browser;
@@ -9,13 +9,13 @@ let product: Awaited<ReturnType<typeof startProduct>>;
 let host: HostPageServer;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct({ distDir: FIXTURE_DIST })]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct({ distDir: FIXTURE_DIST })]);
   host = await serveHostPages({
     '/': `<!doctype html><title>practice</title><iframe title="chat" src="${product.relayUrl}/frame?client_id=smile-dental"></iframe>`,
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 async function frameShownOn(hostName: string) {

@@ -2,7 +2,7 @@
 // the service until the patient picks a suggestion, and then exactly one conversation with exactly one message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { smileDentalPage } from '../support/host-page.ts';
 
@@ -11,7 +11,7 @@ let product: Awaited<ReturnType<typeof startProduct>>;
 let host: HostPageServer;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct()]);
   host = await serveHostPages({
     '/': () => ({
       body: smileDentalPage(product.relayUrl),
@@ -22,7 +22,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 async function openPanel(page: Page, path = '/'): Promise<Frame> {

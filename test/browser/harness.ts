@@ -1,7 +1,9 @@
 // The browser test harness: real headless Chromium through playwright-core (tools/chromium.ts), and real HTTP
-// servers on 127.0.0.1 for host pages (tools/host-pages.ts), which the benches use too; and how a patient types.
+// servers on 127.0.0.1 for host pages (tools/host-pages.ts), which the benches use too; one Chromium per test worker,
+// shared by the files it runs (shared-chromium.ts); and how a patient types.
 export { CHROMIUM_PATH, PLAYWRIGHT_DISABLED_FEATURES, launchBrowser, openPage } from '../../tools/chromium.ts';
 export { serveHostPages, type HostPageServer } from '../../tools/host-pages.ts';
+export { borrowChromium, giveBackChromium } from './shared-chromium.ts';
 
 /**
  * Types `text` into the panel's composer and sends it, as a patient does: a click into the box, real keystrokes (or,

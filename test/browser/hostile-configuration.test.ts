@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { launchBrowser, serveHostPages, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, serveHostPages, type HostPageServer } from './harness.ts';
 import { BUILT_DIST } from '../support/product.ts';
 import { createJsonLogger } from '../../src/relay/log.ts';
 import { startRelayServer, type RunningRelay } from '../../src/relay/serve.ts';
@@ -102,7 +102,7 @@ beforeAll(async () => {
   const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   const settings = readSettings({ NODE_ENV: 'test', PORT: '0' }, () => new Uint8Array(32).fill(5));
   [browser, relay] = await Promise.all([
-    launchBrowser(),
+    borrowChromium(),
     startRelayServer({
       settings,
       upstream: {
@@ -132,7 +132,7 @@ afterAll(async () => {
   // The context before its browser: closed together, the browser can win and the context's close then throws.
   await context?.close();
   await Promise.all([
-    browser?.close(),
+    giveBackChromium(browser),
     relay?.close(),
     host?.close(),
     new Promise((resolve) => upstream?.close(resolve)),

@@ -5,7 +5,7 @@
 // origin, a real server that records what it is asked and would answer as a relay, must never hear from the page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 
 let browser: Browser;
@@ -50,7 +50,7 @@ const injectedScript = (src: string) =>
   `<script src="${src}" data-client-id="smile-dental" data-relay="${hostileOrigin()}"></script>`;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct()]);
   // The relay's own answer, renamed: what a hostile relay would serve so that its launcher shows.
   const configuration = (await (
     await fetch(`${product.relayUrl}/v1/webchat-configuration?client_id=smile-dental`)
@@ -85,7 +85,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close(), hostile?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close(), hostile?.close()]);
 });
 
 const launcherLabel = (p: Page) =>

@@ -4,7 +4,15 @@
 // buffers whole answers the panel falls back to polling and still shows replies.
 import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
+import {
+  borrowChromium,
+  giveBackChromium,
+  launchBrowser,
+  openPage,
+  serveHostPages,
+  typeAndSend,
+  type HostPageServer,
+} from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { startBufferingProxy, type BufferingProxy } from '../support/buffering-proxy.ts';
 import { freePort } from '../support/free-port.ts';
@@ -34,7 +42,7 @@ const hostPage = (relay: string) => smileDentalPage(relay, ' data-locale="en"');
 beforeAll(async () => {
   proxyPort = await freePort();
   [browser, bufferedBrowser, direct, buffered] = await Promise.all([
-    launchBrowser(),
+    borrowChromium(),
     launchBrowser(),
     startProduct({ relayHost: RELAY_HOST }),
     // The relay's public address is the proxy's: that is the only way browsers reach it.
@@ -48,7 +56,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([
-    browser?.close(),
+    giveBackChromium(browser),
     bufferedBrowser?.close(),
     direct?.close(),
     buffered?.close(),

@@ -2,7 +2,7 @@
 // simulator, the built loader.js.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 
 let browser: Browser;
@@ -16,7 +16,7 @@ const tag = (clientId = 'smile-dental', extra = '') =>
   `<script async src="${product.relayUrl}/loader.js" data-client-id="${clientId}" ${extra}></script>`;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct()]);
   const relay = product.relayUrl;
   host = await serveHostPages({
     '/': () => ({ body: page(tag()) }),
@@ -45,7 +45,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 const url = (hostName: string, path = '/') => `http://${hostName}:${host.port}${path}`;

@@ -6,7 +6,7 @@
 // (test/support/ensure-tools.mjs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './harness.ts';
+import { borrowChromium, giveBackChromium } from './harness.ts';
 import { loadFramePage } from './frame-page-tab.ts';
 import { startProduct } from '../support/product.ts';
 import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
@@ -18,11 +18,11 @@ let product: Awaited<ReturnType<typeof startProduct>>;
 let page: Page;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct()]);
   page = await browser.newPage();
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close()]);
 });
 
 /** Every text of a catalog, placeholders filled as the panel fills them. */

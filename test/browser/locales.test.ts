@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, type ExpectStatic, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { axeViolations } from './axe.ts';
 import { startProduct } from '../support/product.ts';
 import { createStrings, type Strings } from '../../src/frame/i18n.ts';
@@ -76,7 +76,7 @@ let host: HostPageServer;
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  [browser, product] = await Promise.all([launchBrowser(), startOwnProduct()]);
+  [browser, product] = await Promise.all([borrowChromium(), startOwnProduct()]);
   host = await serveHostPages({
     '/': (request) => {
       const query = new URL(request.url ?? '/', 'http://host').searchParams;
@@ -93,7 +93,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 /** Every text the frame shows or names (text nodes, accessible names, placeholders, titles), but not message bodies,

@@ -1,7 +1,7 @@
 // The chat panel in real Chromium, through the real loader, relay and simulator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { axeViolations } from './axe.ts';
 import { startProduct } from '../support/product.ts';
 import { smileDentalPage } from '../support/host-page.ts';
@@ -11,7 +11,7 @@ let product: Awaited<ReturnType<typeof startProduct>>;
 let host: HostPageServer;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.smile-dental.test' })]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct({ relayHost: 'chat.smile-dental.test' })]);
   host = await serveHostPages({
     '/': () => ({
       body: smileDentalPage(relaySameSite()),
@@ -19,7 +19,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 const PAGE = () => `http://www.smile-dental.test:${host.port}/`;

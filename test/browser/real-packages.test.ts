@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, ConsoleMessage, Page, Response } from 'playwright-core';
 import { partytownSnippet } from '@builder.io/partytown/integration';
-import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import {
   boxes,
@@ -292,7 +292,7 @@ const CASES: Record<string, Case> = {
 
 beforeAll(async () => {
   const [launched, started, vendor] = await Promise.all([
-    launchBrowser(),
+    borrowChromium(),
     startProduct({ relayHost: 'chat.vendor-relay.test' }),
     vendorRoutes(),
   ]);
@@ -315,7 +315,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 /**

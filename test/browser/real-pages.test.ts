@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 
 let browser: Browser;
@@ -36,7 +36,7 @@ const recordViolations = () => {
 };
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct()]);
   const relay = product.relayUrl;
   const isolated = (embedder: string) => ({
     body: page(tag()),
@@ -100,7 +100,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([
-    browser?.close(),
+    giveBackChromium(browser),
     product?.close(),
     host?.close(),
     new Promise((resolve) => (streaming ? streaming.close(resolve) : resolve(undefined))),

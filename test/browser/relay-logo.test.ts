@@ -2,7 +2,7 @@
 // in the launcher and the panel; the signed URL's expiry does not break it; an SVG logo's script never runs.
 import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 
 // Would mark the document and log a line if it ever ran.
@@ -32,7 +32,7 @@ beforeAll(async () => {
   // seconds, so a one-second URL can be dead a few milliseconds after it is signed: too short for the relay's fetch.)
   // The simulator checks them against its own clock, which the test moves on rather than wait for the real one.
   [browser, product, hostile] = await Promise.all([
-    launchBrowser(),
+    borrowChromium(),
     startProduct({ simulator: { logoUrlLifetimeSeconds: 2, now: () => Date.now() + simulatorClockAheadMs } }),
     startProduct({ simulator: { logoImage: { body: HOSTILE_SVG, contentType: 'image/svg+xml' } } }),
   ]);
@@ -42,7 +42,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), hostile?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), hostile?.close(), host?.close()]);
 });
 
 /** The rendered image's source and whether it decoded (a blocked or failed image has no natural width). */

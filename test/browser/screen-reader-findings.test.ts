@@ -5,7 +5,14 @@
 // was spoken as a nameless "push button" (it sat on <body> for a moment before reaching the composer).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
+import {
+  borrowChromium,
+  giveBackChromium,
+  openPage,
+  serveHostPages,
+  typeAndSend,
+  type HostPageServer,
+} from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
 
@@ -19,11 +26,11 @@ const hostPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><ti
 <script async src="RELAY/loader.js" data-client-id="smile-dental"></script></body></html>`;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct({ relayHost: 'chat.vendor-relay.test' })]);
   host = await serveHostPages({ '/': () => ({ body: hostPage.replace('RELAY', relay()) }) });
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 async function openPanel(page: Page): Promise<Frame> {

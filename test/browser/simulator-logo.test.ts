@@ -2,7 +2,7 @@
 // signature is good and fresh, and refuses it once it has expired or been altered (what the launcher must survive).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, openPage, serveHostPages, type HostPageServer } from './harness.ts';
 import { startSimulatorServer } from '../../src/simulator/server.ts';
 
 let browser: Browser;
@@ -12,14 +12,14 @@ let clockMs = Date.now();
 
 beforeAll(async () => {
   [browser, upstream, host] = await Promise.all([
-    launchBrowser(),
+    borrowChromium(),
     startSimulatorServer({ port: 0, now: () => clockMs }),
     serveHostPages({ '/': '<!doctype html><title>host</title><main>practice page</main>' }),
   ]);
 });
 
 afterAll(async () => {
-  await Promise.all([browser?.close(), upstream?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), upstream?.close(), host?.close()]);
 });
 
 async function signedLogoUrl(): Promise<string> {

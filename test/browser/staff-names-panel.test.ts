@@ -3,7 +3,14 @@
 // team member, Grace.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
+import {
+  borrowChromium,
+  giveBackChromium,
+  openPage,
+  serveHostPages,
+  typeAndSend,
+  type HostPageServer,
+} from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { smileDentalPage } from '../support/host-page.ts';
 
@@ -12,13 +19,13 @@ let product: Awaited<ReturnType<typeof startProduct>>;
 let host: HostPageServer;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct()]);
   host = await serveHostPages({
     '/': smileDentalPage(product.relayUrl),
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 describe('who the panel says is writing, on smile-dental', () => {

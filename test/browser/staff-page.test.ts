@@ -3,7 +3,7 @@
 // simulator's upstream API as the relay would read it; axe-core finds nothing to fix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage } from './harness.ts';
+import { borrowChromium, giveBackChromium, openPage } from './harness.ts';
 import { axeViolations } from './axe.ts';
 import { startSimulatorServer, type SimulatorServer } from '../../src/simulator/server.ts';
 
@@ -13,7 +13,7 @@ let token: string;
 
 beforeAll(async () => {
   [browser, upstream] = await Promise.all([
-    launchBrowser(),
+    borrowChromium(),
     startSimulatorServer({ port: 0, botReplyDelayMs: 50, agentJoinDelayMs: 60_000 }),
   ]);
   const { username, password } = upstream.simulator.seed;
@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([browser?.close(), upstream?.close()]);
+  await Promise.all([giveBackChromium(browser), upstream?.close()]);
 });
 
 /** The upstream API, with the seeded account's token: what the relay sees. */

@@ -5,7 +5,15 @@
 // frame observe it: visibilityState and hidden overridden in both documents, and a visibilitychange event in each.
 import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { launchBrowser, openPage, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
+import {
+  borrowChromium,
+  giveBackChromium,
+  launchBrowser,
+  openPage,
+  serveHostPages,
+  typeAndSend,
+  type HostPageServer,
+} from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { smileDentalPage } from '../support/host-page.ts';
 
@@ -23,7 +31,7 @@ const hostPage = (attributes = '') => smileDentalPage(relay(), ` data-locale="en
 
 beforeAll(async () => {
   [browser, quietBrowser, product] = await Promise.all([
-    launchBrowser(),
+    borrowChromium(),
     launchBrowser(),
     // The service sends its events, so a team member's message reaches the panel as soon as it is stored rather than at
     // the relay's next read: how a reply arrives is not what these tests are about (live-replies.test.ts is).
@@ -35,7 +43,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), quietBrowser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), quietBrowser?.close(), product?.close(), host?.close()]);
 });
 
 // Takes the running test's own expect: expect.poll needs to know its test, and the tests run side by side.

@@ -3,7 +3,7 @@
 // could only have made as HTML, and every payload shows as the exact text it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { launchBrowser, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
+import { borrowChromium, giveBackChromium, serveHostPages, typeAndSend, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { SAFE_HREF, xssPayloads } from '../support/xss-corpus.ts';
 import { recordXssCalls } from './xss-hook.ts';
@@ -19,7 +19,7 @@ const dialogs: string[] = [];
 
 beforeAll(async () => {
   [browser, product] = await Promise.all([
-    launchBrowser(),
+    borrowChromium(),
     // One visitor types the whole corpus; the per-conversation quota is not what this suite is about.
     startProduct({
       relayHost: 'chat.vendor-relay.test',
@@ -46,7 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // The context before its browser: closed together, the browser can win and the context's close then throws.
   await context?.close();
-  await Promise.all([browser?.close(), product?.close(), host?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close(), host?.close()]);
 });
 
 interface Scan {

@@ -1,21 +1,28 @@
-// Chromium through playwright-core, launched as users have it (storage partitioning on: harness.ts).
-import type { Frame, Page } from 'playwright-core';
-import { launchBrowser } from '../harness.ts';
+// Chromium through playwright-core, launched as users have it (storage partitioning on: harness.ts): the test worker's
+// shared browser (shared-chromium.ts), in which an engine closes only the contexts of its own tabs, since tests of one
+// file may hold engines side by side.
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { borrowChromium } from '../harness.ts';
 import { buttonXPath, callSource, type Engine, type Tab } from './driver.ts';
 
 const call = (fn: (...args: never[]) => unknown, args: unknown[]) => `${callSource(fn)}(...${JSON.stringify(args)})`;
 
 export async function launchChromium(): Promise<Engine> {
-  const browser = await launchBrowser();
+  const browser = await borrowChromium();
+  const contexts = new Set<BrowserContext>();
   return {
     name: 'chromium',
     async newTab(options) {
       const context = await browser.newContext({
         viewport: { width: options?.width ?? 1280, height: options?.height ?? 900 },
       });
+      contexts.add(context);
+      context.on('close', () => contexts.delete(context));
       return chromiumTab(await context.newPage(), () => context.close());
     },
-    close: () => browser.close(),
+    close: async () => {
+      await Promise.all([...contexts].map((context) => context.close()));
+    },
   };
 }
 

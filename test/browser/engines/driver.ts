@@ -44,6 +44,10 @@ export interface Engine {
    * its own; WebKit's tabs are windows of one session, which share localStorage, cookies and the HTTP cache.
    */
   newTab(options?: TabOptions): Promise<Tab>;
+  /**
+   * Closes the tabs this engine opened. Chromium and Firefox stay running: each is the test worker's one browser of
+   * its kind, lent to every file (worker-browser.ts); WebKit's session and processes end here.
+   */
   close(): Promise<void>;
 }
 

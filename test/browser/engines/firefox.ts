@@ -1,7 +1,8 @@
 // Firefox ESR (Debian's system binary) through puppeteer-core over WebDriver BiDi, headless. Test host names resolve
 // to 127.0.0.1 through network.dns.localDomains. Each tab is a page from newPage() in a browser context of its own:
 // the tab Firefox starts with never gets window focus over BiDi, so keys sent there go nowhere.
-import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type Frame, type Page } from 'puppeteer-core';
+import { lentPerWorker } from '../worker-browser.ts';
 import { buttonXPath, type Engine, type FrameTarget, type Tab } from './driver.ts';
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
@@ -14,8 +15,9 @@ export const TEST_HOST_NAMES = [
   'smile-dental.test',
 ];
 
-export async function launchFirefox(): Promise<Engine> {
-  const browser: Browser = await puppeteer.launch({
+/** The test worker's one Firefox (worker-browser.ts): an engine closes only the contexts of its own tabs. */
+const borrowFirefox = lentPerWorker('Firefox', () =>
+  puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX_PATH,
     headless: true,
@@ -25,16 +27,28 @@ export async function launchFirefox(): Promise<Engine> {
       'dom.security.https_first': false,
       'dom.security.https_first_schemeless': false,
     },
-  });
+  }),
+);
+
+export async function launchFirefox(): Promise<Engine> {
+  const browser: Browser = await borrowFirefox();
+  const contexts = new Set<BrowserContext>();
   return {
     name: 'firefox',
     async newTab(options) {
       const context = await browser.createBrowserContext();
+      contexts.add(context);
       const page = await context.newPage();
       await page.setViewport({ width: options?.width ?? 1280, height: options?.height ?? 900 });
-      return firefoxTab(page, () => context.close());
+      return firefoxTab(page, async () => {
+        contexts.delete(context);
+        await context.close();
+      });
     },
-    close: () => browser.close(),
+    close: async () => {
+      await Promise.all([...contexts].map((context) => context.close()));
+      contexts.clear();
+    },
   };
 }
 
