@@ -143,6 +143,9 @@ async function start() {
   // Back from the back-forward cache, or back online: the stream may have died meanwhile.
   addEventListener('pageshow', (event) => event.persisted && model.reconnect());
   addEventListener('online', () => model.reconnect());
+  // Whether the panel covers the page (its aria-modal) is read from the frame's size at each drawing: Firefox may draw
+  // the panel before the frame has its corner size, so it is drawn again whenever that size changes.
+  addEventListener('resize', () => drawn && draw());
   model.resume();
 
   /** `picked`: the patient chose it now (not the pick of an earlier page, which the service already has). */

@@ -55,3 +55,27 @@ describe('the page behind the covering panel, in the accessibility tree', { time
     }
   });
 });
+
+// The panel says it is modal (aria-modal) only while it covers the page. A window resized while the panel is open (a
+// phone turned, a desktop window narrowed) changes that, and so does a frame that gets its corner size only after the
+// panel's first drawing, as Firefox sometimes gives it.
+describe('the panel’s aria-modal follows the size of the page while it is open', { timeout: 60_000 }, () => {
+  it('modal on a phone, not modal once the window is a desktop’s, modal again once it is narrow', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 700 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`http://www.smile-dental.test:${host.port}/`);
+      await page.locator('practice-chat-q7x button').click();
+      const panel = page.frameLocator('practice-chat-q7x iframe').locator('[role="dialog"]');
+      await page.frameLocator('practice-chat-q7x iframe').locator('textarea').waitFor();
+      const modal = () => panel.getAttribute('aria-modal');
+      await expect.poll(modal).toBe('true');
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await expect.poll(modal).toBe('false');
+      await page.setViewportSize({ width: 390, height: 700 });
+      await expect.poll(modal).toBe('true');
+    } finally {
+      await context.close();
+    }
+  });
+});
