@@ -74,7 +74,9 @@ async function tracedOpen(browser: Browser, url: string): Promise<TraceEvent[]> 
         'v8.execute',
         'loading',
         'navigation',
-        ...(process.env.TRACE_DETAIL ? ['disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler'] : []),
+        ...(process.env.TRACE_DETAIL
+          ? ['disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler']
+          : []),
       ].join(','),
       transferMode: 'ReportEvents',
     });

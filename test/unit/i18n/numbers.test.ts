@@ -29,18 +29,20 @@ describe('numbers', () => {
     // message's limit, and a fresh frame's first Intl objects load the language's data.
     it('makes no Intl object until a count is written, then one of each, kept', () => {
       const made = { plural: 0, number: 0 };
-      Intl.PluralRules = class extends PluralRules {
-        constructor(...args: ConstructorParameters<typeof PluralRules>) {
-          super(...args);
-          made.plural++;
-        }
-      } as typeof PluralRules;
-      Intl.NumberFormat = class extends NumberFormat {
-        constructor(...args: ConstructorParameters<typeof NumberFormat>) {
-          super(...args);
-          made.number++;
-        }
-      } as typeof NumberFormat;
+      Object.assign(Intl, {
+        PluralRules: class extends PluralRules {
+          constructor(...args: ConstructorParameters<typeof PluralRules>) {
+            super(...args);
+            made.plural++;
+          }
+        },
+        NumberFormat: class extends NumberFormat {
+          constructor(...args: ConstructorParameters<typeof NumberFormat>) {
+            super(...args);
+            made.number++;
+          }
+        },
+      });
       const strings = createStrings(CATALOGS.fa, 'fa');
       expect(made).toEqual({ plural: 0, number: 0 });
       expect(digitsOf(strings.charactersLeft(12))).toBe('۱۲');
