@@ -65,8 +65,10 @@ const isolate = (value: string) => `\u2068${value}\u2069`;
 
 export function createStrings(catalog: Catalog, locale: Locale): Strings {
   const { intl, dir } = localeInfo(locale);
-  const plural = new Intl.PluralRules(intl);
-  const number = new Intl.NumberFormat(intl);
+  // Made on the count's first use, which comes only near the message's limit: a fresh frame's first Intl objects load
+  // the language's data, and a patient's first open, which builds these strings, waited for them.
+  let plural: Intl.PluralRules | undefined;
+  let number: Intl.NumberFormat | undefined;
   const put = dir === 'rtl' ? isolate : (value: string) => value;
   const with1 = (template: string, name: string) => (value: string) => fill(template, { [name]: put(value) });
   const withNumber =
@@ -79,10 +81,13 @@ export function createStrings(catalog: Catalog, locale: Locale): Strings {
     emergencyNotice: withNumber(catalog.emergencyNotice),
     emergencyInstruction: withNumber(catalog.emergencyInstruction),
     automatedNotice: with1(catalog.automatedNotice, 'bot'),
-    charactersLeft: (count) =>
-      fill(catalog.charactersLeft[plural.select(count)] ?? catalog.charactersLeft.other, {
+    charactersLeft: (count) => {
+      plural ??= new Intl.PluralRules(intl);
+      number ??= new Intl.NumberFormat(intl);
+      return fill(catalog.charactersLeft[plural.select(count)] ?? catalog.charactersLeft.other, {
         count: put(number.format(count)),
-      }),
+      });
+    },
     typing: with1(catalog.typing, 'bot'),
     agentLabel: with1(catalog.agentLabel, 'name'),
     botLabel: with1(catalog.botLabel, 'name'),
