@@ -31,7 +31,7 @@ export async function scanWhenStill(): Promise<string[]> {
 
 /** The violations axe-core finds in a Playwright page or frame, each with the elements it names. */
 export async function axeViolations(target: Page | Frame): Promise<string[]> {
-  // axe-core is half a megabyte of script: compiled once per document, not again for each scan of the same document.
+  // axe-core is a large script: compiled once per document, not again for each scan of the same document.
   if (!(await target.evaluate(() => 'axe' in window))) await target.evaluate(AXE_SOURCE);
   return target.evaluate(scanWhenStill);
 }

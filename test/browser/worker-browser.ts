@@ -1,6 +1,6 @@
 // One browser per test worker, lent to the browser files that worker runs one after another. The browser projects
 // keep one module graph per worker (vite.config.ts), so what this module holds lives as long as the worker. A browser
-// launch is most of a short file's own CPU (Chromium's about 0.8 s, Firefox's about 4.7 s here), and each test still
+// launch is most of a short file's own CPU (Firefox's most of all; figures in bench/results.md), and each test still
 // makes a fresh context (storage, cookies and cache of its own), which is what a browser of its own gave it.
 
 /** Anything that says when it goes away: Playwright's and puppeteer's browsers both emit 'disconnected'. */
