@@ -4,7 +4,7 @@
 // none is cut short when it is the one chosen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './harness.ts';
+import { borrowChromium, giveBackChromium } from './harness.ts';
 import { loadFramePage } from './frame-page-tab.ts';
 import { startProduct } from '../support/product.ts';
 
@@ -13,11 +13,11 @@ let product: Awaited<ReturnType<typeof startProduct>>;
 let page: Page;
 
 beforeAll(async () => {
-  [browser, product] = await Promise.all([launchBrowser(), startProduct()]);
+  [browser, product] = await Promise.all([borrowChromium(), startProduct()]);
   page = await browser.newPage();
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), product?.close()]);
+  await Promise.all([giveBackChromium(browser), product?.close()]);
 });
 
 describe('the language switch', () => {
