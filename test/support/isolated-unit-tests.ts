@@ -16,8 +16,9 @@ export const ISOLATED_UNIT_TESTS: readonly string[] = [
   'test/unit/loader/launcher.test.ts',
   'test/unit/loader/script-tag.test.ts',
   'test/unit/loader/title-alert.test.ts',
-  // A built-in patched for a test (crypto.randomUUID taken away; AbortController counted).
+  // A built-in patched for a test (crypto.randomUUID taken away; AbortController and Intl's constructors counted).
   'test/unit/frame/random-key.test.ts',
+  'test/unit/i18n/numbers.test.ts',
   'test/unit/relay/send-window.test.ts',
   // A mocked module: vi.mock replaces a module for the imports evaluated after it, and in a shared worker an earlier
   // file has loaded the module already (the counts through the mock stay at nothing).

@@ -24,7 +24,7 @@ const MARKERS: readonly (readonly [string, RegExp])[] = [
   ['redefines a property (a built-in, a global)', /\bObject\.defineProperty\(/],
   [
     'patches a built-in',
-    /\b(?:Math|Date|JSON|console|crypto|performance|process)\.\w+\s*=[^=]|\.prototype\.\w+\s*=[^=]/,
+    /\b(?:Math|Date|JSON|Intl|console|crypto|performance|process)\.\w+\s*=[^=]|\.prototype\.\w+\s*=[^=]|\bObject\.assign\((?:Math|Date|JSON|Intl|console|crypto|performance)\b/,
   ],
   ['changes the process', /\bprocess\.(?:chdir|umask|setMaxListeners)\(/],
   // What no text shows: a file about the order modules load in (the relay loaded after a server has started) finds

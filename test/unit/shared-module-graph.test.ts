@@ -40,6 +40,7 @@ describe('isolationScan', () => {
     expect(reasons(fixture('writes-env'))).toEqual([`${fixture('writes-env')}: writes process.env`]);
     expect(reasons(fixture('writes-global'))).toEqual([`${fixture('writes-global')}: writes globalThis`]);
     expect(reasons(fixture('patches-built-in'))).toEqual([`${fixture('patches-built-in')}: patches a built-in`]);
+    expect(reasons(fixture('replaces-built-in'))).toEqual([`${fixture('replaces-built-in')}: patches a built-in`]);
     expect(reasons(fixture('needs-fresh-graph'))).toEqual([
       `${fixture('needs-fresh-graph')}: says it needs a fresh module graph`,
     ]);
