@@ -1,6 +1,6 @@
 // A wake that comes while a new stream is still reading its catch-up (the service's event for a reply stored just after
 // that read started) must not be lost: no stream of the watch had caught up to be served then, and while the service's
-// events arrive the watch's next read of its own is the two-minute safety net. The stream must get the reply at once.
+// events arrive the watch's next read of its own is the safety net's (SAFETY_NET_MS). The stream must get the reply at once.
 import { describe, expect, it } from 'vitest';
 import type { PolicedRead, ReadPolicy } from '../../../src/relay/conversations/read-policy.ts';
 import type { Message } from '../../../src/relay/upstream/index.ts';
