@@ -13,6 +13,7 @@ import { practicePage } from './page/practice-site.ts';
 import { openQuietPage } from './page/quiet-page.ts';
 import { startRelayProcess } from './page/relay-process.ts';
 import { startShapingProxy } from './page/shaping-proxy.ts';
+import type { TraceEvent } from './page/script-cpu-trace.ts';
 
 const RUNS = Number(process.env.TRACE_RUNS ?? 3);
 const WAY = process.env.TRACE_WAY === 'click' ? 'click' : 'tap';
@@ -42,18 +43,6 @@ const MARKS = `(() => {
     addEventListener('DOMContentLoaded', () => mark('frame: DOMContentLoaded'));
   }
 })()`;
-
-type TraceEvent = {
-  name: string;
-  cat: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  tid: number;
-  pid: number;
-  args?: { data?: Record<string, unknown>; frame?: string };
-};
 
 async function tracedOpen(browser: Browser, url: string): Promise<TraceEvent[]> {
   const touch = WAY === 'tap';
@@ -99,7 +88,7 @@ async function tracedOpen(browser: Browser, url: string): Promise<TraceEvent[]> 
 
 /** The steps of one open, each with its start after the pointerdown and its length (ms, wall time). */
 function steps(events: TraceEvent[]): Map<string, number> {
-  const marks = events.filter((event) => event.cat.includes('blink.user_timing') && event.ph !== 'e');
+  const marks = events.filter((event) => event.cat?.includes('blink.user_timing') && event.ph !== 'e');
   const mark = (name: string) => marks.find((event) => event.name === name);
   const pointerdown = mark('page: pointerdown')!;
   const framePid = marks.find((event) => event.name.startsWith('frame:'))!.pid;

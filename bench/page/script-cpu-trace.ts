@@ -3,15 +3,17 @@ import type { Browser, CDPSession } from 'playwright-core';
 import { OBSERVE } from './observe.ts';
 import { openQuietPage } from './quiet-page.ts';
 
-type TraceEvent = {
+/** A Chromium trace event, as Tracing.dataCollected hands it out (the fields the benches read). */
+export type TraceEvent = {
   name: string;
+  cat?: string;
   ph: string;
   ts: number;
   dur?: number;
   tdur?: number;
   tid: number;
   pid: number;
-  args?: { data?: { url?: string } };
+  args?: { data?: Record<string, unknown> & { url?: string }; frame?: string };
 };
 
 /** Where script runs on the page's main thread: each entry point once (what runs inside one is not counted again). */
