@@ -7,7 +7,7 @@ import type { ReadPolicy } from '../../../src/relay/conversations/read-policy.ts
 import type { Message } from '../../../src/relay/upstream/index.ts';
 import { createLiveHub } from '../../../src/relay/live/live-hub.ts';
 import { createReadScheduler } from '../../../src/relay/live/read-scheduler.ts';
-import type { StreamSink } from '../../../src/relay/live/stream-sink.ts';
+import { recordingSink } from '../../support/recording-sink.ts';
 import { STREAM_HEARTBEAT_MS } from '../../../src/shared/wire.ts';
 
 afterEach(() => {
@@ -15,21 +15,6 @@ afterEach(() => {
 });
 
 /** A client that takes everything at once; it records each frame with the fake clock's time. */
-function recordingSink() {
-  const frames: { at: number; text: string }[] = [];
-  const sink: StreamSink = {
-    write(text) {
-      frames.push({ at: Date.now(), text: typeof text === 'string' ? text : Buffer.from(text).toString() });
-      return true;
-    },
-    unsent: 0,
-    drained: () => Promise.resolve(),
-    end: () => {},
-    destroy: () => {},
-    onClose: () => {},
-  };
-  return { sink, frames, heartbeats: () => frames.filter((frame) => frame.text === ': heartbeat\n\n') };
-}
 
 const message = (sequence: number): Message => ({
   id: `m${sequence}`,

@@ -6,7 +6,7 @@ import type { PolicedRead, ReadPolicy } from '../../../src/relay/conversations/r
 import type { Message } from '../../../src/relay/upstream/index.ts';
 import { createLiveHub } from '../../../src/relay/live/live-hub.ts';
 import { createReadScheduler } from '../../../src/relay/live/read-scheduler.ts';
-import type { StreamSink } from '../../../src/relay/live/stream-sink.ts';
+import { recordingSink } from '../../support/recording-sink.ts';
 
 const message = (sequence: number): Message => ({
   id: `m${sequence}`,
@@ -17,23 +17,6 @@ const message = (sequence: number): Message => ({
   text: `text ${sequence}`,
   created_at: new Date(0).toISOString(),
 });
-
-/** A client that takes everything at once, and keeps what it was sent. */
-function recordingSink() {
-  const frames: string[] = [];
-  const sink: StreamSink = {
-    write(text) {
-      frames.push(typeof text === 'string' ? text : Buffer.from(text).toString());
-      return true;
-    },
-    unsent: 0,
-    drained: () => Promise.resolve(),
-    end: () => {},
-    destroy: () => {},
-    onClose: () => {},
-  };
-  return { sink, frames };
-}
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 const subject = { conversationId: 'c1', expiresAt: Number.MAX_SAFE_INTEGER };
@@ -74,8 +57,10 @@ const hubOver = (policy: ReadPolicy) =>
     random: () => 0.5,
   });
 
-const sequences = (frames: string[]) =>
-  frames.filter((frame) => frame.includes('event: message\n')).map((frame) => /"sequence":(\d+)/.exec(frame)?.[1]);
+const sequences = (frames: { text: string }[]) =>
+  frames
+    .filter((frame) => frame.text.includes('event: message\n'))
+    .map((frame) => /"sequence":(\d+)/.exec(frame.text)?.[1]);
 
 describe('a wake during a stream’s catch-up', () => {
   it('is read as soon as the catch-up ends, not at the safety net', async () => {
