@@ -112,7 +112,15 @@ function steps(events: TraceEvent[]): Map<string, number> {
   const layout = after('Layout', framePid, '', render.ts);
   const focused = mark('frame: composer focused')!;
   const painted = mark('frame: rAF after focus')!;
-  const code = after('ResourceReceiveResponse', pointerdown.pid, '', start);
+  // A response event names its request by id only: the frame's code is the response to the request for its file
+  // (that request's event may come before the pointerdown, when the request is queued early).
+  const codeRequest = after('ResourceSendRequest', pointerdown.pid, 'loader-frame', 0);
+  const code = events.find(
+    (event) =>
+      event.name === 'ResourceReceiveResponse' &&
+      codeRequest !== undefined &&
+      event.args?.data?.requestId === codeRequest.args?.data?.requestId,
+  );
   const ms = (from: number, to: number) => (to - from) / 1000;
   const inRender = (event?: TraceEvent) =>
     event && event.ts < render.ts + (render.dur ?? 0) ? (event.dur ?? 0) / 1000 : 0;
