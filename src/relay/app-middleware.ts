@@ -39,7 +39,8 @@ export interface RelayMiddlewareOptions {
   visitors: RequestCounting;
   /**
    * What a conversation call starts before its address quota answers, so that with Redis both share a round trip
-   * (routes/handle-admission.ts); it decides nothing, the route awaits it after the quota.
+   * (routes/handle-admission.ts); it decides nothing, the route awaits it after the quota. None with stores in memory,
+   * where there is no round trip to share.
    */
   besideQuota?: MiddlewareHandler<RelayEnv>;
   now: () => number;

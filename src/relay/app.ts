@@ -160,7 +160,9 @@ export function createRelayApp({
     telemetry,
     lifecycle,
     visitors,
-    besideQuota: startHandleAdmission({ open: createHandleClaims(handleSealer), readPolicy: reads.readPolicy }),
+    besideQuota: stores.roundTrips
+      ? startHandleAdmission({ open: createHandleClaims(handleSealer), readPolicy: reads.readPolicy })
+      : undefined,
     now,
   });
 

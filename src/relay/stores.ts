@@ -44,6 +44,12 @@ export interface RelayStores {
   eventIds: EventIdStore;
   /** Named checks for /readyz; empty for memory stores, which cannot fail. */
   readiness: Record<string, () => Promise<boolean>>;
+  /**
+   * Whether each answer is a network round trip (Redis). Only then does a conversation call start its handle's check
+   * beside its address quota so that both share one (routes/handle-admission.ts): in memory there is no round trip to
+   * share, and starting early would only add a middleware layer and a promise to every call.
+   */
+  roundTrips: boolean;
 }
 
 /**
@@ -66,6 +72,7 @@ export function createMemoryStores(now: () => number = Date.now): RelayStores {
     quota: (_name, limit, windowMs) => createRateLimiter({ limit, windowMs, now }),
     eventIds: createMemoryEventIdStore({ now }),
     readiness: {},
+    roundTrips: false,
   };
 }
 
@@ -118,6 +125,7 @@ export function createRedisSharedState(
       createRedisRateLimiter({ client, name, limit, windowMs, onUnavailable: unavailable }),
     eventIds: createRedisEventIdStore(client),
     readiness: { redis: () => redisAnswers(client) },
+    roundTrips: true,
   };
   return {
     stores,

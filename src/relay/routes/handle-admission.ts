@@ -1,7 +1,8 @@
 // A conversation call's handle is opened, and the read policy asked whether it is retired, as the request arrives,
 // beside its address quota instead of after it. With Redis both are a round trip: issued in the same turn, they leave
 // in one socket write (shared-state/coalesced-writes.ts) and their answers come back together, so a poll waits for one
-// round trip before going upstream instead of two one after the other.
+// round trip before going upstream instead of two one after the other. With stores in memory nothing is gained, and
+// the relay does not register it (app.ts): the route then asks the policy itself, after the quota.
 //
 // Nothing is decided here. The policy's answer waits on the context, and the route awaits it after the quota has let
 // the request through, before any upstream work, as it asked the policy itself before. A handle that does not open

@@ -1,5 +1,6 @@
 // The relay's Redis client on a real redis-server: commands issued in one turn of the event loop leave in one socket
-// write (coalesced-writes.ts), each still answered on its own; commands of later turns are not held back.
+// write (coalesced-writes.ts), each still answered on its own; so do the commands of one loop iteration's callbacks,
+// while a command that follows an answer is not held back.
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createJsonLogger } from '../../../src/relay/log.ts';
@@ -67,6 +68,44 @@ it('commands of later turns are written in their own turn, not held back', async
     expect(await client.incr('coalesce:later')).toBe(1);
     expect(await client.incr('coalesce:later')).toBe(2);
     expect(writes.count()).toBe(2);
+  } finally {
+    writes.stop();
+  }
+});
+
+it('commands issued from separate callbacks of one loop iteration go out in one socket write', async () => {
+  const writes = countSocketWrites(client.stream as Socket);
+  try {
+    // Five callbacks of one iteration's check phase, each issuing a command as a request's first step would from
+    // its own socket's callback.
+    const answers = await Promise.all(
+      Array.from(
+        { length: 5 },
+        (_, index) =>
+          new Promise((resolve, reject) => {
+            setImmediate(() => client.incr(`coalesce:callbacks:${index}`).then(resolve, reject));
+          }),
+      ),
+    );
+    expect(answers).toEqual([1, 1, 1, 1, 1]);
+    expect(writes.count()).toBe(1);
+  } finally {
+    writes.stop();
+  }
+});
+
+it('a command that follows a Redis answer is written as that turn ends, not held for the rest of the iteration', async () => {
+  const writes = countSocketWrites(client.stream as Socket);
+  try {
+    await client.incr('coalesce:chain');
+    const before = writes.count();
+    const next = client.incr('coalesce:chain');
+    // A tick queued from a microtask runs after every microtask of this turn, and before the loop moves on.
+    const writtenAtTurnEnd = await new Promise<number>((resolve) => {
+      queueMicrotask(() => process.nextTick(() => resolve(writes.count() - before)));
+    });
+    expect(writtenAtTurnEnd).toBe(1);
+    expect(await next).toBe(2);
   } finally {
     writes.stop();
   }
