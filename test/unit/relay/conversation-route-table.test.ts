@@ -1,15 +1,23 @@
 // Every route the relay answers under /v1/conversation, found in its own route table rather than listed here, driven
 // with the handle of a conversation the practice resolved longer ago than the grace (and that the relay has not read
 // since): each must answer the read policy's refusal, carry none of the history, write nothing upstream, and leave the
-// handle retired. A route added later without the policy fails this test without anyone adding it to a list; the
-// second test shows that, with two such routes added to a relay.
+// handle retired. And driven with a handle End chat retired: each must answer that the handle is no longer valid
+// without asking the service anything. A route added later without the policy fails this test without anyone adding
+// it to a list; the last test shows that, with two such routes added to a relay.
 import type { Context } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandleSealer } from '../../../src/relay/conversations/handles.ts';
 import { RESOLVED_READ_GRACE_MS } from '../../../src/relay/conversations/read-policy.ts';
 import { createHandleClaims } from '../../../src/relay/routes/handle-claims.ts';
 import { MESSAGES } from '../../support/conversation-calls.ts';
-import { answerOf, carriesHistory, createResolvedFixture, MINUTE, streamAnswerOf } from './resolved-fixture.ts';
+import {
+  answerOf,
+  carriesHistory,
+  createResolvedFixture,
+  HISTORY,
+  MINUTE,
+  streamAnswerOf,
+} from './resolved-fixture.ts';
 
 /** The calls on one conversation, each with its handle in Authorization. */
 const CONVERSATION_PATH = /^\/v1\/conversation(\/|$)/;
@@ -64,6 +72,33 @@ async function problemsOf(route: string): Promise<string[]> {
   return problems.map((problem) => `${route}: ${problem}`);
 }
 
+/** What is wrong with one route's handling of a handle End chat retired: nothing, or the reasons. */
+async function retiredProblemsOf(route: string): Promise<string[]> {
+  const [method, path] = route.split(' ') as [string, string];
+  const { harness } = fixture;
+  const handle = await harness.startConversation();
+  const sent = await harness.fromPanel(handle, MESSAGES, {
+    body: { text: HISTORY[0] },
+    headers: { 'Idempotency-Key': `retired-${Math.random().toString(36).slice(2, 12)}` },
+  });
+  expect(sent.status).toBe(201);
+  expect((await harness.fromPanel(handle, '/v1/conversation', { method: 'DELETE' })).status).toBe(204);
+  fixture.forgetUpstreamCalls();
+  const response = await harness.fromPanel(handle, path.replace(/:[^/]+/g, 'x'), {
+    method,
+    headers: { 'Idempotency-Key': `route-table-${Math.random().toString(36).slice(2, 12)}` },
+    ...(method === 'GET' || method === 'DELETE' ? {} : { body: BODIES[route] ?? {} }),
+  });
+  const streamed = response.status === 200 && response.headers.get('Content-Type')?.startsWith('text/event-stream');
+  const answer = streamed ? await streamAnswerOf(response) : await answerOf(response);
+  const problems: string[] = [];
+  if (answer.status !== 401 || answer.code !== 'session_expired')
+    problems.push(`answered ${answer.status} ${answer.code ?? ''}, not session_expired`);
+  if (carriesHistory(answer)) problems.push('answered with the history');
+  if (fixture.upstreamCalls().length > 0) problems.push(`asked the service: ${fixture.upstreamCalls().join(', ')}`);
+  return problems.map((problem) => `${route} (retired): ${problem}`);
+}
+
 describe('the route table: every call on a conversation goes through the read policy', () => {
   it('each route under /v1/conversation refuses a conversation resolved past its grace, and writes nothing upstream', async () => {
     fixture = createResolvedFixture();
@@ -84,6 +119,15 @@ describe('the route table: every call on a conversation goes through the read po
     expect(problems).toEqual([]);
   });
 
+  it('each route under /v1/conversation refuses a handle End chat retired, and asks the service nothing', async () => {
+    fixture = createResolvedFixture();
+    const routes = conversationRoutes(fixture.harness.app);
+    expect(routes).toContain(END_CHAT);
+    const problems: string[] = [];
+    for (const route of routes) problems.push(...(await retiredProblemsOf(route)));
+    expect(problems).toEqual([]);
+  });
+
   it('a route added without the policy is caught: one that writes upstream, one that reads the history', async () => {
     fixture = createResolvedFixture();
     const { harness } = fixture;
@@ -96,6 +140,15 @@ describe('the route table: every call on a conversation goes through the read po
     harness.app.get('/v1/conversation/transcript', (c: Context) =>
       c.json(harness.simulator.store.messages.get(claimsOf(c).conversationId)),
     );
+    const retired: string[] = [];
+    for (const route of ['PUT /v1/conversation/subject', 'GET /v1/conversation/transcript'])
+      retired.push(...(await retiredProblemsOf(route)));
+    expect(retired).toEqual([
+      expect.stringMatching(/^PUT \/v1\/conversation\/subject \(retired\): answered 204 , not session_expired$/),
+      expect.stringMatching(/^PUT \/v1\/conversation\/subject \(retired\): asked the service: PATCH /),
+      expect.stringMatching(/^GET \/v1\/conversation\/transcript \(retired\): answered 200 , not session_expired$/),
+      'GET /v1/conversation/transcript (retired): answered with the history',
+    ]);
     const problems: string[] = [];
     for (const route of conversationRoutes(harness.app)) problems.push(...(await problemsOf(route)));
     expect(problems).toEqual([

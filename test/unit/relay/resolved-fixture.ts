@@ -48,10 +48,12 @@ export function createResolvedFixture() {
   let serviceAheadMs = 0;
   const harness = createRelayHarness({ now: () => time, simulator: { now: () => time + serviceAheadMs } });
   let writes: string[] = [];
+  let calls: string[] = [];
   const original = harness.simulator.fetch.bind(harness.simulator);
   harness.simulator.fetch = (input, init) => {
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
     const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
+    if (path !== '/api/oauth/token/') calls.push(`${method} ${path}`);
     if (method !== 'GET' && path !== '/api/oauth/token/') writes.push(`${method} ${path}`);
     return original(input, init);
   };
@@ -86,6 +88,11 @@ export function createResolvedFixture() {
     },
     /** The calls that could change the service (anything but a read or a token request) since the last resolve. */
     upstreamWrites: () => [...writes],
+    /** Every call to the service but a token request, reads too, since the last `forgetUpstreamCalls`. */
+    upstreamCalls: () => [...calls],
+    forgetUpstreamCalls: () => {
+      calls = [];
+    },
     close: () => harness.close(),
   };
 }
