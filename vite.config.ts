@@ -170,8 +170,9 @@ const builds: Record<string, () => UserConfig> = {
 
 /**
  * A project of unit test files (test/unit), in Node. Most of a unit file's time is spent waiting (on real servers, relay
- * processes, redis-server, timers), not computing: four files at a time keep both cores busy, where Vitest's default
- * on two cores would be one. `unit` shares one module graph per worker between its files (isolate: false), so each
+ * processes, redis-server, timers), not computing: four files at a time, where Vitest's default on two cores would be
+ * one. Not more, and not beside the browser files: on a saturated machine the files that hold the product to a time
+ * fail (docs/testing.md). `unit` shares one module graph per worker between its files (isolate: false), so each
  * module is imported once per worker rather than once per file; the files that change what another file would see
  * (mocks, fake timers, a DOM environment, patched globals: test/support/isolated-unit-tests.ts) run in `unit-isolated`,
  * each in a fresh worker, and so do the benches (`npm run bench`: the panel's, in happy-dom). Both compile the relay

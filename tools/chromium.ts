@@ -43,8 +43,19 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
   'msEdgeUpdateLaunchServicesPreferredVersion',
 ] as const;
 
+/**
+ * Chromium's own address-bar popups, which it now draws as WebUI pages (chrome://omnibox-popup.top-chrome/): every
+ * new window (each test's context and page) starts them in a renderer process of their own, whether or not the window
+ * has an address bar to show them in, and that renderer's start was most of a new window's CPU in the tests. A
+ * headless browser never shows them, and no page or frame can see them: the web content the tests look at is the same.
+ */
+export const HEADLESS_UNSEEN_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'] as const;
+
 const PLAYWRIGHT_DISABLE_FEATURES_SWITCH = `--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.join(',')}`;
-const OUR_DISABLE_FEATURES_SWITCH = `--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.filter((name) => name !== 'ThirdPartyStoragePartitioning').join(',')}`;
+const OUR_DISABLE_FEATURES_SWITCH = `--disable-features=${[
+  ...PLAYWRIGHT_DISABLED_FEATURES.filter((name) => name !== 'ThirdPartyStoragePartitioning'),
+  ...HEADLESS_UNSEEN_FEATURES,
+].join(',')}`;
 
 /** `extraArgs`: more Chromium switches, for a bench that needs one (bench/first-open.ts). */
 export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {

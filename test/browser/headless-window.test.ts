@@ -1,0 +1,33 @@
+// A new window of the test Chromium (a context and its page, which every test makes) starts no page of Chromium's own
+// address-bar popups (tools/chromium.ts, HEADLESS_UNSEEN_FEATURES): each was a renderer process started per window,
+// most of a window's CPU, for a popup headless never shows. A Chromium that renames those features brings them back;
+// this says so, rather than the suite quietly slowing down.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { borrowChromium, giveBackChromium } from './harness.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await borrowChromium();
+});
+afterAll(() => giveBackChromium(browser));
+
+describe("the test Chromium's windows", () => {
+  it("start no page of Chromium's own address-bar popups (chrome://omnibox-popup.top-chrome/)", async () => {
+    const context = await browser.newContext();
+    const session = await browser.newBrowserCDPSession();
+    try {
+      const page = await context.newPage();
+      await page.goto('data:text/html,<title>A page</title><p>A page</p>');
+      const { targetInfos } = (await session.send('Target.getTargets')) as {
+        targetInfos: Array<{ type: string; url: string }>;
+      };
+      // Our own page is there, so the list is this window's; the popups came with the window, before its page loaded.
+      expect(targetInfos.map((target) => target.url)).toContain('data:text/html,<title>A page</title><p>A page</p>');
+      expect(targetInfos.filter((target) => target.url.startsWith('chrome://omnibox-popup'))).toEqual([]);
+    } finally {
+      await session.detach();
+      await context.close();
+    }
+  });
+});
