@@ -40,6 +40,27 @@ if (missing.length) {
   process.exit(2);
 }
 
+/**
+ * Orca, with its debug log written line by line. Orca opens the log with Python's default buffering (8 KiB blocks), so
+ * the file lags what Orca has spoken by up to 8 KiB: a step's words sit unseen in the buffer while the step waits for
+ * them, and the last ones ("This chat has ended.") are lost when Orca is killed before it flushes, the log then
+ * ending in the middle of an event. Orca's own script runs unchanged; only the debug file's `open` gets line buffering.
+ */
+const ORCA_WITH_LINE_BUFFERED_LOG = [
+  'import builtins, runpy, shutil, sys',
+  'debug_file = sys.argv[sys.argv.index("--debug-file") + 1]',
+  'opened = builtins.open',
+  'builtins.open = lambda file, mode="r", *rest, **named: opened(file, mode, 1) if file == debug_file else opened(file, mode, *rest, **named)',
+  'sys.argv[0] = shutil.which("orca")',
+  'runpy.run_path(sys.argv[0], run_name="__main__")',
+].join('\n');
+/** The interpreter Orca's script names (`#!/usr/bin/python3`): the one with Orca's modules, not whichever is on PATH. */
+function orcaInterpreter(): string[] {
+  const script = spawnSync('sh', ['-c', 'command -v orca'], { encoding: 'utf8' }).stdout.trim();
+  const shebang = readFileSync(script, 'utf8').split('\n', 1)[0]!;
+  return shebang.replace(/^#!/, '').trim().split(/\s+/);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const children: ChildProcess[] = [];
 function start(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
@@ -167,9 +188,19 @@ async function runLocale(locale: 'en' | 'ar') {
   // Orca's settings spelled out (those Orca 43.1 writes on a first start), not whatever defaults the installed Orca or
   // a distribution's patches bring: the description read after a control's name (the greeting), live regions, verbosity.
   copyFileSync(SETTINGS, join(scratch, 'orca-prefs', 'user-settings.conf'));
+  const [interpreter, ...interpreterArgs] = orcaInterpreter();
   const orca = start(
-    'orca',
-    ['--replace', '--user-prefs', join(scratch, 'orca-prefs'), '--debug-file', debugFile],
+    interpreter!,
+    [
+      ...interpreterArgs,
+      '-c',
+      ORCA_WITH_LINE_BUFFERED_LOG,
+      '--replace',
+      '--user-prefs',
+      join(scratch, 'orca-prefs'),
+      '--debug-file',
+      debugFile,
+    ],
     env,
   );
   await waitFor(
