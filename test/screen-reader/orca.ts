@@ -313,18 +313,7 @@ async function runLocale(locale: 'en' | 'ar') {
   out.push(...events.map((event) => event.text));
   mkdirSync(OUT_DIR, { recursive: true });
   writeFileSync(join(OUT_DIR, `orca-${locale}.txt`), `${out.join('\n')}\n`);
-  if (process.env.KEEP_ORCA_LOG) console.log(`Orca's whole debug log: ${debugFile}`);
-  else {
-    // D-Bus may have started the document portal, whose mount under the scratch directory outlives it briefly.
-    try {
-      rmSync(scratch, { recursive: true, force: true });
-    } catch {
-      console.warn(`left ${scratch} (a mount still in use)`);
-    }
-  }
   console.log(`orca-${locale}.txt: ${lines.length} utterances`);
-  // The run fails where Orca did not say each status announcement exactly once, or dropped live regions because it
-  // took the page for a background tab (a run to repeat: see docs/accessibility.md).
   const problems: string[] = [];
   if (log.includes('Live region source is not in active tab'))
     problems.push('Orca took the page for an inactive tab and ignored live regions');
@@ -337,6 +326,16 @@ async function runLocale(locale: 'en' | 'ar') {
   for (const words of [strings.greeting.replace('{bot}', 'Sunny'), strings.sensitiveTitle]) {
     const times = lines.filter((line) => line.text.replace(/[\u2066-\u2069]/g, '').includes(words)).length;
     if (times !== 1) problems.push(`"${words}" spoken ${times} times`);
+  }
+  // A failed run keeps Orca's whole log, which says what Orca was doing when an announcement was not made.
+  if (process.env.KEEP_ORCA_LOG || problems.length) console.log(`Orca's whole debug log: ${debugFile}`);
+  else {
+    // D-Bus may have started the document portal, whose mount under the scratch directory outlives it briefly.
+    try {
+      rmSync(scratch, { recursive: true, force: true });
+    } catch {
+      console.warn(`left ${scratch} (a mount still in use)`);
+    }
   }
   if (problems.length) {
     console.error(`orca-${locale}: ${problems.join('; ')}`);
