@@ -184,6 +184,11 @@ async function runLocale(locale: 'en' | 'ar') {
     ],
     { env },
   );
+  // No speech server, on every machine: Orca logs each utterance before it hands it to one, and the run reads the log.
+  // Speech Dispatcher starts only where it finds an audio output (here it never does: Orca's log says "SPEECH: Not
+  // available"), so a machine with a sound device would otherwise run Orca down another path than every run here.
+  mkdirSync(join(scratch, 'config', 'speech-dispatcher'), { recursive: true });
+  writeFileSync(join(scratch, 'config', 'speech-dispatcher', 'speechd.conf'), 'DisableAutoSpawn\n');
   mkdirSync(join(scratch, 'orca-prefs'), { recursive: true });
   // Orca's settings spelled out (those Orca 43.1 writes on a first start), not whatever defaults the installed Orca or
   // a distribution's patches bring: the description read after a control's name (the greeting), live regions, verbosity.
