@@ -40,6 +40,27 @@ if (missing.length) {
   process.exit(2);
 }
 
+/**
+ * Orca, with its debug log written line by line. Orca opens the log with Python's default buffering (8 KiB blocks), so
+ * the file lags what Orca has spoken by up to 8 KiB: a step's words sit unseen in the buffer while the step waits for
+ * them, and the last ones ("This chat has ended.") are lost when Orca is killed before it flushes, the log then
+ * ending in the middle of an event. Orca's own script runs unchanged; only the debug file's `open` gets line buffering.
+ */
+const ORCA_WITH_LINE_BUFFERED_LOG = [
+  'import builtins, runpy, shutil, sys',
+  'debug_file = sys.argv[sys.argv.index("--debug-file") + 1]',
+  'opened = builtins.open',
+  'builtins.open = lambda file, mode="r", *rest, **named: opened(file, mode, 1) if file == debug_file else opened(file, mode, *rest, **named)',
+  'sys.argv[0] = shutil.which("orca")',
+  'runpy.run_path(sys.argv[0], run_name="__main__")',
+].join('\n');
+/** The interpreter Orca's script names (`#!/usr/bin/python3`): the one with Orca's modules, not whichever is on PATH. */
+function orcaInterpreter(): string[] {
+  const script = spawnSync('sh', ['-c', 'command -v orca'], { encoding: 'utf8' }).stdout.trim();
+  const shebang = readFileSync(script, 'utf8').split('\n', 1)[0]!;
+  return shebang.replace(/^#!/, '').trim().split(/\s+/);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const children: ChildProcess[] = [];
 function start(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
@@ -163,13 +184,28 @@ async function runLocale(locale: 'en' | 'ar') {
     ],
     { env },
   );
+  // No speech server, on every machine: Orca logs each utterance before it hands it to one, and the run reads the log.
+  // Speech Dispatcher starts only where it finds an audio output (here it never does: Orca's log says "SPEECH: Not
+  // available"), so a machine with a sound device would otherwise run Orca down another path than every run here.
+  mkdirSync(join(scratch, 'config', 'speech-dispatcher'), { recursive: true });
+  writeFileSync(join(scratch, 'config', 'speech-dispatcher', 'speechd.conf'), 'DisableAutoSpawn\n');
   mkdirSync(join(scratch, 'orca-prefs'), { recursive: true });
   // Orca's settings spelled out (those Orca 43.1 writes on a first start), not whatever defaults the installed Orca or
   // a distribution's patches bring: the description read after a control's name (the greeting), live regions, verbosity.
   copyFileSync(SETTINGS, join(scratch, 'orca-prefs', 'user-settings.conf'));
+  const [interpreter, ...interpreterArgs] = orcaInterpreter();
   const orca = start(
-    'orca',
-    ['--replace', '--user-prefs', join(scratch, 'orca-prefs'), '--debug-file', debugFile],
+    interpreter!,
+    [
+      ...interpreterArgs,
+      '-c',
+      ORCA_WITH_LINE_BUFFERED_LOG,
+      '--replace',
+      '--user-prefs',
+      join(scratch, 'orca-prefs'),
+      '--debug-file',
+      debugFile,
+    ],
     env,
   );
   await waitFor(
@@ -282,21 +318,12 @@ async function runLocale(locale: 'en' | 'ar') {
   out.push(...events.map((event) => event.text));
   mkdirSync(OUT_DIR, { recursive: true });
   writeFileSync(join(OUT_DIR, `orca-${locale}.txt`), `${out.join('\n')}\n`);
-  if (process.env.KEEP_ORCA_LOG) console.log(`Orca's whole debug log: ${debugFile}`);
-  else {
-    // D-Bus may have started the document portal, whose mount under the scratch directory outlives it briefly.
-    try {
-      rmSync(scratch, { recursive: true, force: true });
-    } catch {
-      console.warn(`left ${scratch} (a mount still in use)`);
-    }
-  }
   console.log(`orca-${locale}.txt: ${lines.length} utterances`);
-  // The run fails where Orca did not say each status announcement exactly once, or dropped live regions because it
-  // took the page for a background tab (a run to repeat: see docs/accessibility.md).
+  // The run fails where Orca did not say each status announcement exactly once, or ignored live regions as another
+  // tab's (see docs/accessibility.md).
   const problems: string[] = [];
   if (log.includes('Live region source is not in active tab'))
-    problems.push('Orca took the page for an inactive tab and ignored live regions');
+    problems.push('Orca ignored live regions as "not in active tab" (see docs/accessibility.md)');
   const statuses = [strings.escalated, strings.retrying, `${strings.failed} ${strings.retry}`, strings.sending];
   for (const phrase of [...statuses, strings.reconnected, strings.ended]) {
     const times = lines.filter((line) => line.text === phrase).length;
@@ -306,6 +333,16 @@ async function runLocale(locale: 'en' | 'ar') {
   for (const words of [strings.greeting.replace('{bot}', 'Sunny'), strings.sensitiveTitle]) {
     const times = lines.filter((line) => line.text.replace(/[\u2066-\u2069]/g, '').includes(words)).length;
     if (times !== 1) problems.push(`"${words}" spoken ${times} times`);
+  }
+  // A failed run keeps Orca's whole log, which says what Orca was doing when an announcement was not made.
+  if (process.env.KEEP_ORCA_LOG || problems.length) console.log(`Orca's whole debug log: ${debugFile}`);
+  else {
+    // D-Bus may have started the document portal, whose mount under the scratch directory outlives it briefly.
+    try {
+      rmSync(scratch, { recursive: true, force: true });
+    } catch {
+      console.warn(`left ${scratch} (a mount still in use)`);
+    }
   }
   if (problems.length) {
     console.error(`orca-${locale}: ${problems.join('; ')}`);
