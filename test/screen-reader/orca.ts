@@ -41,8 +41,8 @@ if (missing.length) {
 }
 
 /**
- * Orca, with its debug log written line by line. Orca opens the log with Python's default buffering (8 KiB blocks), so
- * the file lags what Orca has spoken by up to 8 KiB: a step's words sit unseen in the buffer while the step waits for
+ * Orca, with its debug log written line by line. Orca opens the log with Python's default buffering (in blocks), so
+ * the file lags what Orca has spoken by up to a block: a step's words sit unseen in the buffer while the step waits for
  * them, and the last ones ("This chat has ended.") are lost when Orca is killed before it flushes, the log then
  * ending in the middle of an event. Orca's own script runs unchanged; only the debug file's `open` gets line buffering.
  */
