@@ -6,8 +6,8 @@
 // those two texts, and the notice's focus target is at least 24 CSS px (WCAG 2.5.8). Checked on the greeting and
 // with the sensitive-data warning open (which takes most of a short panel), each without and with WCAG 1.4.12's text
 // spacing. The frame page is loaded on its own at each size, which is what the panel is: it fills whatever frame the
-// loader gives it; every load is in one of the file's few tabs (frame-page-tab.ts), a load at a time in each.
-import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
+// loader gives it; every load is in the file's one tab (frame-page-tab.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { borrowChromium, giveBackChromium } from './harness.ts';
 import { loadFramePage } from './frame-page-tab.ts';
@@ -19,29 +19,11 @@ import { sentenceGap } from '../../src/frame/text/sentence-gap.ts';
 
 let browser: Browser;
 let product: Awaited<ReturnType<typeof startProduct>>;
-
-/**
- * The file's tabs, each lent to one test at a time: the loads run side by side, since a load spends much of its time
- * waiting on the relay and the renderer rather than on the machine's cores. As many as vitest runs tests at once.
- */
-const TABS = 5;
-const idleTabs: Page[] = [];
-const waitingForTab: Array<(page: Page) => void> = [];
-
-async function withTab(use: (page: Page) => Promise<void>): Promise<void> {
-  const page = idleTabs.pop() ?? (await new Promise<Page>((resolve) => waitingForTab.push(resolve)));
-  try {
-    await use(page);
-  } finally {
-    const next = waitingForTab.shift();
-    if (next) next(page);
-    else idleTabs.push(page);
-  }
-}
+let page: Page;
 
 beforeAll(async () => {
   [browser, product] = await Promise.all([borrowChromium(), startProduct()]);
-  idleTabs.push(...(await Promise.all(Array.from({ length: TABS }, () => browser.newPage()))));
+  page = await browser.newPage();
 });
 afterAll(async () => {
   await Promise.all([giveBackChromium(browser), product?.close()]);
@@ -129,11 +111,8 @@ const drawnNotice = (page: Page) =>
 
 type Drawn = Awaited<ReturnType<typeof drawnNotice>>;
 
-/**
- * The notice folded (or never folded, where the panel is tall) and then focused, each whole and right. Takes the
- * running test's own expect: expect.poll needs to know its test, and the tests run side by side.
- */
-async function expectWholeAndRight(expect: ExpectStatic, page: Page, tag: LocaleTag, where: string) {
+/** The notice folded (or never folded, where the panel is tall) and then focused, each whole and right. */
+async function expectWholeAndRight(page: Page, tag: LocaleTag, where: string) {
   const { instruction, whole } = noticeTexts(tag);
   const check = (drawn: Drawn, state: string) => {
     const what = `${where}, ${state}: ${JSON.stringify(drawn)}`;
@@ -181,29 +160,19 @@ const spacing = (page: Page, on: boolean) =>
   );
 
 describe.each(LOCALE_TAGS)('the emergency notice in %s, as Chromium draws it', (tag) => {
-  it.concurrent.for(SIZES)(
-    '%i×%i: whole, never cut, a target of 24 px or more',
-    { timeout: 60_000 },
-    async ([width, height], { expect }) =>
-      withTab(async (page) => {
-        await loadFramePage(page, product.relayUrl, tag, { width, height });
-        for (const on of [false, true]) {
-          await spacing(page, on);
-          await expectWholeAndRight(expect, page, tag, `${tag} ${width}×${height}${on ? ', text spacing' : ''}`);
-        }
-        await spacing(page, false);
-        await page.locator('textarea').fill('my card is 4111 1111 1111 1111');
-        await page.locator('textarea').press('Enter');
-        await page.locator('.warning').waitFor();
-        for (const on of [false, true]) {
-          await spacing(page, on);
-          await expectWholeAndRight(
-            expect,
-            page,
-            tag,
-            `${tag} ${width}×${height}, warning open${on ? ', text spacing' : ''}`,
-          );
-        }
-      }),
-  );
+  it.each(SIZES)('%i×%i: whole, never cut, a target of 24 px or more', { timeout: 60_000 }, async (width, height) => {
+    await loadFramePage(page, product.relayUrl, tag, { width, height });
+    for (const on of [false, true]) {
+      await spacing(page, on);
+      await expectWholeAndRight(page, tag, `${tag} ${width}×${height}${on ? ', text spacing' : ''}`);
+    }
+    await spacing(page, false);
+    await page.locator('textarea').fill('my card is 4111 1111 1111 1111');
+    await page.locator('textarea').press('Enter');
+    await page.locator('.warning').waitFor();
+    for (const on of [false, true]) {
+      await spacing(page, on);
+      await expectWholeAndRight(page, tag, `${tag} ${width}×${height}, warning open${on ? ', text spacing' : ''}`);
+    }
+  });
 });
