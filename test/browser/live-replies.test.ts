@@ -101,8 +101,8 @@ async function startConversation(expect: ExpectStatic, tab: Page, text: string, 
   return frame;
 }
 
-// The test behind the buffering proxy runs beside the streaming tests, on its own relay. Those two count that relay's polls, so they run one after the
-// other.
+// The test behind the buffering proxy runs beside the streaming tests, on its own relay. Those two count that relay's
+// polls, so they run one after the other.
 describe('replies by the live stream', { concurrent: true }, () => {
   it.sequential("a team member's message reaches an open, idle panel with no poll of the relay in between", async ({
     expect,
