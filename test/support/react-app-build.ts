@@ -7,26 +7,26 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { InlineConfig } from 'vite';
 
 const APP = fileURLToPath(new URL('./react-app.js', import.meta.url));
 const CACHE = fileURLToPath(new URL('../../node_modules/.cache/practice-chat-react-app/', import.meta.url));
 const NODE_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 
 /** How the app is bundled: React is installed only under versioned names (react-18, react-dom-19, ...). */
-const buildOptions = (version: 18 | 19) =>
-  ({
-    configFile: false,
-    logLevel: 'silent',
-    publicDir: false,
-    resolve: { alias: { react: `react-${version}`, 'react-dom': `react-dom-${version}` } },
-    define: { 'process.env.NODE_ENV': '"production"' },
-    build: {
-      write: false,
-      minify: true,
-      target: 'es2020',
-      lib: { entry: APP, formats: ['iife'], name: 'BookingApp' },
-    },
-  }) as const;
+const buildOptions = (version: 18 | 19): InlineConfig => ({
+  configFile: false,
+  logLevel: 'silent',
+  publicDir: false,
+  resolve: { alias: { react: `react-${version}`, 'react-dom': `react-dom-${version}` } },
+  define: { 'process.env.NODE_ENV': '"production"' },
+  build: {
+    write: false,
+    minify: true,
+    target: 'es2020',
+    lib: { entry: APP, formats: ['iife'], name: 'BookingApp' },
+  },
+});
 
 /** The app's bundle for one React version: from the cache, or built (and cached) when its inputs changed. */
 export async function bundledReactApp(version: 18 | 19): Promise<string> {
