@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { build } from 'vite';
 import { builtAstroSite } from './astro-site-build.ts';
+import { bundledReactApp } from './react-app-build.ts';
 
 const NODE_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 
@@ -54,38 +54,10 @@ export async function vendorRoutes(): Promise<Record<string, Route>> {
     const body = readFileSync(`${NODE_MODULES}@builder.io/partytown/lib/${name}`, 'utf8');
     routes[`/~partytown/${name}`] = () => ({ body, headers: { 'Content-Type': contentType(name) } });
   }
-  const [react18, react19] = await Promise.all([bundleReactApp(18), bundleReactApp(19)]);
+  const [react18, react19] = await Promise.all([bundledReactApp(18), bundledReactApp(19)]);
   routes['/vendor/react-18-app.js'] = () => ({ body: react18, headers: { 'Content-Type': contentType('.js') } });
   routes['/vendor/react-19-app.js'] = () => ({ body: react19, headers: { 'Content-Type': contentType('.js') } });
   return routes;
-}
-
-/**
- * test/support/react-app.js bundled against one React version, production build, as a site ships it: React is
- * installed only under versioned names (react-18, react-dom-19, ...), so the bundle aliases the plain ones.
- */
-async function bundleReactApp(version: 18 | 19): Promise<string> {
-  const output = await build({
-    configFile: false,
-    logLevel: 'silent',
-    publicDir: false,
-    resolve: { alias: { react: `react-${version}`, 'react-dom': `react-dom-${version}` } },
-    define: { 'process.env.NODE_ENV': '"production"' },
-    build: {
-      write: false,
-      minify: true,
-      target: 'es2020',
-      lib: {
-        entry: fileURLToPath(new URL('./react-app.js', import.meta.url)),
-        formats: ['iife'],
-        name: 'BookingApp',
-      },
-    },
-  });
-  const chunk = (Array.isArray(output) ? output[0] : output) as { output: { type: string; code?: string }[] };
-  const code = chunk.output.find((file) => file.type === 'chunk')?.code;
-  if (code === undefined) throw new Error(`no bundle for React ${version}`);
-  return code;
 }
 
 /**
