@@ -150,6 +150,8 @@ describe('behind a proxy that buffers whole answers', { concurrent: true }, () =
       const frame = await openPanel(expect, tab, '/behind-a-buffering-proxy');
       await typeAndSend(frame, 'What are your opening hours?');
       await expect.poll(() => proxy.requests.includes('GET /v1/conversation/events')).toBe(true);
+      // No poll yet: the one that comes after the clock moves on is the silence timer's.
+      expect(proxy.requests).not.toContain('GET /v1/conversation/messages');
       await context.clock.fastForward(STREAM_SILENCE_LIMIT_MS);
       // It shows once the panel has given up on the stream and polled.
       await expect.poll(() => frame.locator('.message.bot').count(), { timeout: 60_000 }).toBeGreaterThan(0);

@@ -117,8 +117,9 @@ const PASTED: Record<string, () => { body: string; headers?: Record<string, stri
 };
 
 beforeAll(async () => {
-  // The service's events wake the relay's watch as soon as the bot or a team member has written, as in the field
-  // (npm start sends them); without them each reply and the unread count wait for the watch's next read.
+  // The service's events wake the relay's watch as soon as the bot or a team member has written, as with
+  // UPSTREAM_EVENTS_SECRET set (npm start sends them); without them each reply and the unread count wait for the
+  // watch's next read.
   [engine, product] = await Promise.all([
     launchEngine(),
     startProduct({ relayHost: 'chat.vendor-relay.test', upstreamEvents: true }),

@@ -98,8 +98,8 @@ const reactDocument = (version: 18 | 19) =>
 beforeAll(async () => {
   const [launched, started, vendor, astro] = await Promise.all([
     launchEngine(),
-    // The service's events wake the relay's watch as soon as the bot has replied, as in the field (npm start sends
-    // them); without them each reply waits for the watch's next read, a second of nothing per message sent here.
+    // The service's events wake the relay's watch as soon as the bot has replied, as with UPSTREAM_EVENTS_SECRET set
+    // (npm start sends them); without them each reply waits for the watch's next read, idle time per message here.
     startProduct({ relayHost: 'chat.vendor-relay.test', upstreamEvents: true }),
     vendorRoutes(),
     astroSiteRoutes(astroPage),

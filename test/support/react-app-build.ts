@@ -58,7 +58,10 @@ async function bundle(version: 18 | 19): Promise<string> {
 const installedVersion = (name: string, from = fileURLToPath(new URL('../../package.json', import.meta.url))) =>
   String(JSON.parse(readFileSync(createRequire(from).resolve(`${name}/package.json`), 'utf8')).version);
 
-/** Names what the bundle depends on: the installed packages that make it, the app's source, and how it is built. */
+/**
+ * Names what the bundle depends on: the installed packages that make it, the app's source, and how it is built. The
+ * bundler Vite depends on is not named (a range Vite allows): `npm ci` empties the cache anyway.
+ */
 function appKey(version: 18 | 19): string {
   const hash = createHash('sha256');
   const reactDom = `react-dom-${version}`;
@@ -71,5 +74,7 @@ function appKey(version: 18 | 19): string {
   hash.update(versions.join('\0'));
   hash.update(JSON.stringify(buildOptions(version)));
   hash.update(readFileSync(APP));
+  // This file too: how the bundle is built and picked out of Vite's output.
+  hash.update(readFileSync(fileURLToPath(import.meta.url)));
   return `react-${version}-${hash.digest('hex').slice(0, 16)}`;
 }

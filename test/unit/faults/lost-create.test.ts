@@ -17,8 +17,9 @@ const SETTINGS = {
   MESSAGES_PER_MINUTE_PER_CONVERSATION: '1000000',
   HANDLE_SECRET: 'lC7q2Lw9Xk4Rb1Zt8Nc3Vy6Hm0Pj5Gd+Ue2Aa9Ko4Ti=',
   // A lost answer leaves its send's outcome unknown, and the panel's retry is told to wait out the settle window (the
-  // default one is made for a real service) before the relay reads back. The simulator stores in milliseconds, so windows that fit it take the
-  // same read-back path sooner (as the fault suite's lossy scenario does): most of this file's time was those waits.
+  // default one is made for a real service) before the relay reads back. The simulator stores in milliseconds, so
+  // windows that fit it take the same read-back path sooner (as the fault suite's lossy scenario does): most of this
+  // file's time was those waits.
   UPSTREAM_TIMEOUT_MS: '2000',
   SEND_SETTLE_MS: '5000',
 };

@@ -100,33 +100,45 @@ async function retiredProblemsOf(route: string): Promise<string[]> {
 }
 
 describe('the route table: every call on a conversation goes through the read policy', () => {
-  it('each route under /v1/conversation refuses a conversation resolved past its grace, and writes nothing upstream', async () => {
-    fixture = createResolvedFixture();
-    const routes = conversationRoutes(fixture.harness.app);
-    // The table is read, not listed: these are what it holds today, and any route added later is checked as well.
-    expect(routes).toEqual(
-      expect.arrayContaining([
-        'GET /v1/conversation/messages',
-        'POST /v1/conversation/messages',
-        'GET /v1/conversation/events',
-        'POST /v1/conversation/escalate',
-        'PUT /v1/conversation/language',
-        END_CHAT,
-      ]),
-    );
-    const problems: string[] = [];
-    for (const route of routes) problems.push(...(await problemsOf(route)));
-    expect(problems).toEqual([]);
-  });
+  it.each([
+    ['', false],
+    [', with the policy asked as each call arrives (the path with Redis)', true],
+  ])(
+    'each route under /v1/conversation refuses a conversation resolved past its grace, and writes nothing upstream%s',
+    async (_, earlyAdmission) => {
+      fixture = createResolvedFixture({ earlyAdmission });
+      const routes = conversationRoutes(fixture.harness.app);
+      // The table is read, not listed: these are what it holds today, and any route added later is checked as well.
+      expect(routes).toEqual(
+        expect.arrayContaining([
+          'GET /v1/conversation/messages',
+          'POST /v1/conversation/messages',
+          'GET /v1/conversation/events',
+          'POST /v1/conversation/escalate',
+          'PUT /v1/conversation/language',
+          END_CHAT,
+        ]),
+      );
+      const problems: string[] = [];
+      for (const route of routes) problems.push(...(await problemsOf(route)));
+      expect(problems).toEqual([]);
+    },
+  );
 
-  it('each route under /v1/conversation refuses a handle End chat retired, and asks the service nothing', async () => {
-    fixture = createResolvedFixture();
-    const routes = conversationRoutes(fixture.harness.app);
-    expect(routes).toContain(END_CHAT);
-    const problems: string[] = [];
-    for (const route of routes) problems.push(...(await retiredProblemsOf(route)));
-    expect(problems).toEqual([]);
-  });
+  it.each([
+    ['', false],
+    [', with the policy asked as each call arrives (the path with Redis)', true],
+  ])(
+    'each route under /v1/conversation refuses a handle End chat retired, and asks the service nothing%s',
+    async (_, earlyAdmission) => {
+      fixture = createResolvedFixture({ earlyAdmission });
+      const routes = conversationRoutes(fixture.harness.app);
+      expect(routes).toContain(END_CHAT);
+      const problems: string[] = [];
+      for (const route of routes) problems.push(...(await retiredProblemsOf(route)));
+      expect(problems).toEqual([]);
+    },
+  );
 
   it('a route added without the policy is caught: one that writes upstream, one that reads the history', async () => {
     fixture = createResolvedFixture();

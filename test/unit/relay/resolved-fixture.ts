@@ -4,6 +4,7 @@
 import { expect } from 'vitest';
 import { MESSAGES } from '../../support/conversation-calls.ts';
 import { readStream } from '../../support/live-stream.ts';
+import { createMemoryStores } from '../../../src/relay/stores.ts';
 import { createRelayHarness } from './relay-harness.ts';
 
 /** The patient's own words, and the practice's reply: neither may appear in an answer once the grace is over. */
@@ -42,11 +43,19 @@ export async function streamAnswerOf(response: Response): Promise<Answer> {
 
 export const carriesHistory = (answer: Answer) => HISTORY.some((text) => answer.text.includes(text));
 
-export function createResolvedFixture() {
+/**
+ * `earlyAdmission`: stores that say their answers are round trips, as Redis's do, so that a conversation call asks the
+ * read policy as it arrives (routes/handle-admission.ts), the path the relay takes with Redis; kept in memory here.
+ */
+export function createResolvedFixture({ earlyAdmission = false }: { earlyAdmission?: boolean } = {}) {
   let time = Date.parse('2026-11-22T10:00:00Z');
   /** How far the service's clock runs ahead of the relay's. */
   let serviceAheadMs = 0;
-  const harness = createRelayHarness({ now: () => time, simulator: { now: () => time + serviceAheadMs } });
+  const harness = createRelayHarness({
+    now: () => time,
+    simulator: { now: () => time + serviceAheadMs },
+    ...(earlyAdmission ? { app: { shared: { stores: { ...createMemoryStores(() => time), roundTrips: true } } } } : {}),
+  });
   let writes: string[] = [];
   let calls: string[] = [];
   const original = harness.simulator.fetch.bind(harness.simulator);
