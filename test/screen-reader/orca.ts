@@ -44,13 +44,14 @@ if (missing.length) {
  * Orca, with its debug log written line by line. Orca opens the log with Python's default buffering (in blocks), so
  * the file lags what Orca has spoken by up to a block: a step's words sit unseen in the buffer while the step waits for
  * them, and the last ones ("This chat has ended.") are lost when Orca is killed before it flushes, the log then
- * ending in the middle of an event. Orca's own script runs unchanged; only the debug file's `open` gets line buffering.
+ * ending in the middle of an event. Orca's own script runs unchanged; only the debug file's `open` gets line buffering,
+ * with whatever else Orca asks of it.
  */
 const ORCA_WITH_LINE_BUFFERED_LOG = [
   'import builtins, runpy, shutil, sys',
   'debug_file = sys.argv[sys.argv.index("--debug-file") + 1]',
   'opened = builtins.open',
-  'builtins.open = lambda file, mode="r", *rest, **named: opened(file, mode, 1) if file == debug_file else opened(file, mode, *rest, **named)',
+  'builtins.open = lambda file, mode="r", buffering=-1, *rest, **named: opened(file, mode, 1 if file == debug_file else buffering, *rest, **named)',
   'sys.argv[0] = shutil.which("orca")',
   'runpy.run_path(sys.argv[0], run_name="__main__")',
 ].join('\n');
