@@ -45,19 +45,24 @@ const BODIES: Record<string, unknown> = {
   'PUT /v1/conversation/language': { language: 'es' },
 };
 
-/** What is wrong with one route's handling of a resolved conversation past its grace: nothing, or the reasons. */
-async function problemsOf(route: string): Promise<string[]> {
+/** One call of `route` with `handle`, its body well-formed: what it answered, and whether that was a stream. */
+async function call(route: string, handle: string) {
   const [method, path] = route.split(' ') as [string, string];
-  const { handle, upstream } = await fixture.resolvedConversation();
-  const resolved = upstream();
-  fixture.advance(RESOLVED_READ_GRACE_MS + MINUTE);
   const response = await fixture.harness.fromPanel(handle, path.replace(/:[^/]+/g, 'x'), {
     method,
     headers: { 'Idempotency-Key': `route-table-${Math.random().toString(36).slice(2, 12)}` },
     ...(method === 'GET' || method === 'DELETE' ? {} : { body: BODIES[route] ?? {} }),
   });
   const streamed = response.status === 200 && response.headers.get('Content-Type')?.startsWith('text/event-stream');
-  const answer = streamed ? await streamAnswerOf(response) : await answerOf(response);
+  return { streamed, answer: streamed ? await streamAnswerOf(response) : await answerOf(response) };
+}
+
+/** What is wrong with one route's handling of a resolved conversation past its grace: nothing, or the reasons. */
+async function problemsOf(route: string): Promise<string[]> {
+  const { handle, upstream } = await fixture.resolvedConversation();
+  const resolved = upstream();
+  fixture.advance(RESOLVED_READ_GRACE_MS + MINUTE);
+  const { streamed, answer } = await call(route, handle);
   const problems: string[] = [];
   const refused =
     route === END_CHAT
@@ -74,7 +79,6 @@ async function problemsOf(route: string): Promise<string[]> {
 
 /** What is wrong with one route's handling of a handle End chat retired: nothing, or the reasons. */
 async function retiredProblemsOf(route: string): Promise<string[]> {
-  const [method, path] = route.split(' ') as [string, string];
   const { harness } = fixture;
   const handle = await harness.startConversation();
   const sent = await harness.fromPanel(handle, MESSAGES, {
@@ -84,13 +88,7 @@ async function retiredProblemsOf(route: string): Promise<string[]> {
   expect(sent.status).toBe(201);
   expect((await harness.fromPanel(handle, '/v1/conversation', { method: 'DELETE' })).status).toBe(204);
   fixture.forgetUpstreamCalls();
-  const response = await harness.fromPanel(handle, path.replace(/:[^/]+/g, 'x'), {
-    method,
-    headers: { 'Idempotency-Key': `route-table-${Math.random().toString(36).slice(2, 12)}` },
-    ...(method === 'GET' || method === 'DELETE' ? {} : { body: BODIES[route] ?? {} }),
-  });
-  const streamed = response.status === 200 && response.headers.get('Content-Type')?.startsWith('text/event-stream');
-  const answer = streamed ? await streamAnswerOf(response) : await answerOf(response);
+  const { answer } = await call(route, handle);
   const problems: string[] = [];
   if (answer.status !== 401 || answer.code !== 'session_expired')
     problems.push(`answered ${answer.status} ${answer.code ?? ''}, not session_expired`);
@@ -99,11 +97,14 @@ async function retiredProblemsOf(route: string): Promise<string[]> {
   return problems.map((problem) => `${route} (retired): ${problem}`);
 }
 
+/** Each pass runs on both of the relay's ways to ask the policy: after the quota (in memory), and as a call arrives. */
+const ADMISSION_PATHS: Array<[string, boolean]> = [
+  ['', false],
+  [', with the policy asked as each call arrives (the path with Redis)', true],
+];
+
 describe('the route table: every call on a conversation goes through the read policy', () => {
-  it.each([
-    ['', false],
-    [', with the policy asked as each call arrives (the path with Redis)', true],
-  ])(
+  it.each(ADMISSION_PATHS)(
     'each route under /v1/conversation refuses a conversation resolved past its grace, and writes nothing upstream%s',
     async (_, earlyAdmission) => {
       fixture = createResolvedFixture({ earlyAdmission });
@@ -125,10 +126,7 @@ describe('the route table: every call on a conversation goes through the read po
     },
   );
 
-  it.each([
-    ['', false],
-    [', with the policy asked as each call arrives (the path with Redis)', true],
-  ])(
+  it.each(ADMISSION_PATHS)(
     'each route under /v1/conversation refuses a handle End chat retired, and asks the service nothing%s',
     async (_, earlyAdmission) => {
       fixture = createResolvedFixture({ earlyAdmission });
