@@ -14,9 +14,11 @@ import { freePort } from '../../support/free-port.ts';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'relay-dockerfile-'));
 const cleanups: (() => unknown)[] = [() => rmSync(work, { recursive: true, force: true })];
+// The work tree holds two stages' installs (tens of thousands of files): removing it took over Vitest's 10 s default for
+// a hook on a machine whose disk and cores the other files keep busy.
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
-});
+}, 120_000);
 
 interface Stage {
   name: string;
