@@ -33,9 +33,14 @@ it('sends loader.js, its second file and the frame page to Chromium as brotli, w
     });
     await page.goto(`http://www.smile-dental.test:${host.port}/`);
     await page.locator('practice-chat-q7x button').waitFor();
-    // The loader's second file comes on intent.
+    // The loader's second file comes on intent. Its response is waited for before the page is left: the frame's
+    // element is made in the same turn as its request, so on a busy machine the answer can come after the element.
+    const secondFile = page.waitForResponse((response) =>
+      /^\/assets\/loader-frame-[\w-]+\.js$/.test(new URL(response.url()).pathname),
+    );
     await page.locator('practice-chat-q7x button').hover();
     await page.locator('practice-chat-q7x iframe').waitFor({ state: 'attached' });
+    await secondFile;
     await page.goto(`${product.relayUrl}/frame?client_id=smile-dental`);
     await page.waitForLoadState('load');
 
