@@ -2,6 +2,10 @@
 // built step by step, relay processes failing over) starts while the short files fill the other workers, instead of
 // starting last and running alone. Vitest's own order puts larger files first on a clean clone, which says little
 // about time; a file's declared timeouts say what its author expects, so a file is ranked by the longest it declares.
+// The files of one project run one after another, in the order the configuration lists the projects: Vitest keeps a
+// worker that shares its module graph between files (isolate: false) only while the next file in the queue is of the
+// same project, and otherwise ends it, so a queue that moved between Chromium's and Firefox's files started a new
+// worker, imported the relay and playwright-core again and launched a new browser at every move.
 // Asked to shuffle (`--sequence.shuffle`), it shuffles the files by the run's seed instead, as Vitest's own random
 // sequencer would: a sequencer named in the configuration replaces that one, and the unit files that share a worker
 // (vite.config.ts) are checked for depending on the files before them by running them in a shuffled order.
@@ -38,6 +42,19 @@ export function shuffledBySeed<T>(items: readonly T[], seed: number): T[] {
   return shuffled;
 }
 
+/**
+ * `files` with each project's files together, projects in `projectOrder`, and within a project the longest declared
+ * timeout first. Stable: files that declare the same (or no) timeout keep their order.
+ */
+export function byProjectThenLongest<T extends { project: { name: string } }>(
+  files: readonly T[],
+  projectOrder: readonly string[],
+  longest: (file: T) => number,
+): T[] {
+  const rank = (file: T) => projectOrder.indexOf(file.project.name);
+  return [...files].sort((a, b) => rank(a) - rank(b) || longest(b) - longest(a));
+}
+
 // Vitest's own sequencer is imported when tests are sorted, not when vite.config.ts is read: `vite build` reads it too.
 export class LongestFirstSequencer implements TestSequencer {
   constructor(private readonly vitest: Vitest) {}
@@ -57,7 +74,10 @@ export class LongestFirstSequencer implements TestSequencer {
     if (shuffle) return shuffledBySeed(files, seed);
     const ordered = await (await this.base()).sort(files);
     const longest = new Map(ordered.map((file) => [file, longestDeclaredTimeout(readFileSync(file.moduleId, 'utf8'))]));
-    // Stable: files that declare the same (or no) timeout keep Vitest's order.
-    return ordered.sort((a, b) => longest.get(b)! - longest.get(a)!);
+    return byProjectThenLongest(
+      ordered,
+      this.vitest.projects.map((project) => project.name),
+      (file) => longest.get(file)!,
+    );
   }
 }

@@ -4,7 +4,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { TestSpecification, Vitest } from 'vitest/node';
-import { LongestFirstSequencer, longestDeclaredTimeout, shuffledBySeed } from '../support/longest-first-sequencer.ts';
+import {
+  byProjectThenLongest,
+  LongestFirstSequencer,
+  longestDeclaredTimeout,
+  shuffledBySeed,
+} from '../support/longest-first-sequencer.ts';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
 
@@ -25,6 +30,32 @@ describe('longestDeclaredTimeout', () => {
     expect(longestDeclaredTimeout(read('./deploy/dockerfile-steps.test.ts'))).toBeGreaterThan(
       longestDeclaredTimeout(read('./shared/domains.test.ts')),
     );
+  });
+});
+
+describe('byProjectThenLongest', () => {
+  // Vitest ends a worker that shares its module graph when the next file in the queue is of another project.
+  it("keeps each project's files together, in the projects' order, the longest first within each", () => {
+    const file = (name: string, project: string, timeout: number) => ({ name, project: { name: project }, timeout });
+    const files = [
+      file('chromium-short', 'browser', 0),
+      file('firefox-long', 'firefox', 60_000),
+      file('chromium-long', 'browser', 240_000),
+      file('webkit', 'webkit', 30_000),
+      file('firefox-short', 'firefox', 0),
+      file('chromium-middle', 'browser', 30_000),
+      file('chromium-also-middle', 'browser', 30_000),
+    ];
+    const ordered = byProjectThenLongest(files, ['browser', 'firefox', 'webkit'], ({ timeout }) => timeout);
+    expect(ordered.map(({ name }) => name)).toEqual([
+      'chromium-long',
+      'chromium-middle',
+      'chromium-also-middle',
+      'chromium-short',
+      'firefox-long',
+      'firefox-short',
+      'webkit',
+    ]);
   });
 });
 
