@@ -178,7 +178,8 @@ async function start() {
         composerRef={composerRef}
         preview={preview}
         storageUnavailable={!preview && storage === null}
-        onClose={() => bridge?.post({ type: 'close' })}
+        // Closed here at once, not when the loader's answer comes back: a reply arriving in between is unread.
+        onClose={() => (bridge?.post({ type: 'close' }), model.setPanelOpen(false))}
         refreshLogo={() =>
           relayTransport.getConfiguration(clientId).then(
             (fresh) => fresh.logo_url,
