@@ -1,2 +1,2 @@
 // The tests take free ports from the same helper as the benches.
-export { freePort } from '../../tools/free-port.ts';
+export { freePort, freePorts } from '../../tools/free-port.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { writeSelfSignedCertificate } from '../../tools/self-signed-certificate.ts';
-import { freePort } from './free-port.ts';
+import { freePorts } from './free-port.ts';
 import { REDIS_SERVER_PATH } from './redis-server.ts';
 
 export const REDIS_SENTINEL_PATH = process.env.REDIS_SENTINEL_PATH || '/usr/bin/redis-sentinel';
@@ -172,8 +172,10 @@ export async function startSentinelGroup({ tls = false }: { tls?: boolean } = {}
   }
 
   try {
-    const nodePorts = [await freePort(), await freePort()];
-    const sentinelPorts = [await freePort(), await freePort(), await freePort()];
+    // Five servers start together: five different ports (one port given twice failed a Sentinel's start).
+    const ports = await freePorts(5);
+    const nodePorts = ports.slice(0, 2);
+    const sentinelPorts = ports.slice(2);
     await dataNode(nodePorts[0]!, null);
     await dataNode(nodePorts[1]!, nodePorts[0]!);
     await Promise.all(sentinelPorts.map((port) => sentinelNode(port, nodePorts[0]!)));
