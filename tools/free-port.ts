@@ -3,11 +3,8 @@
 import { createServer, type AddressInfo } from 'node:net';
 
 export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
+  const [port] = await freePorts(1);
+  return port!;
 }
 
 /**
