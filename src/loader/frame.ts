@@ -70,12 +70,15 @@ export function createChatFrame(
   // nothing): focused while still loading, Chromium went on sending keys to the page's <iframe> element after the
   // panel had put the caret in its composer; and a patient who moved on in the page meanwhile keeps their place.
   // The chain's timers are the shortest the browser gives, so the open follows `ready` within a few milliseconds.
+  // The frame is shown here too, not before its panel is ready (see fitViewport), and before focus moves into it: a
+  // browser does not focus a frame that is not displayed. `open` says what `pending` is: post() sets both together.
   function flush() {
     if (!ready) iframe && setTimeout(flush);
     else if (pending) {
+      fitViewport();
       // Still on the widget, or on nothing (<body>, or <html> while the page has no body): the elements that contain
       // the widget's host, and the body beside it.
-      if (pending.type === 'open' && (doc.activeElement === doc.body || doc.activeElement!.contains(shadow.host)))
+      if (open && (doc.activeElement === doc.body || doc.activeElement!.contains(shadow.host)))
         iframe!.focus();
       iframe!.contentWindow!.postMessage(envelope(pending), relayOrigin);
       pending = null;
@@ -95,7 +98,11 @@ export function createChatFrame(
     // narrow or short (a phone held sideways, a zoomed window), it is the whole visual viewport, whose height follows
     // the mobile keyboard. Styled here rather than in the launcher's sheet: loader.js, which every page view pays for,
     // carries none of it. A style property, not a style attribute, which a page's CSP may refuse.
-    iframe!.hidden = !open;
+    // A frame opened before its panel was ready stays hidden until it is, then is shown and focused in one step: shown
+    // while it loaded, it was in the page's accessibility tree, and Chromium reported its document focused before
+    // the panel's composer; Orca, taking the document up after the composer had the caret, moved there silently and
+    // never spoke the composer or the greeting (its description).
+    iframe!.hidden = !(open && ready);
     iframe!.style.cssText = small
       ? `position:fixed;inset:0;width:100vw;height:${viewport.height}px;top:${viewport.offsetTop}px;border:0`
       : CORNER_FRAME_CSS;
@@ -128,8 +135,6 @@ export function createChatFrame(
     post(message) {
       pending = message;
       open = message.type === 'open';
-      // Shown before flush() may focus it: a browser does not focus a frame that is not displayed.
-      fitViewport();
       flush();
     },
     remove() {

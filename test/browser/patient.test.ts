@@ -20,7 +20,13 @@ const hostPage = (title: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <script>window.pageErrors = []; addEventListener('error', (event) => pageErrors.push(String(event.message))); addEventListener('unhandledrejection', (event) => pageErrors.push(String(event.reason)));
 window.marks = {}; addEventListener('click', () => (marks.click ??= performance.now()), true);
-addEventListener('message', (event) => event.data && event.data.type === 'ready' && (marks.frameReady ??= performance.now()));</script>
+addEventListener('message', (event) => {
+  if (!event.data || event.data.type !== 'ready' || marks.frameReady !== undefined) return;
+  marks.frameReady = performance.now();
+  // Heard before the loader hears it (this listener was added first): whether the frame was already on view.
+  const frame = document.querySelector('practice-chat-q7x')?.shadowRoot?.querySelector('iframe');
+  marks.shownBeforeReady = !!frame && getComputedStyle(frame).display !== 'none';
+});</script>
 </head><body><main><h1>${title}</h1></main>
 <script async src="${relay()}/loader.js" data-client-id="smile-dental"></script></body></html>`;
 
@@ -109,9 +115,14 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
     await withTab(async (tab) => {
       await openPanel(tab);
       const marks = await tab.evaluate(
-        () => (window as unknown as { marks: { click: number; frameReady: number } }).marks,
+        () =>
+          (window as unknown as { marks: { click: number; frameReady: number; shownBeforeReady: boolean } }).marks,
       );
       expect(marks.frameReady).toBeGreaterThan(marks.click);
+      // Out of view, and so out of the page's accessibility tree, until its panel was ready: shown while it loaded,
+      // Orca was told of its document's focus before the composer's, and then spoke neither the composer nor the
+      // greeting.
+      expect(marks.shownBeforeReady).toBe(false);
       expect(await widget(tab)).toMatchObject({ expanded: 'true', frameShown: true });
       await expect.poll(() => frameFocus(tab), { timeout: 5_000 }).toBe('TEXTAREA');
       await tab.press('Escape');
