@@ -78,8 +78,7 @@ export function createChatFrame(
       fitViewport();
       // Still on the widget, or on nothing (<body>, or <html> while the page has no body): the elements that contain
       // the widget's host, and the body beside it.
-      if (open && (doc.activeElement === doc.body || doc.activeElement!.contains(shadow.host)))
-        iframe!.focus();
+      if (open && (doc.activeElement === doc.body || doc.activeElement!.contains(shadow.host))) iframe!.focus();
       iframe!.contentWindow!.postMessage(envelope(pending), relayOrigin);
       pending = null;
     }

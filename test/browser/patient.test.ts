@@ -115,8 +115,7 @@ describe(`what a patient does, in ${process.env.BROWSER_ENGINE ?? 'chromium'}`, 
     await withTab(async (tab) => {
       await openPanel(tab);
       const marks = await tab.evaluate(
-        () =>
-          (window as unknown as { marks: { click: number; frameReady: number; shownBeforeReady: boolean } }).marks,
+        () => (window as unknown as { marks: { click: number; frameReady: number; shownBeforeReady: boolean } }).marks,
       );
       expect(marks.frameReady).toBeGreaterThan(marks.click);
       // Out of view, and so out of the page's accessibility tree, until its panel was ready: shown while it loaded,
