@@ -1,7 +1,7 @@
 // Forced colours (Windows High Contrast and the like) replace every colour with the system's and drop backgrounds and
 // shadows, so an edge drawn only by a background or a shadow disappears: the launcher against the page, the open
-// frame against the page (whatever it shows: the panel, or nothing when the panel's script could not load), the Send
-// button, the message and greeting bubbles, the sensitive-data warning. Each must still have a visible border.
+// frame against the page, the Send button, the message and greeting bubbles, the sensitive-data warning. Each must
+// still have a visible border. A frame whose panel never draws (its script could not run) is never shown at all.
 // Chromium's emulation of `forced-colors: active`; Firefox and WebKit offer none to a test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
@@ -26,9 +26,10 @@ async function openPanel(page: Page): Promise<Frame> {
   await page.goto(`http://www.smile-dental.test:${host.port}/`);
   await page.locator('practice-chat-q7x button').click();
   const frameElement = page.locator('practice-chat-q7x iframe');
-  await expect.poll(() => frameElement.isVisible()).toBe(true);
   const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();
+  // Shown once its panel was ready, before the panel was told to open (src/loader/frame.ts).
+  expect(await frameElement.isVisible()).toBe(true);
   return frame;
 }
 
@@ -68,7 +69,7 @@ describe('forced colours in real Chromium', () => {
     }
   });
 
-  it('the open frame keeps its edge when the panel never draws (its script did not run)', async () => {
+  it('a frame whose panel never draws (its script did not run) is never shown: no empty box over the page', async () => {
     const { context, page } = await openPage(browser);
     try {
       await page.emulateMedia({ forcedColors: 'active' });
@@ -77,11 +78,13 @@ describe('forced colours in real Chromium', () => {
       await page.goto(`http://www.smile-dental.test:${host.port}/`);
       await page.locator('practice-chat-q7x button').click();
       const frameElement = page.locator('practice-chat-q7x iframe');
-      await expect.poll(() => frameElement.isVisible()).toBe(true);
       const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
+      // The frame's page, from the relay, has loaded: its panel never will.
+      await expect.poll(() => frame.url(), { timeout: 10_000 }).toContain(new URL(product.relayUrl).port);
       await frame.waitForLoadState('load');
       expect(await frame.locator('.panel').count()).toBe(0);
-      expect(await borders(frame, [':root'])).toEqual({ ':root': '1px solid' });
+      expect(await page.locator('practice-chat-q7x button').getAttribute('aria-expanded')).toBe('true');
+      expect(await frameElement.isVisible()).toBe(false);
     } finally {
       await context.close();
     }

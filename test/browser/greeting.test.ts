@@ -29,7 +29,7 @@ async function openPanel(page: Page, path = '/'): Promise<Frame> {
   await page.goto(`http://www.smile-dental.test:${host.port}${path}`);
   await page.locator('practice-chat-q7x button').click();
   const frameElement = page.locator('practice-chat-q7x iframe');
-  await expect.poll(() => frameElement.isVisible()).toBe(true);
+  await expect.poll(() => frameElement.isVisible(), { timeout: 10_000 }).toBe(true);
   const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();
   // Opening moves focus into the composer once the panel has the loader's "open" message. Wait for it, so a test that

@@ -71,7 +71,7 @@ async function openPanel(expect: ExpectStatic, tab: Page, path = '/'): Promise<F
   await tab.goto(`http://www.smile-dental.test:${host.port}${path}`);
   await tab.locator('practice-chat-q7x button').click();
   const frameElement = tab.locator('practice-chat-q7x iframe');
-  await expect.poll(() => frameElement.isVisible()).toBe(true);
+  await expect.poll(() => frameElement.isVisible(), { timeout: 10_000 }).toBe(true);
   const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();
   return frame;

@@ -118,7 +118,7 @@ describe('the loader in real Chromium', () => {
       await launcher(p).waitFor();
       expect(await launcher(p).evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(29, 78, 216)');
       await launcher(p).click();
-      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible()).toBe(true);
+      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible(), { timeout: 10_000 }).toBe(true);
       expect(consoleLines.filter((line) => /Content Security Policy/i.test(line))).toEqual([]);
     } finally {
       await context.close();
@@ -129,7 +129,7 @@ describe('the loader in real Chromium', () => {
     const { context, page: p, consoleLines } = await visit(url('www.smile-dental.test', '/relay-csp'));
     try {
       await launcher(p).click();
-      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible()).toBe(true);
+      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible(), { timeout: 10_000 }).toBe(true);
       expect(consoleLines.filter((line) => /Content Security Policy|Practice chat/i.test(line))).toEqual([]);
     } finally {
       await context.close();
@@ -145,7 +145,7 @@ describe('the loader in real Chromium', () => {
       expect(await launcher(p).evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(29, 78, 216)');
       // A real click at the launcher's position reaches the launcher, not the overlay.
       await launcher(p).click();
-      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible()).toBe(true);
+      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible(), { timeout: 10_000 }).toBe(true);
     } finally {
       await context.close();
     }
@@ -157,7 +157,7 @@ describe('the loader in real Chromium', () => {
       await launcher(p).waitFor();
       const before = await p.evaluate(() => ({ globals: Object.keys(window).length }));
       await p.evaluate(() => (window as unknown as { PracticeChat: { open(): void } }).PracticeChat.open());
-      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible()).toBe(true);
+      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible(), { timeout: 10_000 }).toBe(true);
       expect(await launcher(p).getAttribute('aria-expanded')).toBe('true');
       await p.evaluate(() => (window as unknown as { PracticeChat: { close(): void } }).PracticeChat.close());
       await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible()).toBe(false);
@@ -192,7 +192,7 @@ describe('the loader in real Chromium', () => {
       expect(ring).toBe('solid');
       await p.keyboard.press('Enter');
       await expect.poll(() => launcher(p).getAttribute('aria-expanded')).toBe('true');
-      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible()).toBe(true);
+      await expect.poll(() => p.locator('practice-chat-q7x iframe').isVisible(), { timeout: 10_000 }).toBe(true);
     } finally {
       await context.close();
     }

@@ -156,9 +156,10 @@ const overflowing = (frame: Frame) =>
 async function openPanel(page: Page, expect: ExpectStatic = globalExpect): Promise<Frame> {
   await page.locator('practice-chat-q7x button').click();
   const frameElement = page.locator('practice-chat-q7x iframe');
-  await expect.poll(() => frameElement.isVisible()).toBe(true);
   const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();
+  // Shown once its panel was ready, before the panel was told to open (src/loader/frame.ts).
+  expect(await frameElement.isVisible()).toBe(true);
   return frame;
 }
 

@@ -33,7 +33,7 @@ async function openPanel(page: Page): Promise<Frame> {
   await page.goto(PAGE());
   await page.locator('practice-chat-q7x button').click();
   const frameElement = page.locator('practice-chat-q7x iframe');
-  await expect.poll(() => frameElement.isVisible()).toBe(true);
+  await expect.poll(() => frameElement.isVisible(), { timeout: 10_000 }).toBe(true);
   const frame = (await frameElement.elementHandle())!.contentFrame();
   const content = (await frame)!;
   await content.locator('textarea').waitFor();

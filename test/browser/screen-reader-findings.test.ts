@@ -37,7 +37,7 @@ async function openPanel(page: Page): Promise<Frame> {
   await page.goto(`http://www.smile-dental.test:${host.port}/`);
   await page.locator('practice-chat-q7x button').click();
   const frameElement = page.locator('practice-chat-q7x iframe');
-  await expect.poll(() => frameElement.isVisible()).toBe(true);
+  await expect.poll(() => frameElement.isVisible(), { timeout: 10_000 }).toBe(true);
   const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();
   return frame;

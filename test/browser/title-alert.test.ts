@@ -61,7 +61,7 @@ async function startConversation(expect: ExpectStatic, tab: Page, text: string, 
   });
   await tab.locator('practice-chat-q7x button').click();
   const frameElement = tab.locator('practice-chat-q7x iframe');
-  await expect.poll(() => frameElement.isVisible()).toBe(true);
+  await expect.poll(() => frameElement.isVisible(), { timeout: 10_000 }).toBe(true);
   const frame = (await (await frameElement.elementHandle())!.contentFrame())!;
   await frame.locator('textarea').waitFor();
   await typeAndSend(frame, text);
