@@ -252,6 +252,10 @@ describe("the frame's code", () => {
     loads[0]!.resolve({ default: recording });
     await settle();
     expect(posted).toEqual(['open']);
+    // Shown once its page says the panel is ready (happy-dom loads no page: the test speaks for the frame).
+    expect(frameOf()!.hidden).toBe(true);
+    fromFrame(speakAsFrame(), envelope({ type: 'ready' }));
+    await settle();
     expect(frameOf()!.hidden).toBe(false);
     button().click();
     expect([posted, seen]).toEqual([['open', 'close'], ['close']]);

@@ -47,12 +47,18 @@ function setUp(
 const cleanUps: Array<() => void> = [];
 
 describe("the loader's side of the protocol", () => {
-  it('points the frame at the relay, sandboxed so it can never navigate or script the page, hidden until open', () => {
-    const { iframe, frame } = setUp();
+  it('points the frame at the relay, sandboxed so it can never navigate or script the page, hidden until open and ready', async () => {
+    vi.useFakeTimers();
+    const { iframe, frame, frameWindow, deliver } = setUp();
     expect(iframe.src).toBe(`${RELAY}/frame?client_id=x1`);
     expect(iframe.getAttribute('sandbox')?.split(' ')).not.toContain('allow-top-navigation');
     expect([iframe.referrerPolicy, iframe.title, iframe.hidden]).toEqual(['origin', 'Chat with Sunny', true]);
+    // Opened while its page loads: not shown (nor in the page's accessibility tree) until its panel is ready.
     frame.post({ type: 'open' });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(iframe.hidden).toBe(true);
+    deliver(RELAY, frameWindow, envelope({ type: 'ready' }));
+    await vi.advanceTimersByTimeAsync(10);
     expect([iframe.hidden, iframe.style.position]).toEqual([false, 'fixed']);
     frame.post({ type: 'close' });
     expect(iframe.hidden).toBe(true);
