@@ -197,6 +197,21 @@ function unitProject(
   };
 }
 
+/**
+ * The screen-reader test (test/screen-reader/orca.test.ts): Orca, Chromium and the product on an Xvfb display of their
+ * own, for about three minutes, mostly waiting on Orca. With the unit files (the same group, so the same worker
+ * limit), listed first so that it starts first and ends with them, rather than beside the browser files.
+ */
+const screenReaderProject: TestProjectInlineConfiguration = {
+  extends: true,
+  test: {
+    name: 'screen-reader',
+    include: ['test/screen-reader/**/*.test.ts'],
+    environment: 'node',
+    maxWorkers: 4,
+  },
+};
+
 /** The browser tests that run in every engine, not in Chromium only. */
 const PATIENT_BROWSER_TESTS = [
   'test/browser/patient.test.ts',
@@ -241,6 +256,7 @@ export default defineConfig(({ mode }) => ({
   test: {
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
+      screenReaderProject,
       unitProject('unit', { exclude: [...ISOLATED_UNIT_TESTS] }),
       unitProject('unit-isolated', { include: [...ISOLATED_UNIT_TESTS] }),
       browserProject('browser', ['test/browser/**/*.test.ts']),

@@ -1,8 +1,7 @@
 // A real screen reader through a whole conversation: Orca (GNOME's screen reader, over AT-SPI) with Chromium under
 // Xvfb on a practice page with the relay on another site, the product built as shipped (dist/). It writes what Orca
 // spoke, read from its debug log's SPEECH OUTPUT lines, to docs/screen-reader/orca-<locale>.txt.
-// `npm run test:screen-reader` (builds first). Not part of `npm test`: it needs Orca, Xvfb, D-Bus and AT-SPI, and
-// Orca sometimes misses the greeting on opening (a focus race, see docs/accessibility.md).
+// `npm run test:screen-reader` (builds first); `npm test` runs it too, through orca.test.ts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   copyFileSync,
@@ -22,7 +21,9 @@ import { CHROMIUM_PATH, PLAYWRIGHT_DISABLED_FEATURES, serveHostPages } from '../
 import { startProduct } from '../support/product.ts';
 import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
 
-const OUT_DIR = fileURLToPath(new URL('../../docs/screen-reader/', import.meta.url));
+// Where the transcripts go: the docs by default; npm test's run (orca.test.ts) writes them elsewhere.
+const OUT_DIR =
+  process.env.ORCA_TRANSCRIPTS_DIR ?? fileURLToPath(new URL('../../docs/screen-reader/', import.meta.url));
 const SETTINGS = fileURLToPath(new URL('./orca-user-settings.conf', import.meta.url));
 const LOCALES = process.argv.slice(2).length ? (process.argv.slice(2) as ('en' | 'ar')[]) : (['en', 'ar'] as const);
 const MESSAGES = {

@@ -1,6 +1,6 @@
 // Runs before the tests (see package.json "test"): some tests drive real programs rather than mocks of them, so we
 // find each one, install Debian's package where we may (as root on Debian), or stop with a message that says what
-// to do. Each can be pointed elsewhere with its environment variable.
+// to do. Each that names an environment variable can be pointed elsewhere with it.
 import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
@@ -29,6 +29,26 @@ const TOOLS = [
     why: "The metrics tests check the relay's metrics and alert rules with Prometheus' promtool.",
   },
   {
+    // The screen-reader test (test/screen-reader/orca.test.ts) runs Orca over AT-SPI in a D-Bus session on an Xvfb
+    // display (Xvfb comes with the browser engines: test/browser/ensure-engines.mjs).
+    name: 'orca',
+    path: '/usr/bin/orca',
+    debianPackage: 'orca',
+    why: 'The screen-reader test hears what Orca, a real screen reader, says through a conversation.',
+  },
+  {
+    name: 'at-spi-bus-launcher',
+    path: '/usr/libexec/at-spi-bus-launcher',
+    debianPackage: 'at-spi2-core',
+    why: 'The screen-reader test starts the accessibility bus through which Chromium tells Orca what the page shows.',
+  },
+  {
+    name: 'dbus-launch',
+    path: '/usr/bin/dbus-launch',
+    debianPackage: 'dbus-x11',
+    why: 'The screen-reader test starts a D-Bus session of its own for Orca and Chromium.',
+  },
+  {
     name: 'nginx',
     variable: 'NGINX_PATH',
     path: '/usr/sbin/nginx',
@@ -42,7 +62,7 @@ const isDebian = existsSync('/etc/debian_version');
 const missing = [];
 
 for (const tool of TOOLS) {
-  const fromEnv = process.env[tool.variable];
+  const fromEnv = tool.variable && process.env[tool.variable];
   if (fromEnv) {
     if (!existsSync(fromEnv)) fail(`${tool.variable} is set to ${fromEnv}, but there is no file there.`, tool);
     continue;
@@ -108,7 +128,7 @@ function failFonts(why) {
 
 function fail(why, tool) {
   console.error(
-    `${why}\n${tool.why} Either set ${tool.variable} to a ${tool.name} binary, or install one ` +
+    `${why}\n${tool.why} ${tool.variable ? `Either set ${tool.variable} to a ${tool.name} binary, or install one` : 'Install it'} ` +
       `(Debian/Ubuntu: sudo apt-get install ${tool.debianPackage}).`,
   );
   process.exit(1);
