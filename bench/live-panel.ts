@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Frame, Page } from 'playwright-core';
 import { launchBrowser, openPage } from '../tools/chromium.ts';
 import { serveHostPages } from '../tools/host-pages.ts';
-import { freePort } from '../tools/free-port.ts';
+import { freePorts } from '../tools/free-port.ts';
 
 const SAMPLES = Number(process.env.BENCH_PANEL_SAMPLES ?? 15);
 const RELAY_HOST = 'chat.vendor-relay.test';
@@ -20,7 +20,7 @@ if (!existsSync(new URL('../dist/loader.js', import.meta.url))) {
   process.exit(1);
 }
 
-const [relayPort, simulatorPort] = [await freePort(), await freePort()];
+const [relayPort, simulatorPort] = await freePorts(2);
 const relayOrigin = `http://${RELAY_HOST}:${relayPort}`;
 const staff = `http://127.0.0.1:${simulatorPort}/staff/api`;
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {

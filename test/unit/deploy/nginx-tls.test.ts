@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer, MESSAGES } from '../../support/conversation-calls.ts';
-import { freePort } from '../../support/free-port.ts';
+import { freePorts } from '../../support/free-port.ts';
 import { startRelayProcess, type RelayProcess } from '../../support/relay-process.ts';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
 import { writeSelfSignedCertificate } from '../../../tools/self-signed-certificate.ts';
@@ -122,13 +122,13 @@ beforeAll(async () => {
   await redis.client.config('SET', 'maxmemory-policy', 'noeviction');
   await redis.client.config('SET', 'requirepass', password);
 
-  const [tlsPort, plainPort, simulatorPort] = [await freePort(), await freePort(), await freePort()];
+  const [tlsPort, plainPort, simulatorPort] = await freePorts(3);
   origin = `https://127.0.0.1:${tlsPort}`;
   const eventsSecret = randomBytes(32).toString('base64'); // openssl rand -base64 32, as docs/deploying.md says
   simulatorUrl = `http://127.0.0.1:${simulatorPort}`;
-  await startSimulator(simulatorPort, `${origin}/v1/upstream-events`, eventsSecret);
+  await startSimulator(simulatorPort!, `${origin}/v1/upstream-events`, eventsSecret);
 
-  metricsPorts = [await freePort(), await freePort(), await freePort()];
+  metricsPorts = await freePorts(3);
   const handleSecret = randomBytes(32).toString('base64'); // the same on every instance
   relays = await Promise.all(
     metricsPorts.map((metricsPort) =>

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startSimulatorServer, type SimulatorServer } from '../../../src/simulator/server.ts';
 import { bearer, MESSAGES } from '../../support/conversation-calls.ts';
-import { freePort } from '../../support/free-port.ts';
+import { freePort, freePorts } from '../../support/free-port.ts';
 import { readStream } from '../../support/live-stream.ts';
 import { withPanelRetries } from '../../support/panel-retries.ts';
 import { startRelayProcess, type RelayProcess } from '../../support/relay-process.ts';
@@ -54,7 +54,7 @@ beforeAll(async () => {
     CONVERSATIONS_PER_HOUR_PER_IP: '1000000',
     MESSAGES_PER_MINUTE_PER_CONVERSATION: '1000000',
   };
-  const metricsPorts = [await freePort(), await freePort(), await freePort()];
+  const metricsPorts = await freePorts(3);
   relays = await Promise.all(
     metricsPorts.map(async (port) => ({
       process: await startRelayProcess({ ...environment, METRICS_PORT: String(port) }),
