@@ -51,21 +51,44 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
  */
 export const HEADLESS_UNSEEN_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'] as const;
 
-const PLAYWRIGHT_DISABLE_FEATURES_SWITCH = `--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.join(',')}`;
-const OUR_DISABLE_FEATURES_SWITCH = `--disable-features=${[
-  ...PLAYWRIGHT_DISABLED_FEATURES.filter((name) => name !== 'ThirdPartyStoragePartitioning'),
-  ...HEADLESS_UNSEEN_FEATURES,
-].join(',')}`;
+/**
+ * Processes Chromium starts that no page can see, which a test run's browsers go without (test/browser/shared-chromium.ts)
+ * and the benches keep, since they time what users get. A spare renderer, started ahead for the next tab: a test's
+ * context closes before it needs one, so each was started for nothing, and its start cost about a tenth of a test's
+ * CPU in all. A GPU process of its own, which under --disable-gpu only composites in software: a thread of the browser
+ * process does the same without the processes' messages to and fro. Measured in bench/results.md.
+ */
+const TEST_RUN_UNSEEN_FEATURES = ['SpareRendererForSitePerProcess'] as const;
+const TEST_RUN_SWITCHES = ['--in-process-gpu'] as const;
 
-/** `extraArgs`: more Chromium switches, for a bench that needs one (bench/first-open.ts). */
-export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
+const PLAYWRIGHT_DISABLE_FEATURES_SWITCH = `--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.join(',')}`;
+const disableFeaturesSwitch = (forTestRun: boolean) =>
+  `--disable-features=${[
+    ...PLAYWRIGHT_DISABLED_FEATURES.filter((name) => name !== 'ThirdPartyStoragePartitioning'),
+    ...HEADLESS_UNSEEN_FEATURES,
+    ...(forTestRun ? TEST_RUN_UNSEEN_FEATURES : []),
+  ].join(',')}`;
+
+/**
+ * `extraArgs`: more Chromium switches, for a bench that needs one (bench/first-open.ts). `forTestRun`: without the
+ * processes above, for the browser tests, which start many short-lived tabs.
+ */
+export async function launchBrowser(
+  extraArgs: readonly string[] = [],
+  { forTestRun = false }: { forTestRun?: boolean } = {},
+): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     // ignoreDefaultArgs matches whole arguments: if an upgrade of playwright-core changes its list, this no longer
     // matches, and test/unit/browser-harness checks the list above against the installed playwright-core.
     ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_SWITCH],
-    args: [...CHROMIUM_FLAGS, OUR_DISABLE_FEATURES_SWITCH, ...extraArgs],
+    args: [
+      ...CHROMIUM_FLAGS,
+      disableFeaturesSwitch(forTestRun),
+      ...(forTestRun ? TEST_RUN_SWITCHES : []),
+      ...extraArgs,
+    ],
   });
 }
 

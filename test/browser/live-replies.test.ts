@@ -44,7 +44,7 @@ beforeAll(async () => {
   proxyPort = await freePort();
   [browser, bufferedBrowser, direct, buffered] = await Promise.all([
     borrowChromium(),
-    launchBrowser(),
+    launchBrowser([], { forTestRun: true }),
     startProduct({ relayHost: RELAY_HOST }),
     // The relay's public address is the proxy's: that is the only way browsers reach it.
     startProduct({ environment: { PUBLIC_ORIGIN: `http://${RELAY_HOST}:${proxyPort}` } }),

@@ -29,7 +29,7 @@ const goneAway = (browser: Browser) => new Promise<void>((resolve) => browser.on
 describe('a browser lent per worker', () => {
   it('that crashed fails the next borrow with the reason, and the borrow after gets a new browser', async () => {
     const before = chromiumChildren();
-    const borrow = lentPerWorker('Chromium', () => launchBrowser());
+    const borrow = lentPerWorker('Chromium', () => launchBrowser([], { forTestRun: true }));
     const first = await borrow();
     try {
       expect(await borrow()).toBe(first);
@@ -53,7 +53,7 @@ describe('a browser lent per worker', () => {
   });
 
   it('that a file closed fails the next borrow too', async () => {
-    const borrow = lentPerWorker('Chromium', () => launchBrowser());
+    const borrow = lentPerWorker('Chromium', () => launchBrowser([], { forTestRun: true }));
     const browser = await borrow();
     await browser.close();
     await expect(borrow()).rejects.toThrow('went away (it crashed, or a file closed it)');
