@@ -217,7 +217,14 @@ async function runLocale(locale: 'en' | 'ar') {
   );
   await orcaSaid(debugFile, 0, ['Screen reader on']);
 
-  const product = await startProduct({ relayHost: 'chat.vendor-relay.test' });
+  const product = await startProduct({
+    relayHost: 'chat.vendor-relay.test',
+    // Every send fails upstream in one step, which leaves its outcome unknown: the panel's retries are told to wait out
+    // the settle window (the default one is made for a real service) before the relay reads back. The simulator stores
+    // in milliseconds, so windows that fit it take the same path, and Orca hears the same, sooner: that step was half
+    // of each language's run.
+    environment: { UPSTREAM_TIMEOUT_MS: '2000', SEND_SETTLE_MS: '5000' },
+  });
   const relay = `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
   const host = await serveHostPages({
     '/': () => ({
@@ -258,7 +265,10 @@ async function runLocale(locale: 'en' | 'ar') {
     // active tab" in its log).
     await page.bringToFront();
     await page.locator('practice-chat-q7x button').waitFor();
-    await said(strings.panelLabel.replace('{bot}', 'Sunny'));
+    // Orca reads the page as it loads, and reaches the launcher only when the launcher is drawn before Orca gets past
+    // the end of the page: no announcement of ours, only the point at which Orca is done with the page. Not the
+    // announcements' wait, which a page read without the launcher sat out in full.
+    await orcaSaid(debugFile, from, [strings.panelLabel.replace('{bot}', 'Sunny')], 15_000);
     step('open the chat (click the launcher)');
     await page.locator('practice-chat-q7x button').click();
     const frame: Frame = (await (await page.locator('practice-chat-q7x iframe').elementHandle())!.contentFrame())!;
