@@ -40,7 +40,10 @@ describe("the test Chromium's windows", () => {
         processInfo: Array<{ type: string }>;
       };
       // The network and storage services (each a process typed by its service's name) run in either Chromium.
-      return processInfo.map((process) => process.type).filter((type) => !type.includes('.mojom.')).sort();
+      return processInfo
+        .map((process) => process.type)
+        .filter((type) => !type.includes('.mojom.'))
+        .sort();
     };
     try {
       const page = await context.newPage();
