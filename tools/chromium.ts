@@ -52,11 +52,11 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
 export const HEADLESS_UNSEEN_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'] as const;
 
 /**
- * Processes Chromium starts that no page can see, which a test run's browsers go without (test/browser/shared-chromium.ts)
- * and the benches keep, since they time what users get. A spare renderer, started ahead for the next tab: a test's
- * context closes before it needs one, so each was started for nothing, and its start cost about a tenth of a test's
- * CPU in all. A GPU process of its own, which under --disable-gpu only composites in software: a thread of the browser
- * process does the same without the processes' messages to and fro. Measured in bench/results.md.
+ * Processes Chromium starts that no page can see, which a test run's browsers go without
+ * (test/browser/shared-chromium.ts) and the benches keep, since they time what users get. A spare renderer, started
+ * ahead for a context's next tab: a test's context closes before it needs one, so each was started for nothing. A GPU
+ * process of its own, which under --disable-gpu only composites in software: a thread of the browser process does the
+ * same without the messages between processes. What they cost the suite is in bench/results.md.
  */
 const TEST_RUN_UNSEEN_FEATURES = ['SpareRendererForSitePerProcess'] as const;
 const TEST_RUN_SWITCHES = ['--in-process-gpu'] as const;

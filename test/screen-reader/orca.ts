@@ -221,8 +221,8 @@ async function runLocale(locale: 'en' | 'ar') {
     relayHost: 'chat.vendor-relay.test',
     // Every send fails upstream in one step, which leaves its outcome unknown: the panel's retries are told to wait out
     // the settle window (the default one is made for a real service) before the relay reads back. The simulator stores
-    // in milliseconds, so windows that fit it take the same path, and Orca hears the same, sooner: that step was half
-    // of each language's run.
+    // in milliseconds, so windows that fit it take the same path, and Orca hears the same, sooner (the fault tests set
+    // the same).
     environment: { UPSTREAM_TIMEOUT_MS: '2000', SEND_SETTLE_MS: '5000' },
   });
   const relay = `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
