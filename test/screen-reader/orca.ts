@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Frame, type Page } from 'playwright-core';
 import { CHROMIUM_PATH, PLAYWRIGHT_DISABLED_FEATURES, serveHostPages } from '../browser/harness.ts';
 import { startProduct } from '../support/product.ts';
+import { SIMULATOR_SETTLE_WINDOWS } from '../support/simulator-settle-windows.ts';
 import { CATALOGS } from '../../src/shared/locales/catalogs.ts';
 
 // Where the transcripts go: the docs by default; npm test's run (orca.test.ts) writes them elsewhere.
@@ -219,11 +220,8 @@ async function runLocale(locale: 'en' | 'ar') {
 
   const product = await startProduct({
     relayHost: 'chat.vendor-relay.test',
-    // Every send fails upstream in one step, which leaves its outcome unknown: the panel's retries are told to wait out
-    // the settle window (the default one is made for a real service) before the relay reads back. The simulator stores
-    // in milliseconds, so windows that fit it take the same path, and Orca hears the same, sooner (the fault tests set
-    // the same).
-    environment: { UPSTREAM_TIMEOUT_MS: '2000', SEND_SETTLE_MS: '5000' },
+    // Every send fails upstream in one step: with the default windows, that step was most of each language's run.
+    environment: SIMULATOR_SETTLE_WINDOWS,
   });
   const relay = `http://chat.vendor-relay.test:${new URL(product.relayUrl).port}`;
   const host = await serveHostPages({

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST, startProduct } from '../../support/product.ts';
 import { createPanelVisitor, type PanelVisitor } from '../../support/panel-visitor.ts';
+import { SIMULATOR_SETTLE_WINDOWS } from '../../support/simulator-settle-windows.ts';
 
 // Many visitors from one address, many messages each: quotas are not what these suites are about.
 const ROOMY = {
@@ -13,11 +14,9 @@ const ROOMY = {
   HANDLE_SECRET: 'fS7q2Lw9Xk4Rb1Zt8Nc3Vy6Hm0Pj5Gd+Ue2Aa9Ko4Ti=',
 };
 
-// A 5xx or a dropped answer leaves a send's outcome unknown, and its retry waits out the settle window (at least the
-// send window, twice the upstream timeout) before it reads back. With the default windows a visitor whose messages
-// meet several such answers spends most of the scenario's time limit in windows alone, so the lossy scenario runs
-// with windows that fit its time: the same read-back path, taken sooner.
-const LOSSY = { ...ROOMY, UPSTREAM_TIMEOUT_MS: '2000', SEND_SETTLE_MS: '5000' };
+// With the default windows a visitor whose messages meet several lost answers spends most of the scenario's time limit
+// in settle windows alone.
+const LOSSY = { ...ROOMY, ...SIMULATOR_SETTLE_WINDOWS };
 
 // `npm run test:stress` runs the longer variant: more visitors, more messages each.
 const STRESS = process.env.STRESS === '1';

@@ -7,6 +7,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { FIXTURE_DIST, startProduct } from '../../support/product.ts';
 import { createPanelVisitor, type PanelVisitor } from '../../support/panel-visitor.ts';
+import { SIMULATOR_SETTLE_WINDOWS } from '../../support/simulator-settle-windows.ts';
 
 const VISITORS = 20;
 const SETTINGS = {
@@ -16,12 +17,8 @@ const SETTINGS = {
   CONVERSATIONS_PER_HOUR_PER_IP: String(VISITORS),
   MESSAGES_PER_MINUTE_PER_CONVERSATION: '1000000',
   HANDLE_SECRET: 'lC7q2Lw9Xk4Rb1Zt8Nc3Vy6Hm0Pj5Gd+Ue2Aa9Ko4Ti=',
-  // A lost answer leaves its send's outcome unknown, and the panel's retry is told to wait out the settle window (the
-  // default one is made for a real service) before the relay reads back. The simulator stores in milliseconds, so
-  // windows that fit it take the same read-back path sooner (as the fault suite's lossy scenario does): most of this
-  // file's time was those waits.
-  UPSTREAM_TIMEOUT_MS: '2000',
-  SEND_SETTLE_MS: '5000',
+  // Most of this file's time was the default settle windows.
+  ...SIMULATOR_SETTLE_WINDOWS,
 };
 
 let product: Awaited<ReturnType<typeof startProduct>> | undefined;
