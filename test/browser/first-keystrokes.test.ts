@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { borrowChromium, giveBackChromium, serveHostPages, type HostPageServer } from './harness.ts';
 import { startProduct } from '../support/product.ts';
 import { smileDentalPage } from '../support/host-page.ts';
+import { whereKeysGoNow } from './key-route.ts';
 
 const LOADS = 40;
 
@@ -92,7 +93,6 @@ async function typeAcrossComposer(page: Page, composerSeen: () => boolean): Prom
 describe('typing the moment the composer appears', () => {
   it(`loses no keystroke typed once the composer is there, in ${LOADS} fresh loads (keyboard: Tab, Enter, type at once)`, async () => {
     const failures: string[] = [];
-    let exercised = 0;
     let next: ReturnType<typeof freshTab> | null = freshTab();
     for (let load = 0; next !== null; load++) {
       const { context, page, composerSeen } = await next;
@@ -121,8 +121,12 @@ describe('typing the moment the composer appears', () => {
           (key) => key.at >= composerAt && key.target !== 'TEXTAREA',
         );
         const reached = inFrame.keys.filter((key) => key.at >= composerAt).length;
-        if (reached > 0) exercised++;
-        if (astray.length > 0 || !typed.endsWith(value) || value.length < reached) {
+        if (reached === 0) {
+          // Every key typed after the composer appeared went unheard by both documents (seen once in CI).
+          failures.push(
+            `load ${load}: none of the keys typed after the composer appeared reached the frame, and the page heard ${inPage.keys.filter((key) => key.at >= composerAt).length}; the composer holds ${value.length}; ${await whereKeysGoNow(frame)}`,
+          );
+        } else if (astray.length > 0 || !typed.endsWith(value) || value.length < reached) {
           const focus = await frame.evaluate(
             () => `${document.activeElement?.tagName}, frame focused: ${document.hasFocus()}`,
           );
@@ -139,7 +143,5 @@ describe('typing the moment the composer appears', () => {
       }
     }
     expect(failures, `${failures.length} of ${LOADS} loads lost keystrokes`).toEqual([]);
-    // Each load typed across the moment the composer appeared, or it proved nothing.
-    expect(exercised).toBe(LOADS);
   }, 240_000);
 });

@@ -1,6 +1,8 @@
 // The browser test harness: real headless Chromium through playwright-core (tools/chromium.ts), and real HTTP
 // servers on 127.0.0.1 for host pages (tools/host-pages.ts), which the benches use too; one Chromium per test worker,
 // shared by the files it runs (shared-chromium.ts); and how a patient types.
+import { whereKeysGoNow } from './key-route.ts';
+
 export { CHROMIUM_PATH, PLAYWRIGHT_DISABLED_FEATURES, launchBrowser, openPage } from '../../tools/chromium.ts';
 export { serveHostPages, type HostPageServer } from '../../tools/host-pages.ts';
 export { borrowChromium, giveBackChromium } from './shared-chromium.ts';
@@ -28,7 +30,7 @@ export async function typeAndSend(
         .evaluate(() => `${document.activeElement?.tagName ?? 'nothing'}, document focused: ${document.hasFocus()}`)
         .catch(() => 'unknown');
     throw new Error(
-      `the composer holds ${typed.length} of the ${text.length} characters typed; focus in the frame: ${await focus(frame)}; in the page: ${await focus(frame.page())}`,
+      `the composer holds ${typed.length} of the ${text.length} characters typed; focus in the frame: ${await focus(frame)}; in the page: ${await focus(frame.page())}; ${await whereKeysGoNow(frame)}`,
     );
   }
   await textarea.press('Enter');
