@@ -3,9 +3,9 @@
 // shared by the files it runs (shared-chromium.ts); and how a patient types.
 import { whereKeysGoNow } from './key-route.ts';
 
-export { CHROMIUM_PATH, PLAYWRIGHT_DISABLED_FEATURES, launchBrowser, openPage } from '../../tools/chromium.ts';
+export { CHROMIUM_PATH, PLAYWRIGHT_DISABLED_FEATURES, openPage } from '../../tools/chromium.ts';
 export { serveHostPages, type HostPageServer } from '../../tools/host-pages.ts';
-export { borrowChromium, giveBackChromium } from './shared-chromium.ts';
+export { borrowChromium, giveBackChromium, launchTestChromium } from './shared-chromium.ts';
 
 /**
  * Types `text` into the panel's composer and sends it, as a patient does: a click into the box, real keystrokes (or,

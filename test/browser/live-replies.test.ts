@@ -7,7 +7,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import {
   borrowChromium,
   giveBackChromium,
-  launchBrowser,
+  launchTestChromium,
   openPage,
   serveHostPages,
   typeAndSend,
@@ -44,7 +44,7 @@ beforeAll(async () => {
   proxyPort = await freePort();
   [browser, bufferedBrowser, direct, buffered] = await Promise.all([
     borrowChromium(),
-    launchBrowser([], { forTestRun: true }),
+    launchTestChromium(),
     startProduct({ relayHost: RELAY_HOST }),
     // The relay's public address is the proxy's: that is the only way browsers reach it.
     startProduct({ environment: { PUBLIC_ORIGIN: `http://${RELAY_HOST}:${proxyPort}` } }),

@@ -8,7 +8,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import {
   borrowChromium,
   giveBackChromium,
-  launchBrowser,
+  launchTestChromium,
   openPage,
   serveHostPages,
   typeAndSend,
@@ -32,7 +32,7 @@ const hostPage = (attributes = '') => smileDentalPage(relay(), ` data-locale="en
 beforeAll(async () => {
   [browser, quietBrowser, product] = await Promise.all([
     borrowChromium(),
-    launchBrowser([], { forTestRun: true }),
+    launchTestChromium(),
     // The service sends its events, so a team member's message reaches the panel as soon as it is stored rather than at
     // the relay's next read: how a reply arrives is not what these tests are about (live-replies.test.ts is).
     startProduct({ relayHost: 'chat.vendor-relay.test', upstreamEvents: true }),

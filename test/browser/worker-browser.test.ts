@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from './harness.ts';
+import { launchTestChromium } from './harness.ts';
 import { lentPerWorker } from './worker-browser.ts';
 
 /** The process ids of this process's children whose command line starts with Chromium's. */
@@ -29,7 +29,7 @@ const goneAway = (browser: Browser) => new Promise<void>((resolve) => browser.on
 describe('a browser lent per worker', () => {
   it('that crashed fails the next borrow with the reason, and the borrow after gets a new browser', async () => {
     const before = chromiumChildren();
-    const borrow = lentPerWorker('Chromium', () => launchBrowser([], { forTestRun: true }));
+    const borrow = lentPerWorker('Chromium', launchTestChromium);
     const first = await borrow();
     try {
       expect(await borrow()).toBe(first);
@@ -53,7 +53,7 @@ describe('a browser lent per worker', () => {
   });
 
   it('that a file closed fails the next borrow too', async () => {
-    const borrow = lentPerWorker('Chromium', () => launchBrowser([], { forTestRun: true }));
+    const borrow = lentPerWorker('Chromium', launchTestChromium);
     const browser = await borrow();
     await browser.close();
     await expect(borrow()).rejects.toThrow('went away (it crashed, or a file closed it)');
