@@ -1,8 +1,8 @@
 // Where a key pressed now goes, for a test that found its keystrokes lost: CI has seen every key of a patient's text
-// go astray while both documents said the composer had focus (once the page's <iframe> element heard them: Chromium
-// sent them to the page, not to the frame), and it has not been reproduced here. What happens a moment later tells a
-// loss of the moment from keys that go astray for good, and which way of moving focus again brings them back: the
-// answer says whether the loader could mend it.
+// go astray while both documents said the composer had focus (once, a key pressed a second later reached the page's
+// <iframe> element: Chromium sent it to the page, not to the frame), and it has not been reproduced on demand. What
+// happens a moment later tells a loss of the moment from keys that go astray for good, and which way of moving focus
+// again brings them back: the answer says whether the loader could mend it.
 import type { Frame } from 'playwright-core';
 
 /**
